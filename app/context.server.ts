@@ -1,0 +1,37 @@
+// The process-wide dependencies, built once from the environment: the database, the logger and the clock.
+// Services take these as arguments; only route modules and entry points reach for this module.
+import { createDb, type Db } from "./db.server";
+import { env } from "./env.server";
+import { createLogger, type Log } from "./logger.server";
+
+export type Clock = () => Date;
+
+export interface AppContext {
+  db: Db;
+  log: Log;
+  clock: Clock;
+}
+
+declare global {
+  // Kept on globalThis so that Remix's development reloads do not open a new pool on every change.
+  var skladSyncContext: AppContext | undefined;
+}
+
+export function appContext(): AppContext {
+  globalThis.skladSyncContext ??= {
+    db: createDb(env().DATABASE_URL),
+    log: createLogger({ level: env().LOG_LEVEL }),
+    clock: () => new Date(),
+  };
+  return globalThis.skladSyncContext;
+}
+
+/** Closes what the context opened; the server calls it during graceful shutdown. */
+export async function closeAppContext(): Promise<void> {
+  const context = globalThis.skladSyncContext;
+  globalThis.skladSyncContext = undefined;
+  if (context) {
+    await context.db.$disconnect();
+    context.log.flush();
+  }
+}

@@ -1,0 +1,35 @@
+// The database client: SQLite through libSQL by default, PostgreSQL when DATABASE_URL says so. Both use
+// Prisma's JavaScript driver adapters, so no native engine is needed anywhere.
+import { createRequire } from "node:module";
+import { PrismaLibSQL } from "@prisma/adapter-libsql";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "@prisma/client";
+import { databaseFlavour } from "./db/flavour";
+
+/** The client type; the PostgreSQL client is generated from the same models and has the same shape. */
+export type Db = PrismaClient;
+
+export function createDb(url: string): Db {
+  if (databaseFlavour(url) === "postgresql") {
+    // Generated beside @prisma/client by scripts/db-generate.ts from the derived PostgreSQL schema.
+    const { PrismaClient: PostgresClient } = createRequire(import.meta.url)(".prisma/client-postgresql") as {
+      PrismaClient: new (options: { adapter: PrismaPg }) => Db;
+    };
+    return new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) });
+  }
+  return new PrismaClient({ adapter: new PrismaLibSQL({ url }) });
+}
+
+/** The /healthz answer: 200 when the database runs a query, 503 when it does not. */
+export async function healthResponse(db: Db): Promise<Response> {
+  let database: "ok" | "unreachable" = "ok";
+  try {
+    await db.$queryRaw`SELECT 1`;
+  } catch {
+    database = "unreachable";
+  }
+  return Response.json(
+    { status: database === "ok" ? "ok" : "degraded", database },
+    { status: database === "ok" ? 200 : 503, headers: { "Cache-Control": "no-store" } },
+  );
+}

@@ -1,0 +1,45 @@
+// Server rendering with streaming, plus the hook the production server calls to shut down cleanly.
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { closeAppContext } from "./context.server";
+import { addDocumentResponseHeaders } from "./shopify.server";
+
+export const streamTimeout = 5000;
+
+export default async function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+) {
+  addDocumentResponseHeaders(request, responseHeaders);
+  const callbackName = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
+
+  return new Promise<Response>((resolve, reject) => {
+    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
+      [callbackName]: () => {
+        const body = new PassThrough();
+        const stream = createReadableStreamFromReadable(body);
+        responseHeaders.set("Content-Type", "text/html");
+        resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+        pipe(body);
+      },
+      onShellError(error) {
+        reject(error);
+      },
+      onError(error) {
+        responseStatusCode = 500;
+        console.error(error);
+      },
+    });
+    setTimeout(abort, streamTimeout + 1000);
+  });
+}
+
+/** Called by server.js after the HTTP server has stopped taking requests. */
+export async function shutdown(): Promise<void> {
+  await closeAppContext();
+}

@@ -1,0 +1,76 @@
+// The app's environment, parsed once by one zod schema. A missing or malformed variable stops start-up
+// with a list naming each problem and how to fix it; nothing reads process.env anywhere else.
+import { z } from "zod";
+import { loadDotEnv } from "./config/dotenv";
+import { databaseFlavour, DEFAULT_DATABASE_URL } from "./db/flavour";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  SHOPIFY_API_KEY: z
+    .string({ error: "is missing: set it to the app's Client ID (Partner Dashboard → Apps → Sklad Sync → Client credentials)" })
+    .min(1, "is empty: set it to the app's Client ID from the Partner Dashboard"),
+  SHOPIFY_API_SECRET: z
+    .string({ error: "is missing: set it to the app's Client secret (Partner Dashboard → Apps → Sklad Sync → Client credentials)" })
+    .min(1, "is empty: set it to the app's Client secret from the Partner Dashboard"),
+  SHOPIFY_APP_URL: z
+    .url({ protocol: /^https?$/, error: "must be the app's public URL, e.g. https://sklad-sync.example.com" })
+    .transform((url) => url.replace(/\/+$/, "")),
+  SCOPES: z
+    .string()
+    .optional()
+    .transform((value) => value?.split(",").map((scope) => scope.trim()).filter(Boolean)),
+  SHOP_CUSTOM_DOMAIN: z.string().optional(),
+  DATABASE_URL: z
+    .string()
+    .default(DEFAULT_DATABASE_URL)
+    .superRefine((url, ctx) => {
+      try {
+        databaseFlavour(url);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message.replace(/^DATABASE_URL /, "") });
+      }
+    }),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  PORT: z.coerce
+    .number({ error: "must be a port number, e.g. 3000" })
+    .int()
+    .min(0)
+    .max(65535, "must be a port number between 0 and 65535")
+    .default(3000),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class InvalidEnvironmentError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `The environment is not valid; fix these and start again (see "Configuration" in README.md):\n` +
+        problems.map((problem) => `  - ${problem}`).join("\n"),
+    );
+    this.name = "InvalidEnvironmentError";
+  }
+}
+
+/** Parses an environment; throws InvalidEnvironmentError listing every problem. Never echoes values. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // An empty variable is treated as unset so that `FOO=` in a .env file falls back to the default.
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const result = envSchema.safeParse(present);
+  if (result.success) return result.data;
+  throw new InvalidEnvironmentError(
+    result.error.issues.map((issue) => `${issue.path.join(".") || "environment"} ${issue.message}`),
+  );
+}
+
+let cached: Env | undefined;
+
+/** The process environment, parsed on first use (after loading .env if present). */
+export function env(): Env {
+  if (!cached) {
+    loadDotEnv();
+    cached = parseEnv(process.env);
+  }
+  return cached;
+}

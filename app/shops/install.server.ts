@@ -1,0 +1,51 @@
+// What the app keeps about a store: read from Admin GraphQL when the store installs (or re-installs) the
+// app, so every later capability knows the shop's name, currency, time zone and language.
+import type { Clock } from "../context.server";
+import type { Db } from "../db.server";
+import type { Log } from "../logger.server";
+import { runAdminOperation, type AdminGraphql } from "../shopify/admin-graphql.server";
+import type { ShopFactsQuery } from "../types/admin.generated";
+
+export const SHOP_FACTS_QUERY = `#graphql
+  query ShopFacts {
+    shop {
+      name
+      currencyCode
+      ianaTimezone
+    }
+    shopLocales(published: true) {
+      locale
+      primary
+    }
+  }
+`;
+
+export interface ShopInstallDeps {
+  db: Db;
+  log: Log;
+  clock: Clock;
+  admin: { graphql: AdminGraphql };
+}
+
+/** Records the install: the shop's facts, its granted scopes, and that it is installed from now on. */
+export async function recordShopInstall(
+  { db, log, clock, admin }: ShopInstallDeps,
+  { shop, scopes }: { shop: string; scopes: string },
+): Promise<void> {
+  const facts = await runAdminOperation<ShopFactsQuery>(admin.graphql, SHOP_FACTS_QUERY);
+  const primaryLocale = facts.shopLocales.find((locale) => locale.primary)?.locale ?? "en";
+  const details = {
+    name: facts.shop.name,
+    currencyCode: facts.shop.currencyCode,
+    ianaTimezone: facts.shop.ianaTimezone,
+    primaryLocale,
+    scopes,
+  };
+  const now = clock();
+  await db.shop.upsert({
+    where: { shop },
+    create: { shop, ...details, installedAt: now },
+    update: { ...details, installedAt: now, uninstalledAt: null },
+  });
+  log.info({ shop, event: "shop.installed", currencyCode: details.currencyCode }, "shop installed");
+}

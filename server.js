@@ -1,0 +1,50 @@
+// The production server (`npm start`, after `npm run build`): serves the built assets and the Remix app,
+// and shuts down gracefully: on SIGTERM or SIGINT it stops taking connections, lets requests in flight
+// finish (up to SHUTDOWN_GRACE_MS), then closes the database and exits.
+import { createRequestHandler } from "@remix-run/express";
+import express from "express";
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+// Importing the build parses the environment (app/env.server.ts); a bad one stops here with its list.
+let build;
+try {
+  build = await import("./build/server/index.js");
+} catch (error) {
+  if (error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes("build/server")) {
+    console.error("No build found: run `npm run build` before `npm start`.");
+  } else {
+    console.error(error?.name === "InvalidEnvironmentError" ? error.message : error);
+  }
+  process.exit(1);
+}
+
+const app = express();
+app.disable("x-powered-by");
+app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
+app.use(express.static("build/client", { maxAge: "1h" }));
+app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV ?? "production" }));
+
+const port = Number(process.env.PORT ?? 3000);
+const server = app.listen(port, () => {
+  console.log(JSON.stringify({ level: "info", app: "sklad-sync", msg: "listening", port: server.address().port }));
+});
+
+let stopping = false;
+async function stop(signal) {
+  if (stopping) return;
+  stopping = true;
+  console.log(JSON.stringify({ level: "info", app: "sklad-sync", msg: "shutting down", signal }));
+  const forced = setTimeout(() => {
+    console.error(JSON.stringify({ level: "error", app: "sklad-sync", msg: "requests still running; exiting" }));
+    process.exit(1);
+  }, SHUTDOWN_GRACE_MS);
+  forced.unref();
+  server.close(async () => {
+    await build.entry.module.shutdown?.();
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+}
+process.once("SIGTERM", () => void stop("SIGTERM"));
+process.once("SIGINT", () => void stop("SIGINT"));

@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import { Prisma } from "@prisma/client";
+import { describe, expect, it } from "vitest";
+import { shopScopedModels } from "../../app/compliance/compliance.server";
+import {
+  PERSONAL_DATA_SOURCES,
+  TABLES_WITHOUT_CUSTOMER_DATA,
+} from "../../app/compliance/personal-data.server";
+import { appContext } from "../../app/context.server";
+import { sendWebhook } from "../support/webhooks";
+
+const shop = "privacy.myshopify.com";
+const otherShop = "neighbour.myshopify.com";
+const customer = { id: 7001, email: "olena@example.com", phone: "+380671234567" };
+
+function dataRequest(webhookId = randomUUID(), customerId = customer.id) {
+  return sendWebhook({
+    topic: "customers/data_request",
+    shop,
+    webhookId,
+    payload: {
+      shop_id: 1,
+      shop_domain: shop,
+      orders_requested: [1001, 1002],
+      customer: { ...customer, id: customerId },
+      data_request: { id: 9999 },
+    },
+  });
+}
+
+async function seedShopData(domain: string) {
+  const { db } = appContext();
+  await db.shop.create({
+    data: {
+      shop: domain,
+      name: domain,
+      currencyCode: "UAH",
+      ianaTimezone: "Europe/Kyiv",
+      primaryLocale: "uk",
+      scopes: "read_orders",
+      installedAt: new Date(),
+    },
+  });
+  await db.session.create({ data: { id: `offline_${domain}`, shop: domain, state: "s", accessToken: "t" } });
+  await db.complianceRequest.create({
+    data: { shop: domain, topic: "customers/data_request", webhookId: randomUUID(), customerId: "1", report: "{}" },
+  });
+}
+
+describe("customers/data_request", () => {
+  it("records the request and produces the report of what we hold for that customer", async () => {
+    const earlier = await dataRequest();
+    expect(earlier.status).toBe(200);
+    const response = await dataRequest();
+    expect(response.status).toBe(200);
+
+    const requests = await appContext().db.complianceRequest.findMany({
+      where: { shop, topic: "customers/data_request" },
+      orderBy: { receivedAt: "asc" },
+    });
+    expect(requests).toHaveLength(2);
+    const latest = requests[1]!;
+    expect(latest.completedAt).toBeInstanceOf(Date);
+    expect(JSON.parse(latest.orderIds!)).toEqual(["1001", "1002"]);
+    const report = JSON.parse(latest.report!) as {
+      customerId: string;
+      dataRequestId: string;
+      ordersRequested: string[];
+      sources: { table: string; records: { id: string }[] }[];
+    };
+    expect(report).toMatchObject({ customerId: "7001", dataRequestId: "9999", ordersRequested: ["1001", "1002"] });
+    expect(report.sources.map((source) => source.table)).toEqual(PERSONAL_DATA_SOURCES.map((source) => source.table));
+    // The earlier request's report is data we hold about this customer, so it is listed.
+    const held = report.sources.find((source) => source.table === "ComplianceRequest")!.records;
+    expect(held.map((record) => record.id)).toContain(requests[0]!.id);
+  });
+
+  it("handles a redelivered webhook once", async () => {
+    const webhookId = randomUUID();
+    expect((await dataRequest(webhookId)).status).toBe(200);
+    expect((await dataRequest(webhookId)).status).toBe(200);
+    expect(await appContext().db.complianceRequest.count({ where: { shop } })).toBe(1);
+  });
+
+  it("answers 400 and stores nothing when the customer is missing", async () => {
+    const response = await sendWebhook({
+      topic: "customers/data_request",
+      shop,
+      payload: { shop_domain: shop, data_request: { id: 1 } },
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toMatch(/customer/);
+    expect(await appContext().db.complianceRequest.count()).toBe(0);
+  });
+});
+
+describe("customers/redact", () => {
+  it("erases that customer's personal data and leaves other customers' alone", async () => {
+    await dataRequest();
+    await dataRequest(randomUUID(), 8002);
+
+    const response = await sendWebhook({
+      topic: "customers/redact",
+      shop,
+      payload: { shop_id: 1, shop_domain: shop, customer, orders_to_redact: [1001] },
+    });
+    expect(response.status).toBe(200);
+
+    const { db } = appContext();
+    const reports = await db.complianceRequest.findMany({
+      where: { shop, topic: "customers/data_request" },
+      select: { customerId: true, report: true },
+    });
+    expect(reports.find((row) => row.customerId === "7001")!.report).toBeNull();
+    expect(reports.find((row) => row.customerId === "8002")!.report).not.toBeNull();
+    const redaction = await db.complianceRequest.findFirstOrThrow({ where: { topic: "customers/redact" } });
+    expect(redaction.completedAt).toBeInstanceOf(Date);
+  });
+
+  it("answers 401 to a forged request and erases nothing", async () => {
+    await dataRequest();
+    const response = await sendWebhook({
+      topic: "customers/redact",
+      shop,
+      payload: { shop_domain: shop, customer, orders_to_redact: [] },
+      hmac: "Zm9yZ2Vk",
+    });
+    expect(response.status).toBe(401);
+    const row = await appContext().db.complianceRequest.findFirstOrThrow({ where: { shop } });
+    expect(row.report).not.toBeNull();
+  });
+});
+
+describe("shop/redact", () => {
+  it("erases everything of the shop from every table and nothing of other shops", async () => {
+    await seedShopData(shop);
+    await seedShopData(otherShop);
+
+    const response = await sendWebhook({ topic: "shop/redact", shop, payload: { shop_id: 1, shop_domain: shop } });
+    expect(response.status).toBe(200);
+
+    const db = appContext().db as unknown as Record<string, { count(args: object): Promise<number> }>;
+    for (const model of shopScopedModels()) {
+      const delegate = db[model[0]!.toLowerCase() + model.slice(1)]!;
+      expect(await delegate.count({ where: { shop } }), model).toBe(0);
+      expect(await delegate.count({ where: { shop: otherShop } }), model).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("the personal data registry", () => {
+  const models = Prisma.dmmf.datamodel.models.map((model) => model.name);
+
+  it("accounts for every table: either it holds customer data and can describe and erase it, or it says why not", () => {
+    const declared = [...PERSONAL_DATA_SOURCES.map((source) => source.table), ...Object.keys(TABLES_WITHOUT_CUSTOMER_DATA)];
+    expect([...declared].sort()).toEqual([...models].sort());
+  });
+
+  it("can erase a whole shop from every table, because every table belongs to a shop", () => {
+    expect(shopScopedModels().sort()).toEqual([...models].sort());
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { InvalidEnvironmentError, parseEnv } from "../../app/env.server";
+
+const valid = {
+  SHOPIFY_API_KEY: "key",
+  SHOPIFY_API_SECRET: "shpss_very_secret_value",
+  SHOPIFY_APP_URL: "https://sklad.example.com/",
+};
+
+function problems(source: Record<string, string | undefined>): string[] {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidEnvironmentError);
+    return (error as InvalidEnvironmentError).problems;
+  }
+  throw new Error("parseEnv accepted an invalid environment");
+}
+
+describe("the environment", () => {
+  it("fills the documented defaults", () => {
+    const env = parseEnv(valid);
+    expect(env).toMatchObject({
+      NODE_ENV: "development",
+      DATABASE_URL: "file:./prisma/dev.sqlite",
+      LOG_LEVEL: "info",
+      PORT: 3000,
+      SHOPIFY_APP_URL: "https://sklad.example.com",
+    });
+    expect(env.SCOPES).toBeUndefined();
+  });
+
+  it("names every problem at once, with how to fix it", () => {
+    const listed = problems({ SHOPIFY_APP_URL: "not a url", PORT: "eighty", DATABASE_URL: "mysql://db/x" });
+    expect(listed).toHaveLength(5);
+    expect(listed.join("\n")).toMatch(/SHOPIFY_API_KEY is missing: set it to the app's Client ID/);
+    expect(listed.join("\n")).toMatch(/SHOPIFY_API_SECRET is missing/);
+    expect(listed.join("\n")).toMatch(/SHOPIFY_APP_URL must be the app's public URL/);
+    expect(listed.join("\n")).toMatch(/PORT must be a port number/);
+    expect(listed.join("\n")).toMatch(/DATABASE_URL must start with "file:" \(SQLite\) or "postgresql:\/\/"/);
+  });
+
+  it("treats an empty variable as unset, and never repeats a value in its messages", () => {
+    const listed = problems({ ...valid, SHOPIFY_API_SECRET: "", DATABASE_URL: "mysql://user:hunter2@db/x" });
+    expect(listed.join("\n")).toMatch(/SHOPIFY_API_SECRET is missing/);
+    expect(listed.join("\n")).not.toContain("hunter2");
+  });
+
+  it("accepts PostgreSQL and splits SCOPES", () => {
+    const env = parseEnv({ ...valid, DATABASE_URL: "postgresql://u@h/db", SCOPES: "read_orders, write_inventory" });
+    expect(env.DATABASE_URL).toBe("postgresql://u@h/db");
+    expect(env.SCOPES).toEqual(["read_orders", "write_inventory"]);
+  });
+});
