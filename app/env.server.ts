@@ -9,10 +9,16 @@ const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   SHOPIFY_API_KEY: z
-    .string({ error: "is missing: set it to the app's Client ID (Partner Dashboard → Apps → Sklad Sync → Client credentials)" })
+    .string({
+      error:
+        "is missing: set it to the app's Client ID (Partner Dashboard → Apps → Sklad Sync → Client credentials)",
+    })
     .min(1, "is empty: set it to the app's Client ID from the Partner Dashboard"),
   SHOPIFY_API_SECRET: z
-    .string({ error: "is missing: set it to the app's Client secret (Partner Dashboard → Apps → Sklad Sync → Client credentials)" })
+    .string({
+      error:
+        "is missing: set it to the app's Client secret (Partner Dashboard → Apps → Sklad Sync → Client credentials)",
+    })
     .min(1, "is empty: set it to the app's Client secret from the Partner Dashboard"),
   SHOPIFY_APP_URL: z
     .url({ protocol: /^https?$/, error: "must be the app's public URL, e.g. https://sklad-sync.example.com" })
@@ -20,7 +26,12 @@ export const envSchema = z.object({
   SCOPES: z
     .string()
     .optional()
-    .transform((value) => value?.split(",").map((scope) => scope.trim()).filter(Boolean)),
+    .transform((value) =>
+      value
+        ?.split(",")
+        .map((scope) => scope.trim())
+        .filter(Boolean),
+    ),
   SHOP_CUSTOM_DOMAIN: z.string().optional(),
   DATABASE_URL: z
     .string()

@@ -20,8 +20,8 @@ export const SECRET_KEYS = [
   "X-Shopify-Access-Token",
 ] as const;
 
-const redactPaths = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `*.*.*.${key}`]).map((path) =>
-  path.includes("-") ? path.replace(/([^.]*-[^.]*)$/, '["$1"]') : path,
+const redactPaths = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `*.*.*.${key}`]).map(
+  (path) => (path.includes("-") ? path.replace(/([^.]*-[^.]*)$/, '["$1"]') : path),
 );
 
 export function createLogger(options: { level: string; destination?: NodeJS.WritableStream }): Log {

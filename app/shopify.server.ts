@@ -1,12 +1,7 @@
 // The Shopify app: authentication, sessions in our database, the Admin API version and the install hook.
 // Built once per process from the parsed environment.
 import "@shopify/shopify-app-remix/adapters/node";
-import {
-  ApiVersion,
-  AppDistribution,
-  LogSeverity,
-  shopifyApp,
-} from "@shopify/shopify-app-remix/server";
+import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { ADMIN_API_VERSION } from "./api-version";
 import { appContext } from "./context.server";

@@ -16,7 +16,10 @@ export function derivePostgresSchema(sqliteSchema: string): string {
   if (!provider.test(sqliteSchema) || !generator.test(sqliteSchema)) {
     throw new Error("prisma/schema.prisma must declare `generator client` and the sqlite provider");
   }
-  const output = path.relative(path.join(root, path.dirname(PRISMA_LAYOUT.postgresql.schema)), path.join(root, POSTGRES_CLIENT_DIR));
+  const output = path.relative(
+    path.join(root, path.dirname(PRISMA_LAYOUT.postgresql.schema)),
+    path.join(root, POSTGRES_CLIENT_DIR),
+  );
   return (
     "// Derived from prisma/schema.prisma by scripts/prisma-schemas.ts; edit that file instead.\n" +
     sqliteSchema

@@ -71,7 +71,10 @@ export async function answerCustomerDataRequest(
     data: { report: JSON.stringify(report), completedAt: clock() },
   });
   const records = sources.reduce((sum, source) => sum + source.records.length, 0);
-  log.info({ shop, event: "compliance.data_request", complianceRequestId: id, records }, "customer data report ready");
+  log.info(
+    { shop, event: "compliance.data_request", complianceRequestId: id, records },
+    "customer data report ready",
+  );
   return "done";
 }
 
@@ -92,7 +95,10 @@ export async function redactCustomer(
   const erased: Record<string, number> = {};
   for (const source of PERSONAL_DATA_SOURCES) erased[source.table] = await source.erase(db, shop, customer);
   await db.complianceRequest.update({ where: { id }, data: { completedAt: clock() } });
-  log.info({ shop, event: "compliance.customer_redacted", complianceRequestId: id, erased }, "customer redacted");
+  log.info(
+    { shop, event: "compliance.customer_redacted", complianceRequestId: id, erased },
+    "customer redacted",
+  );
   return "done";
 }
 
@@ -103,13 +109,17 @@ export function shopScopedModels(): string[] {
     .map((model) => model.name);
 }
 
-type DeleteManyDelegate = { deleteMany(args: { where: { shop: string } }): Prisma.PrismaPromise<{ count: number }> };
+type DeleteManyDelegate = {
+  deleteMany(args: { where: { shop: string } }): Prisma.PrismaPromise<{ count: number }>;
+};
 
 /** shop/redact: erases everything the app holds for the shop, in every table, in one transaction. */
 export async function redactShop({ db, log }: Omit<Deps, "clock">, input: { shop: string }): Promise<void> {
   const models = shopScopedModels();
   const deletions = models.map((model) => {
-    const delegate = (db as unknown as Record<string, DeleteManyDelegate>)[model[0]!.toLowerCase() + model.slice(1)];
+    const delegate = (db as unknown as Record<string, DeleteManyDelegate>)[
+      model[0]!.toLowerCase() + model.slice(1)
+    ];
     if (!delegate) throw new Error(`no Prisma delegate for model ${model}`);
     return delegate.deleteMany({ where: { shop: input.shop } });
   });

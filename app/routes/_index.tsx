@@ -12,8 +12,8 @@ export default function Landing() {
     <main style={{ fontFamily: "Inter, sans-serif", maxWidth: 640, margin: "4rem auto", padding: "0 1rem" }}>
       <h1>Sklad Sync</h1>
       <p>
-        Sends your Shopify orders to your fulfillment warehouse in Ukraine and brings statuses, tracking numbers
-        and stock back. Install it from the Shopify App Store, then open it from your Shopify admin.
+        Sends your Shopify orders to your fulfillment warehouse in Ukraine and brings statuses, tracking
+        numbers and stock back. Install it from the Shopify App Store, then open it from your Shopify admin.
       </p>
     </main>
   );

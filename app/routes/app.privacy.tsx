@@ -27,18 +27,28 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export default function PrivacyRequests() {
   const { requests } = useLoaderData<typeof loader>();
   return (
-    <Page title="Privacy requests" subtitle="Data requests and erasures Shopify sent on behalf of your customers">
+    <Page
+      title="Privacy requests"
+      subtitle="Data requests and erasures Shopify sent on behalf of your customers"
+    >
       <BlockStack gap="400">
         <Card padding="0">
           {requests.length === 0 ? (
             <EmptyState heading="No privacy requests yet" image="">
-              <p>When a customer asks for their data or its erasure, the request and its outcome appear here.</p>
+              <p>
+                When a customer asks for their data or its erasure, the request and its outcome appear here.
+              </p>
             </EmptyState>
           ) : (
             <IndexTable
               itemCount={requests.length}
               selectable={false}
-              headings={[{ title: "Received" }, { title: "Request" }, { title: "Customer" }, { title: "Status" }]}
+              headings={[
+                { title: "Received" },
+                { title: "Request" },
+                { title: "Customer" },
+                { title: "Status" },
+              ]}
             >
               {requests.map((request, index) => (
                 <IndexTable.Row id={request.id} key={request.id} position={index}>

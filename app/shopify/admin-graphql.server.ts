@@ -47,7 +47,7 @@ function asErrorItems(value: unknown): GraphqlErrorItem[] {
 }
 
 /**
- * Sends `query` (a named `#graphql` operation) and returns its `data`. The library throws its own
+ * Sends `query` (a named #graphql operation) and returns its `data`. The library throws its own
  * GraphqlQueryError for answers with errors; both paths end in ShopifyThrottled or ShopifyGraphqlError.
  */
 export async function runAdminOperation<Data>(
@@ -66,14 +66,13 @@ export async function runAdminOperation<Data>(
     body = failure.body as typeof body;
   }
   if (body.errors) {
-    const errors = asErrorItems(
-      (body.errors as { graphQLErrors?: unknown }).graphQLErrors ?? body.errors,
-    );
+    const errors = asErrorItems((body.errors as { graphQLErrors?: unknown }).graphQLErrors ?? body.errors);
     if (errors.some((error) => error.extensions?.code === "THROTTLED")) {
       throw new ShopifyThrottled(throttleWait(body.extensions?.cost));
     }
     throw new ShopifyGraphqlError(operation, errors);
   }
-  if (body.data === undefined) throw new ShopifyGraphqlError(operation, [{ message: "no data in the answer" }]);
+  if (body.data === undefined)
+    throw new ShopifyGraphqlError(operation, [{ message: "no data in the answer" }]);
   return body.data;
 }

@@ -18,7 +18,9 @@ export async function receiveWebhook<Schema extends z.ZodType>(request: Request,
   }
   const parsed = payloadSchema.safeParse(context.payload);
   if (!parsed.success) {
-    throw badRequest(`The ${String(context.topic)} payload is not what Shopify sends:\n${z.prettifyError(parsed.error)}`);
+    throw badRequest(
+      `The ${String(context.topic)} payload is not what Shopify sends:\n${z.prettifyError(parsed.error)}`,
+    );
   }
   return {
     shop: context.shop,
@@ -30,7 +32,9 @@ export async function receiveWebhook<Schema extends z.ZodType>(request: Request,
 }
 
 /** Shopify ids arrive as JSON numbers (sometimes beyond 2^53 in string form); we keep them as strings. */
-export const shopifyId = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]).transform(String);
+export const shopifyId = z
+  .union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)])
+  .transform(String);
 
 const customer = z.object({
   id: shopifyId,

@@ -1,0 +1,88 @@
+// `npm run test:start`: the production server as a user runs it (`npm run build && npm start`) on a fresh
+// SQLite database: it starts, /healthz answers, a webhook with a wrong HMAC gets 401, SIGTERM stops it
+// cleanly, and a bad environment stops start-up with the list of problems.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const dir = mkdtempSync(path.join(tmpdir(), "sklad-smoke-"));
+const env = {
+  ...process.env,
+  DATABASE_URL: `file:${path.join(dir, "smoke.sqlite")}`,
+  SHOPIFY_API_KEY: "smoke-key",
+  SHOPIFY_API_SECRET: "smoke-secret",
+  SHOPIFY_APP_URL: "https://sklad-sync.example",
+  PORT: "0",
+};
+const failures: string[] = [];
+const check = (ok: boolean, what: string) => {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
+  if (!ok) failures.push(what);
+};
+
+try {
+  check(
+    spawnSync("npm", ["run", "--silent", "setup"], { env, stdio: "ignore" }).status === 0,
+    "npm run setup",
+  );
+
+  const server = spawn("node", ["server.js"], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = "";
+    server.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"msg":"listening","port":(\d+)/.exec(output);
+      if (match) resolve(Number(match[1]));
+    });
+    server.once("exit", (code) => reject(new Error(`server exited with ${code} before listening`)));
+    setTimeout(() => reject(new Error("server did not start within 20 s")), 20_000).unref();
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const browser = { "User-Agent": "Mozilla/5.0 (smoke test)" };
+
+  const health = await fetch(`${base}/healthz`, { headers: browser });
+  check(
+    health.status === 200 && ((await health.json()) as { database: string }).database === "ok",
+    "/healthz 200",
+  );
+
+  const forged = await fetch(`${base}/webhooks/app/uninstalled`, {
+    method: "POST",
+    body: "{}",
+    headers: {
+      ...browser,
+      "Content-Type": "application/json",
+      "X-Shopify-Topic": "app/uninstalled",
+      "X-Shopify-Shop-Domain": "smoke.myshopify.com",
+      "X-Shopify-Hmac-Sha256": "Zm9yZ2Vk",
+      "X-Shopify-Webhook-Id": "smoke",
+      "X-Shopify-API-Version": "2026-10",
+    },
+  });
+  check(forged.status === 401, "webhook with a wrong HMAC answers 401");
+
+  const exitCode = await new Promise<number | null>((resolve) => {
+    server.once("exit", resolve);
+    server.kill("SIGTERM");
+  });
+  check(exitCode === 0, "SIGTERM shuts down cleanly (exit 0)");
+
+  const bad = spawnSync("node", ["server.js"], {
+    env: { ...env, SHOPIFY_API_SECRET: "", SHOPIFY_APP_URL: "nope" },
+    encoding: "utf8",
+  });
+  check(
+    bad.status === 1 &&
+      /SHOPIFY_API_SECRET is missing/.test(bad.stderr) &&
+      /SHOPIFY_APP_URL/.test(bad.stderr),
+    "a bad environment stops start-up naming each problem",
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+if (failures.length) {
+  console.error(`${failures.length} start-up check(s) failed`);
+  process.exit(1);
+}
