@@ -11,9 +11,12 @@ const project = shopifyApiProject({
   outputDir: "./app/types",
 });
 
+const codegen = project.extensions?.codegen;
+if (!codegen) throw new Error("@shopify/api-codegen-preset returned no codegen extension");
+
 // The preset would also copy the schema into app/types; the cache already holds it, so that output is dropped.
 const generates = Object.fromEntries(
-  Object.entries(project.extensions.codegen.generates as Record<string, object>)
+  Object.entries(codegen.generates as Record<string, object>)
     .filter(([file]) => !file.endsWith(".schema.json"))
     .map(([file, target]) => [file, { ...target, schema: ADMIN_SCHEMA_PATH }]),
 );
@@ -21,5 +24,5 @@ const generates = Object.fromEntries(
 export default {
   schema: ADMIN_SCHEMA_PATH,
   documents: project.documents,
-  extensions: { codegen: { ...project.extensions.codegen, generates } },
+  extensions: { codegen: { ...codegen, generates } },
 };

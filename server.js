@@ -27,7 +27,9 @@ app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV ?? "produc
 
 const port = Number(process.env.PORT ?? 3000);
 const server = app.listen(port, () => {
-  console.log(JSON.stringify({ level: "info", app: "sklad-sync", msg: "listening", port: server.address().port }));
+  console.log(
+    JSON.stringify({ level: "info", app: "sklad-sync", msg: "listening", port: server.address().port }),
+  );
 });
 
 let stopping = false;
@@ -36,7 +38,9 @@ async function stop(signal) {
   stopping = true;
   console.log(JSON.stringify({ level: "info", app: "sklad-sync", msg: "shutting down", signal }));
   const forced = setTimeout(() => {
-    console.error(JSON.stringify({ level: "error", app: "sklad-sync", msg: "requests still running; exiting" }));
+    console.error(
+      JSON.stringify({ level: "error", app: "sklad-sync", msg: "requests still running; exiting" }),
+    );
     process.exit(1);
   }, SHUTDOWN_GRACE_MS);
   forced.unref();

@@ -43,7 +43,13 @@ async function seedShopData(domain: string) {
   });
   await db.session.create({ data: { id: `offline_${domain}`, shop: domain, state: "s", accessToken: "t" } });
   await db.complianceRequest.create({
-    data: { shop: domain, topic: "customers/data_request", webhookId: randomUUID(), customerId: "1", report: "{}" },
+    data: {
+      shop: domain,
+      topic: "customers/data_request",
+      webhookId: randomUUID(),
+      customerId: "1",
+      report: "{}",
+    },
   });
 }
 
@@ -68,8 +74,14 @@ describe("customers/data_request", () => {
       ordersRequested: string[];
       sources: { table: string; records: { id: string }[] }[];
     };
-    expect(report).toMatchObject({ customerId: "7001", dataRequestId: "9999", ordersRequested: ["1001", "1002"] });
-    expect(report.sources.map((source) => source.table)).toEqual(PERSONAL_DATA_SOURCES.map((source) => source.table));
+    expect(report).toMatchObject({
+      customerId: "7001",
+      dataRequestId: "9999",
+      ordersRequested: ["1001", "1002"],
+    });
+    expect(report.sources.map((source) => source.table)).toEqual(
+      PERSONAL_DATA_SOURCES.map((source) => source.table),
+    );
     // The earlier request's report is data we hold about this customer, so it is listed.
     const held = report.sources.find((source) => source.table === "ComplianceRequest")!.records;
     expect(held.map((record) => record.id)).toContain(requests[0]!.id);
@@ -136,7 +148,11 @@ describe("shop/redact", () => {
     await seedShopData(shop);
     await seedShopData(otherShop);
 
-    const response = await sendWebhook({ topic: "shop/redact", shop, payload: { shop_id: 1, shop_domain: shop } });
+    const response = await sendWebhook({
+      topic: "shop/redact",
+      shop,
+      payload: { shop_id: 1, shop_domain: shop },
+    });
     expect(response.status).toBe(200);
 
     const db = appContext().db as unknown as Record<string, { count(args: object): Promise<number> }>;
@@ -152,7 +168,10 @@ describe("the personal data registry", () => {
   const models = Prisma.dmmf.datamodel.models.map((model) => model.name);
 
   it("accounts for every table: either it holds customer data and can describe and erase it, or it says why not", () => {
-    const declared = [...PERSONAL_DATA_SOURCES.map((source) => source.table), ...Object.keys(TABLES_WITHOUT_CUSTOMER_DATA)];
+    const declared = [
+      ...PERSONAL_DATA_SOURCES.map((source) => source.table),
+      ...Object.keys(TABLES_WITHOUT_CUSTOMER_DATA),
+    ];
     expect([...declared].sort()).toEqual([...models].sort());
   });
 

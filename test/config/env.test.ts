@@ -47,7 +47,11 @@ describe("the environment", () => {
   });
 
   it("accepts PostgreSQL and splits SCOPES", () => {
-    const env = parseEnv({ ...valid, DATABASE_URL: "postgresql://u@h/db", SCOPES: "read_orders, write_inventory" });
+    const env = parseEnv({
+      ...valid,
+      DATABASE_URL: "postgresql://u@h/db",
+      SCOPES: "read_orders, write_inventory",
+    });
     expect(env.DATABASE_URL).toBe("postgresql://u@h/db");
     expect(env.SCOPES).toEqual(["read_orders", "write_inventory"]);
   });

@@ -20,7 +20,13 @@ describe("logging", () => {
     const { lines, log } = capture();
     log.child({ shop: "a.myshopify.com", orderId: "42" }).info({ event: "order.submitted" }, "sent");
     const entry = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(entry).toMatchObject({ level: "info", shop: "a.myshopify.com", orderId: "42", msg: "sent", app: "sklad-sync" });
+    expect(entry).toMatchObject({
+      level: "info",
+      shop: "a.myshopify.com",
+      orderId: "42",
+      msg: "sent",
+      app: "sklad-sync",
+    });
     expect(typeof entry.time).toBe("string");
   });
 

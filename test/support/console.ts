@@ -15,7 +15,9 @@ export function takeUnexpectedConsoleErrors(): string[] {
 
 export function installConsoleGuard(): void {
   console.error = (...args: unknown[]) => {
-    const text = args.map((arg) => (arg instanceof Error ? (arg.stack ?? arg.message) : String(arg))).join(" ");
+    const text = args
+      .map((arg) => (arg instanceof Error ? (arg.stack ?? arg.message) : String(arg)))
+      .join(" ");
     const index = expected.findIndex((pattern) => pattern.test(text));
     if (index >= 0) {
       expected.splice(index, 1);

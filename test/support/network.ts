@@ -32,7 +32,8 @@ async function guardedFetch(input: RequestInfo | URL, init?: RequestInit): Promi
   if (url.hostname.endsWith(".myshopify.com") && shopifyFakeUrl) {
     const headers = new Headers(request.headers);
     headers.set("x-fake-shop", url.hostname);
-    const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+    const body =
+      request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
     return realFetch(new URL(url.pathname + url.search, shopifyFakeUrl), {
       method: request.method,
       headers,

@@ -21,8 +21,7 @@ delete process.env.SCOPES;
 // Each test starts with empty tables. A file that never opened the database pays nothing.
 beforeEach(async () => {
   const db = globalThis.skladSyncContext?.db as unknown as
-    | Record<string, { deleteMany(): Promise<unknown> }>
-    | undefined;
+    Record<string, { deleteMany(): Promise<unknown> }> | undefined;
   if (!db) return;
   for (const model of Prisma.dmmf.datamodel.models) {
     await db[model.name[0]!.toLowerCase() + model.name.slice(1)]!.deleteMany();

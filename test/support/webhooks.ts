@@ -14,7 +14,7 @@ interface Subscription {
 }
 
 export function appToml() {
-  return parse(readFileSync("shopify.app.toml", "utf8")) as {
+  return parse(readFileSync("shopify.app.toml", "utf8")) as unknown as {
     access_scopes: { scopes: string };
     webhooks: { api_version: string; subscriptions: Subscription[] };
   };
@@ -49,7 +49,11 @@ export interface WebhookOptions {
 export function signedWebhookRequest(options: WebhookOptions): Request {
   const { uri } = subscriptionFor(options.topic);
   const body = options.rawBody ?? JSON.stringify(options.payload ?? {});
-  const hmac = options.hmac ?? createHmac("sha256", options.secret ?? API_SECRET_KEY).update(body, "utf8").digest("base64");
+  const hmac =
+    options.hmac ??
+    createHmac("sha256", options.secret ?? API_SECRET_KEY)
+      .update(body, "utf8")
+      .digest("base64");
   return new Request(new URL(uri, "https://sklad-sync.test"), {
     method: "POST",
     body,

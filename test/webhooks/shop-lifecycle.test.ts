@@ -19,9 +19,13 @@ async function seedInstalledShop() {
     },
   });
   for (const id of ["offline_" + shop, "online_1"]) {
-    await db.session.create({ data: { id, shop, state: "s", accessToken: "shpat_secret", scope: "read_orders" } });
+    await db.session.create({
+      data: { id, shop, state: "s", accessToken: "shpat_secret", scope: "read_orders" },
+    });
   }
-  await db.session.create({ data: { id: "other", shop: "other.myshopify.com", state: "s", accessToken: "x" } });
+  await db.session.create({
+    data: { id: "other", shop: "other.myshopify.com", state: "s", accessToken: "x" },
+  });
 }
 
 describe("app/uninstalled", () => {
@@ -41,7 +45,12 @@ describe("app/uninstalled", () => {
 
   it("answers 401 and changes nothing when the HMAC is wrong", async () => {
     await seedInstalledShop();
-    const response = await sendWebhook({ topic: "app/uninstalled", shop, payload: {}, secret: "not-the-secret" });
+    const response = await sendWebhook({
+      topic: "app/uninstalled",
+      shop,
+      payload: {},
+      secret: "not-the-secret",
+    });
     expect(response.status).toBe(401);
     expect(await appContext().db.session.count({ where: { shop } })).toBe(2);
   });
@@ -53,13 +62,21 @@ describe("app/scopes_update", () => {
     const response = await sendWebhook({
       topic: "app/scopes_update",
       shop,
-      payload: { id: 1, previous: ["read_orders"], current: ["read_orders", "write_inventory"], updated_at: "x" },
+      payload: {
+        id: 1,
+        previous: ["read_orders"],
+        current: ["read_orders", "write_inventory"],
+        updated_at: "x",
+      },
     });
     expect(response.status).toBe(200);
     const { db } = appContext();
     expect((await db.shop.findUniqueOrThrow({ where: { shop } })).scopes).toBe("read_orders,write_inventory");
     const scopes = await db.session.findMany({ where: { shop }, select: { scope: true } });
-    expect(scopes.map((row) => row.scope)).toEqual(["read_orders,write_inventory", "read_orders,write_inventory"]);
+    expect(scopes.map((row) => row.scope)).toEqual([
+      "read_orders,write_inventory",
+      "read_orders,write_inventory",
+    ]);
   });
 
   it("answers 400 naming the problem when the payload lacks the current scopes", async () => {

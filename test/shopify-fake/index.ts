@@ -1,0 +1,11 @@
+// Public entry of the Shopify Admin API fake used by tests: the server, its state and the real schema.
+export {
+  startShopifyFake,
+  type RecordedRequest,
+  type ShopifyFake,
+  type ShopifyFakeOptions,
+  type ThrottleSetting,
+} from "./server";
+export { adminSchema, parseAdminOperation, validateAdminOperation } from "./schema";
+export { operationCost, MUTATION_COST, SINGLE_QUERY_MAX_COST } from "./cost";
+export * from "./state";

@@ -1,0 +1,715 @@
+// Resolvers for the Shopify fake: views that shape state records into Admin API objects, and the root fields.
+// A view is a plain object of values or (args, ctx, info) functions; asking for a field it lacks is an error.
+import {
+  getDirectiveValues,
+  GraphQLError,
+  type GraphQLFieldResolver,
+  type GraphQLResolveInfo,
+} from "graphql";
+import { adminSchema } from "./schema";
+import {
+  parseGid,
+  type FulfillmentOrderRecord,
+  type FulfillmentRecord,
+  type Gid,
+  type InventoryLevelRecord,
+  type LineItemRecord,
+  type ShopStore,
+} from "./state";
+
+export interface ResolverContext {
+  store: ShopStore;
+}
+type Args = Record<string, unknown>;
+type View = Record<string, unknown>;
+type UserError = { field: string[] | null; message: string; code?: string | null };
+
+export function notImplemented(what: string): GraphQLError {
+  return new GraphQLError(`the Shopify fake does not implement ${what} (extend test/shopify-fake)`, {
+    extensions: { code: "NOT_IMPLEMENTED_BY_FAKE" },
+  });
+}
+
+const ROOT_LABELS: Record<string, string> = { QueryRoot: "Query", Mutation: "Mutation" };
+
+export const fieldResolver: GraphQLFieldResolver<unknown, ResolverContext> = (source, args, ctx, info) => {
+  if (typeof source !== "object" || source === null || !(info.fieldName in source)) {
+    throw notImplemented(`${ROOT_LABELS[info.parentType.name] ?? info.parentType.name}.${info.fieldName}`);
+  }
+  const value: unknown = (source as View)[info.fieldName];
+  return typeof value === "function" ? value(args, ctx, info) : value;
+};
+
+export function typeResolver(value: unknown): string | undefined {
+  const typename = typeof value === "object" && value !== null ? (value as View).__typename : undefined;
+  return typeof typename === "string" ? typename : undefined;
+}
+
+const legacyNumber = (id: Gid) => parseGid(id)?.id ?? 0;
+/** Every node view: the record's Admin-named fields, its type for abstract fields, and its legacy ID. */
+const node = <T extends { id: Gid }>(__typename: string, record: T) => ({
+  __typename,
+  legacyResourceId: String(legacyNumber(record.id)),
+  ...record,
+});
+
+function requireGid(value: unknown): { type: string; id: number } {
+  const parsed = typeof value === "string" ? parseGid(value) : null;
+  if (!parsed) throw new GraphQLError(`Invalid global id '${String(value)}'`);
+  return parsed;
+}
+
+// ---- connections and search ---------------------------------------------------------------------------------
+
+const encodeCursor = (id: Gid) => {
+  const lastId = legacyNumber(id);
+  return Buffer.from(JSON.stringify({ last_id: lastId, last_value: String(lastId) })).toString("base64url");
+};
+
+function decodeCursor(cursor: unknown): number {
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(String(cursor), "base64url").toString("utf8"));
+    const lastId = typeof decoded === "object" && decoded !== null ? (decoded as View).last_id : undefined;
+    if (typeof lastId === "number") return lastId;
+  } catch {
+    // not a cursor this fake issued
+  }
+  throw new GraphQLError("Invalid cursor for current pagination sort.");
+}
+
+function connection<T extends { id: Gid }>(
+  items: readonly T[],
+  args: Args,
+  view: (item: T) => unknown,
+): View {
+  const first = typeof args.first === "number" ? args.first : null;
+  const last = typeof args.last === "number" ? args.last : null;
+  if (first === null && last === null) throw new GraphQLError("you must provide one of first or last");
+  const list = args.reverse === true ? [...items].reverse() : items;
+  const indexOf = (cursor: unknown) => {
+    const index = list.findIndex((item) => legacyNumber(item.id) === decodeCursor(cursor));
+    if (index < 0) throw new GraphQLError("Invalid cursor for current pagination sort.");
+    return index;
+  };
+  let start = args.after ? indexOf(args.after) + 1 : 0;
+  let end = args.before ? indexOf(args.before) : list.length;
+  if (first !== null) end = Math.min(end, start + first);
+  if (last !== null) start = Math.max(start, end - last);
+  const page = list.slice(start, end);
+  const nodes = page.map(view);
+  const [head, tail] = [page[0], page[page.length - 1]];
+  return {
+    edges: page.map((item, index) => ({ cursor: encodeCursor(item.id), node: nodes[index] })),
+    nodes,
+    pageInfo: {
+      hasNextPage: end < list.length,
+      hasPreviousPage: start > 0,
+      startCursor: head ? encodeCursor(head.id) : null,
+      endCursor: tail ? encodeCursor(tail.id) : null,
+    },
+  };
+}
+
+/** The part of Shopify's search syntax the app uses: `field:value` terms (quoted, or `prefix*`) ANDed, `-` negates. */
+function search<T>(query: unknown, root: string, fields: Record<string, (item: T) => Array<string | null>>) {
+  if (typeof query !== "string") return () => true;
+  const terms = [...query.matchAll(/(-?)(?:(\w+):)?("[^"]*"|\S+)/g)].flatMap(
+    ([, negate, field, raw = ""]) => {
+      if (!field && /^and$/i.test(raw)) return [];
+      const valuesOf = fields[field ?? "default"];
+      if (!valuesOf || /^[<>]/.test(raw) || raw === "OR")
+        throw notImplemented(`"${field ?? ""}:${raw}" in ${root}(query:)`);
+      const wanted = raw.replace(/^"|"$/g, "").toLowerCase();
+      const matches = (value: string | null) =>
+        value !== null &&
+        (wanted.endsWith("*")
+          ? value.toLowerCase().startsWith(wanted.slice(0, -1))
+          : value.toLowerCase() === wanted);
+      return [(item: T) => valuesOf(item).some(matches) !== (negate === "-")];
+    },
+  );
+  return (item: T) => terms.every((term) => term(item));
+}
+
+function sorted<T extends { id: Gid }>(
+  items: T[],
+  sortKey: unknown,
+  root: string,
+  keys: Record<string, (i: T) => string>,
+) {
+  const key = typeof sortKey === "string" ? keys[sortKey] : undefined;
+  if (sortKey !== "ID" && !key) throw notImplemented(`${root}(sortKey: ${String(sortKey)})`);
+  return items.sort(
+    (a, b) => (key ? key(a).localeCompare(key(b)) : 0) || legacyNumber(a.id) - legacyNumber(b.id),
+  );
+}
+
+// ---- views ----------------------------------------------------------------------------------------------------
+
+const FULFILLABLE = new Set(["OPEN", "IN_PROGRESS"]);
+
+/** What Shopify offers on a merchant-managed location's fulfillment order in each status. */
+function supportedActions(fo: FulfillmentOrderRecord): string[] {
+  if (fo.supportedActions) return fo.supportedActions;
+  if (fo.status === "OPEN") return ["CREATE_FULFILLMENT", "REPORT_PROGRESS", "MOVE", "HOLD", "SPLIT"];
+  if (fo.status === "IN_PROGRESS") return ["CREATE_FULFILLMENT", "REPORT_PROGRESS", "HOLD", "MARK_AS_OPEN"];
+  return fo.status === "ON_HOLD" ? ["RELEASE_HOLD", "MOVE"] : [];
+}
+
+/** Views over one shop's records; relations are functions so they resolve only when selected. */
+function views(store: ShopStore) {
+  const levelsWhere = (match: (level: InventoryLevelRecord) => boolean) =>
+    [...store.inventoryLevels.values()].filter(match);
+  const moneyBag = (amount: string) => {
+    const money = { amount, currencyCode: store.shop.currencyCode };
+    return { shopMoney: money, presentmentMoney: money };
+  };
+  const count = (value: number) => ({ count: value, precision: "EXACT" });
+  const available = (inventoryItemId: Gid) =>
+    levelsWhere((level) => level.inventoryItemId === inventoryItemId).reduce(
+      (n, l) => n + l.quantities.available,
+      0,
+    );
+
+  const v = {
+    shop: (): View => {
+      const { accessToken: _secret, primaryDomainHost: host, ...shop } = store.shop;
+      const primaryDomain = {
+        id: shop.id.replace("/Shop/", "/Domain/"),
+        host,
+        url: `https://${host}`,
+        sslEnabled: true,
+      };
+      return { ...node("Shop", shop), url: `https://${host}`, primaryDomain };
+    },
+    location: (id: Gid): View | null => {
+      const location = store.locations.get(id);
+      if (!location) return null;
+      const levels = () => levelsWhere((level) => level.locationId === id);
+      return {
+        ...node("Location", location),
+        inventoryLevel: (args: Args) => v.level(store.level(String(args.inventoryItemId), id)),
+        inventoryLevels: (args: Args) => connection(levels(), args, v.level),
+      };
+    },
+    product: (id: Gid): View | null => {
+      const product = store.products.get(id);
+      if (!product) return null;
+      const variantIds = product.variantIds.map((variantId) => ({ id: variantId }));
+      return {
+        ...node("Product", product),
+        totalInventory: () =>
+          variantIds.reduce((n, { id }) => n + available(store.variants.get(id)!.inventoryItemId), 0),
+        variantsCount: count(variantIds.length),
+        variants: (args: Args) => connection(variantIds, args, ({ id }) => v.variant(id)),
+      };
+    },
+    variant: (id: Gid | null): View | null => {
+      const variant = id ? store.variants.get(id) : undefined;
+      const product = variant && store.products.get(variant.productId);
+      if (!variant || !product) return null;
+      return {
+        ...node("ProductVariant", variant),
+        displayName: `${product.title} - ${variant.title}`,
+        inventoryQuantity: () => available(variant.inventoryItemId),
+        product: () => v.product(product.id),
+        inventoryItem: () => v.inventoryItem(variant.inventoryItemId),
+      };
+    },
+    inventoryItem: (id: Gid): View | null => {
+      const item = store.inventoryItems.get(id);
+      if (!item) return null;
+      const levels = () => levelsWhere((level) => level.inventoryItemId === id);
+      return {
+        ...node("InventoryItem", item),
+        sku: store.variants.get(item.variantId)?.sku ?? null,
+        variant: () => v.variant(item.variantId),
+        locationsCount: () => count(levels().length),
+        inventoryLevel: (args: Args) => v.level(store.level(id, String(args.locationId))),
+        inventoryLevels: (args: Args) => connection(levels(), args, v.level),
+      };
+    },
+    level: (level: InventoryLevelRecord | undefined): View | null => {
+      if (!level) return null;
+      const { quantities: _stored, ...record } = level;
+      return {
+        ...node("InventoryLevel", record),
+        item: () => v.inventoryItem(level.inventoryItemId),
+        location: () => v.location(level.locationId),
+        quantities: (args: Args) =>
+          (args.names as string[]).map((name) => {
+            const quantity = store.quantity(level, name);
+            if (quantity === null) throw new GraphQLError(`Invalid quantity name: '${name}'.`);
+            const id = level.id.replace("/InventoryLevel/", "/InventoryQuantity/") + `&name=${name}`;
+            return { id, name, quantity, updatedAt: level.updatedAt };
+          }),
+      };
+    },
+    order: (id: Gid): View | null => {
+      const order = store.orders.get(id);
+      if (!order) return null;
+      const fulfillmentOrders = () =>
+        order.fulfillmentOrderIds.map((foId) => store.fulfillmentOrders.get(foId)!);
+      const foLines = () => fulfillmentOrders().flatMap((fo) => fo.lineItems);
+      return {
+        ...node("Order", order),
+        processedAt: order.createdAt,
+        currencyCode: store.shop.currencyCode,
+        displayFulfillmentStatus: () => {
+          const remaining = foLines().reduce((n, line) => n + line.remainingQuantity, 0);
+          const total = foLines().reduce((n, line) => n + line.totalQuantity, 0);
+          return remaining === 0 ? "FULFILLED" : remaining < total ? "PARTIALLY_FULFILLED" : "UNFULFILLED";
+        },
+        totalPriceSet: () =>
+          moneyBag(order.lineItems.reduce((n, line) => n + Number(line.price) * line.quantity, 0).toFixed(2)),
+        lineItems: (args: Args) => connection(order.lineItems, args, v.lineItem),
+        fulfillmentOrders: (args: Args) => {
+          if (args.query) throw notImplemented("Order.fulfillmentOrders(query:)");
+          return connection(fulfillmentOrders(), args, (fo) => v.fulfillmentOrder(fo.id));
+        },
+        fulfillments: (args: Args) => {
+          if (args.query) throw notImplemented("Order.fulfillments(query:)");
+          return order.fulfillmentIds.slice(0, Number(args.first ?? Infinity)).map(v.fulfillment);
+        },
+      };
+    },
+    lineItem: (line: LineItemRecord): View => {
+      const remaining = [...store.fulfillmentOrders.values()]
+        .flatMap((fo) => fo.lineItems)
+        .filter((foLine) => foLine.lineItemId === line.id);
+      return {
+        ...node("LineItem", line),
+        name: line.variantTitle ? `${line.title} - ${line.variantTitle}` : line.title,
+        unfulfilledQuantity: remaining.reduce((n, foLine) => n + foLine.remainingQuantity, 0),
+        originalUnitPriceSet: moneyBag(line.price),
+        variant: () => v.variant(line.variantId),
+      };
+    },
+    fulfillmentOrder: (id: Gid): View | null => {
+      const fo = store.fulfillmentOrders.get(id);
+      const order = fo && store.orders.get(fo.orderId);
+      if (!fo || !order) return null;
+      const { name, address } = store.locations.get(fo.assignedLocationId)!;
+      return {
+        ...node("FulfillmentOrder", fo),
+        orderName: order.name,
+        orderProcessedAt: order.createdAt,
+        supportedActions: () => supportedActions(fo).map((action) => ({ action, externalUrl: null })),
+        order: () => v.order(order.id),
+        assignedLocation: {
+          name,
+          ...address,
+          phone: null,
+          location: () => v.location(fo.assignedLocationId),
+        },
+        lineItems: (args: Args) =>
+          connection(fo.lineItems, args, (foLine) => {
+            const line = order.lineItems.find((candidate) => candidate.id === foLine.lineItemId)!;
+            const inventoryItemId = line.variantId
+              ? store.variants.get(line.variantId)?.inventoryItemId
+              : null;
+            return {
+              ...node("FulfillmentOrderLineItem", foLine),
+              ...{ sku: line.sku, productTitle: line.title, variantTitle: line.variantTitle },
+              inventoryItemId: inventoryItemId ?? null,
+              lineItem: () => v.lineItem(line),
+              variant: () => v.variant(line.variantId),
+            };
+          }),
+        fulfillments: (args: Args) => {
+          const fulfillments = [...store.fulfillments.values()].filter((f) =>
+            f.fulfillmentOrderIds.includes(id),
+          );
+          return connection(fulfillments, args, (f) => v.fulfillment(f.id));
+        },
+      };
+    },
+    fulfillment: (id: Gid): View | null => {
+      const fulfillment = store.fulfillments.get(id);
+      if (!fulfillment) return null;
+      const { lines, events, trackingInfo, fulfillmentOrderIds, ...record } = fulfillment;
+      const order = store.orders.get(fulfillment.orderId)!;
+      return {
+        ...node("Fulfillment", record),
+        totalQuantity: lines.reduce((n, line) => n + line.quantity, 0),
+        order: () => v.order(order.id),
+        location: () => v.location(fulfillment.locationId),
+        trackingInfo: (args: Args) => trackingInfo.slice(0, Number(args.first ?? Infinity)),
+        events: (args: Args) => connection(events, args, (event) => node("FulfillmentEvent", event)),
+        fulfillmentOrders: (args: Args) =>
+          connection(
+            fulfillmentOrderIds.map((foId) => ({ id: foId })),
+            args,
+            (fo) => v.fulfillmentOrder(fo.id),
+          ),
+        fulfillmentLineItems: (args: Args) =>
+          connection(lines, args, (line) => ({
+            ...node("FulfillmentLineItem", line),
+            lineItem: () => v.lineItem(order.lineItems.find((item) => item.id === line.lineItemId)!),
+          })),
+      };
+    },
+    /** Any modelled object by GID: an unknown ID is null as in Shopify, an unmodelled type is an error. */
+    node: (id: unknown): View | null => {
+      const { type } = requireGid(id);
+      const byId: Record<string, (id: Gid) => View | null> = {
+        Product: v.product,
+        ProductVariant: v.variant,
+        InventoryItem: v.inventoryItem,
+        InventoryLevel: (levelId) => v.level(levelsWhere((level) => level.id === levelId)[0]),
+        Location: v.location,
+        Order: v.order,
+        FulfillmentOrder: v.fulfillmentOrder,
+        Fulfillment: v.fulfillment,
+      };
+      const lookup = byId[type];
+      if (!lookup) throw notImplemented(`node lookups of ${type}`);
+      return lookup(String(id));
+    },
+    /** A typed lookup such as `product(id:)` answers null for another type's ID, as Shopify does. */
+    typed: (id: unknown, type: string) => (requireGid(id).type === type ? v.node(id) : null),
+  };
+  return v;
+}
+
+// ---- roots ----------------------------------------------------------------------------------------------------
+
+export function queryRoot(store: ShopStore): View {
+  const v = views(store);
+  const variantsOf = (productId: Gid) =>
+    store.products.get(productId)!.variantIds.map((id) => store.variants.get(id)!);
+  return {
+    shop: () => v.shop(),
+    shopLocales: (args: Args) =>
+      store.shop.locales.filter((locale) => args.published !== true || locale.published),
+    location: (args: Args) =>
+      args.id == null ? v.location([...store.locations.keys()][0] ?? "") : v.typed(args.id, "Location"),
+    locations: (args: Args) => {
+      if (args.query) throw notImplemented("Query.locations(query:)");
+      const list = [...store.locations.values()].filter(
+        (location) => args.includeInactive || location.isActive,
+      );
+      const byName = sorted(list, args.sortKey, "Query.locations", { NAME: (location) => location.name });
+      return connection(byName, args, (location) => v.location(location.id));
+    },
+    product: (args: Args) => v.typed(args.id, "Product"),
+    products: (args: Args) => {
+      const filter = search(args.query, "Query.products", {
+        title: (p: { id: Gid; title: string; status: string }) => [p.title],
+        id: (p) => [String(legacyNumber(p.id))],
+        status: (p) => [p.status],
+        sku: (p) => variantsOf(p.id).map((variant) => variant.sku),
+        barcode: (p) => variantsOf(p.id).map((variant) => variant.barcode),
+        default: (p) => [p.title],
+      });
+      const list = sorted([...store.products.values()].filter(filter), args.sortKey, "Query.products", {
+        TITLE: (product) => product.title,
+      });
+      return connection(list, args, (product) => v.product(product.id));
+    },
+    productVariant: (args: Args) => v.typed(args.id, "ProductVariant"),
+    productVariants: (args: Args) => {
+      const filter = search(args.query, "Query.productVariants", {
+        sku: (variant: { id: Gid; sku: string | null; barcode: string | null; productId: Gid }) => [
+          variant.sku,
+        ],
+        barcode: (variant) => [variant.barcode],
+        id: (variant) => [String(legacyNumber(variant.id))],
+        product_id: (variant) => [String(legacyNumber(variant.productId))],
+        default: (variant) => [variant.sku, variant.barcode],
+      });
+      const list = sorted(
+        [...store.variants.values()].filter(filter),
+        args.sortKey,
+        "Query.productVariants",
+        {
+          SKU: (variant) => variant.sku ?? "",
+        },
+      );
+      return connection(list, args, (variant) => v.variant(variant.id));
+    },
+    inventoryItem: (args: Args) => v.typed(args.id, "InventoryItem"),
+    order: (args: Args) => v.typed(args.id, "Order"),
+    orders: (args: Args) => {
+      if (args.query) throw notImplemented("Query.orders(query:)");
+      // Seeded orders are processed in creation order, so ID order is processing order.
+      const sortKey = args.sortKey === "PROCESSED_AT" || args.sortKey === "CREATED_AT" ? "ID" : args.sortKey;
+      const list = sorted([...store.orders.values()], sortKey, "Query.orders", {});
+      return connection(list, args, (order) => v.order(order.id));
+    },
+    fulfillmentOrder: (args: Args) => v.typed(args.id, "FulfillmentOrder"),
+    fulfillment: (args: Args) => v.typed(args.id, "Fulfillment"),
+    node: (args: Args) => v.node(args.id),
+    nodes: (args: Args) => (args.ids as unknown[]).map((id) => v.node(id)),
+  };
+}
+
+// graphql-js has coerced arguments against the schema before a resolver runs, so these mirror the input types.
+interface InventorySetQuantitiesInput {
+  name: string;
+  reason: string;
+  referenceDocumentUri?: string | null;
+  quantities: Array<{
+    inventoryItemId: Gid;
+    locationId: Gid;
+    quantity: number;
+    changeFromQuantity?: number | null;
+  }>;
+}
+interface FulfillmentInput {
+  lineItemsByFulfillmentOrder: Array<{
+    fulfillmentOrderId: Gid;
+    fulfillmentOrderLineItems?: Array<{ id: Gid; quantity: number }> | null;
+  }>;
+  notifyCustomer?: boolean | null;
+  trackingInfo?: { company?: string | null; number?: string | null; numbers?: string[] | null } & {
+    url?: string | null;
+    urls?: string[] | null;
+  };
+}
+type FulfillmentEventInput = { fulfillmentId: Gid; status: string; happenedAt?: string | null } & Partial<
+  Record<
+    "message" | "estimatedDeliveryAt" | "address1" | "city" | "province" | "country" | "zip",
+    string | null
+  >
+> &
+  Partial<Record<"latitude" | "longitude", number | null>>;
+
+const SET_QUANTITY_REASONS = new Set(
+  [
+    "correction cycle_count_available damaged movement_created movement_updated movement_received",
+    "movement_canceled other promotion quality_control received reservation_created reservation_deleted",
+    "reservation_updated restock safety_stock shrinkage",
+  ]
+    .join(" ")
+    .split(" "),
+);
+const QUANTITY_LIMIT = 1_000_000_000;
+
+export function mutationRoot(store: ShopStore): View {
+  const v = views(store);
+  return {
+    inventorySetQuantities: (args: Args, _ctx: ResolverContext, info: GraphQLResolveInfo) => {
+      const input = args.input as InventorySetQuantitiesInput;
+      // Since 2026-04 every quantity must state changeFromQuantity (null opts out) and @idempotent is required.
+      if (input.quantities.some((quantity) => !("changeFromQuantity" in quantity))) {
+        const message = "InventoryQuantityInput must include the following argument: changeFromQuantity.";
+        throw new GraphQLError(message, { extensions: { code: "INVALID_FIELD_ARGUMENTS" } });
+      }
+      const directive = adminSchema().getDirective("idempotent");
+      const key = directive && getDirectiveValues(directive, info.fieldNodes[0]!, info.variableValues)?.key;
+      if (typeof key !== "string") {
+        const message = "The @idempotent directive is required for this mutation but was not provided.";
+        throw new GraphQLError(message, { extensions: { code: "BAD_REQUEST" } });
+      }
+      const fingerprint = JSON.stringify(input);
+      const previous = store.idempotency.get(`inventorySetQuantities:${key}`);
+      if (previous && previous.fingerprint !== fingerprint) {
+        const message = "The same idempotency key cannot be used with different operation parameters.";
+        const code = "IDEMPOTENCY_KEY_PARAMETER_MISMATCH";
+        return { inventoryAdjustmentGroup: null, userErrors: [{ field: null, message, code }] };
+      }
+      if (previous) return previous.payload; // a retry gets the first answer and changes nothing
+      const payload = setQuantities(store, v, input);
+      store.idempotency.set(`inventorySetQuantities:${key}`, { fingerprint, payload });
+      return payload;
+    },
+    fulfillmentCreate: (args: Args) => createFulfillment(store, v, args.fulfillment as FulfillmentInput),
+    fulfillmentEventCreate: (args: Args) => {
+      const { fulfillmentId, status, happenedAt, ...details } =
+        args.fulfillmentEvent as FulfillmentEventInput;
+      const fulfillment = store.fulfillments.get(fulfillmentId);
+      if (!fulfillment) {
+        const userErrors = [
+          { field: ["fulfillmentEvent", "fulfillmentId"], message: "Fulfillment does not exist." },
+        ];
+        return { fulfillmentEvent: null, userErrors };
+      }
+      const now = store.timestamp();
+      const event = {
+        ...{ id: store.newId("FulfillmentEvent"), status, happenedAt: happenedAt ?? now, createdAt: now },
+        ...{ message: null, estimatedDeliveryAt: null, address1: null, city: null, province: null },
+        ...{ country: null, zip: null, latitude: null, longitude: null, ...details },
+      };
+      fulfillment.events.push(event);
+      // The newest event is what the admin shows; every event status is also a display status.
+      Object.assign(fulfillment, { displayStatus: status, updatedAt: now });
+      if (event.estimatedDeliveryAt) fulfillment.estimatedDeliveryAt = event.estimatedDeliveryAt;
+      if (status === "IN_TRANSIT") fulfillment.inTransitAt = event.happenedAt;
+      if (status === "DELIVERED") fulfillment.deliveredAt = event.happenedAt;
+      return { fulfillmentEvent: node("FulfillmentEvent", event), userErrors: [] };
+    },
+  };
+}
+
+function setQuantities(store: ShopStore, v: ReturnType<typeof views>, input: InventorySetQuantitiesInput) {
+  const userErrors: UserError[] = [];
+  const fail = (field: Array<string | number>, code: string | null, message: string) =>
+    void userErrors.push({ field: field.map(String), message, code });
+  if (input.name !== "available" && input.name !== "on_hand") {
+    fail(["input", "name"], "INVALID_NAME", "The quantity name must be either 'available' or 'on_hand'.");
+  }
+  if (!SET_QUANTITY_REASONS.has(input.reason)) {
+    fail(["input", "reason"], "INVALID_REASON", "The specified reason is invalid.");
+  }
+  if (input.referenceDocumentUri != null && !/^[a-z][a-z0-9+.-]*:\S+$/i.test(input.referenceDocumentUri)) {
+    const message = "The specified reference document is invalid.";
+    fail(["input", "referenceDocumentUri"], "INVALID_REFERENCE_DOCUMENT", message);
+  }
+  const seen = new Set<string>();
+  const targets: Array<{ level: InventoryLevelRecord; quantity: number }> = [];
+  input.quantities.forEach((entry, index) => {
+    const at = (...field: string[]) => ["input", "quantities", index, ...field];
+    const pair = `${entry.inventoryItemId}|${entry.locationId}`;
+    const level = store.level(entry.inventoryItemId, entry.locationId);
+    const current = level && store.quantity(level, input.name);
+    if (!store.inventoryItems.has(entry.inventoryItemId)) {
+      fail(
+        at("inventoryItemId"),
+        "INVALID_INVENTORY_ITEM",
+        "The specified inventory item could not be found.",
+      );
+    } else if (!store.locations.has(entry.locationId)) {
+      fail(at("locationId"), "INVALID_LOCATION", "The specified location could not be found.");
+    } else if (seen.has(pair)) {
+      const message = "The combination of inventoryItemId and locationId must be unique.";
+      fail(at(), "NO_DUPLICATE_INVENTORY_ITEM_ID_GROUP_ID_PAIR", message);
+    } else if (Math.abs(entry.quantity) > QUANTITY_LIMIT) {
+      const [code, bound] = entry.quantity > 0 ? ["TOO_HIGH", "higher than"] : ["TOO_LOW", "lower than -"];
+      fail(at("quantity"), `INVALID_QUANTITY_${code}`, `The total quantity can't be ${bound}1,000,000,000.`);
+    } else if (!level) {
+      // The fake refuses rather than guesses: seed the item at the location first (ShopStore.stock).
+      fail(at("locationId"), null, "The inventory item is not stocked at the location.");
+    } else if (entry.changeFromQuantity != null && current != null && current !== entry.changeFromQuantity) {
+      const message = "The changeFromQuantity argument no longer matches the persisted quantity.";
+      fail(at("changeFromQuantity"), "CHANGE_FROM_QUANTITY_STALE", message);
+    } else {
+      targets.push({ level, quantity: entry.quantity });
+    }
+    seen.add(pair);
+  });
+  if (userErrors.length > 0) return { inventoryAdjustmentGroup: null, userErrors };
+
+  // Whichever state is set, available absorbs the change and on_hand moves with it, so both are reported.
+  const names = input.name === "available" ? ["available", "on_hand"] : ["on_hand", "available"];
+  const changes = targets.flatMap(({ level, quantity }) => {
+    const delta = quantity - (store.quantity(level, input.name) ?? 0);
+    level.quantities.available += delta;
+    level.updatedAt = store.timestamp();
+    const { inventoryItemId, locationId } = level;
+    return names.map((name) => {
+      const quantityAfterChange = store.quantity(level, name);
+      return { name, delta, quantityAfterChange, ledgerDocumentUri: null, inventoryItemId, locationId };
+    });
+  });
+  const { reason, referenceDocumentUri = null } = input;
+  const id = store.newId("InventoryAdjustmentGroup");
+  const group = {
+    ...node("InventoryAdjustmentGroup", { id }),
+    createdAt: store.timestamp(),
+    reason,
+    referenceDocumentUri,
+  };
+  const wanted = (filter: unknown, value: string) => !Array.isArray(filter) || filter.includes(value);
+  const changesView = (args: Args) =>
+    changes
+      .filter(
+        (c) => wanted(args.inventoryItemIds, c.inventoryItemId) && wanted(args.locationIds, c.locationId),
+      )
+      .filter((c) => wanted(args.quantityNames, c.name))
+      .map((c) => ({
+        ...c,
+        item: () => v.inventoryItem(c.inventoryItemId),
+        location: () => v.location(c.locationId),
+      }));
+  return { inventoryAdjustmentGroup: { ...group, changes: changesView }, userErrors };
+}
+
+function createFulfillment(store: ShopStore, v: ReturnType<typeof views>, input: FulfillmentInput) {
+  const failed = (field: Array<string | number>, message: string) => ({
+    fulfillment: null,
+    userErrors: [{ field: field.map(String), message }],
+  });
+  const picks: Array<{
+    fo: FulfillmentOrderRecord;
+    line: FulfillmentOrderRecord["lineItems"][number];
+    quantity: number;
+  }> = [];
+  const groups = input.lineItemsByFulfillmentOrder;
+  if (groups.length === 0)
+    return failed(["fulfillment", "lineItemsByFulfillmentOrder"], "Line items can't be blank.");
+  for (const [groupIndex, group] of groups.entries()) {
+    const at = ["fulfillment", "lineItemsByFulfillmentOrder", groupIndex];
+    const fo = store.fulfillmentOrders.get(group.fulfillmentOrderId);
+    if (!fo) return failed([...at, "fulfillmentOrderId"], "Fulfillment order does not exist.");
+    const firstFo = picks[0]?.fo ?? fo;
+    if (fo.orderId !== firstFo.orderId || fo.assignedLocationId !== firstFo.assignedLocationId) {
+      return failed(["fulfillment"], "Fulfillment orders must belong to the same order and location.");
+    }
+    if (!FULFILLABLE.has(fo.status)) {
+      const status = fo.status.toLowerCase();
+      return failed(
+        ["fulfillment"],
+        `Fulfillment order ${legacyNumber(fo.id)} has an unfulfillable status= ${status}.`,
+      );
+    }
+    // No line items named means every remaining unit of the fulfillment order.
+    const requested = group.fulfillmentOrderLineItems?.length
+      ? group.fulfillmentOrderLineItems
+      : fo.lineItems
+          .filter((l) => l.remainingQuantity > 0)
+          .map((l) => ({ id: l.id, quantity: l.remainingQuantity }));
+    for (const [lineIndex, { id, quantity }] of requested.entries()) {
+      const line = fo.lineItems.find((candidate) => candidate.id === id);
+      if (quantity <= 0) {
+        return failed(
+          [...at, "fulfillmentOrderLineItems", lineIndex, "quantity"],
+          "Quantity must be greater than 0",
+        );
+      }
+      const picked = picks.filter((pick) => pick.line === line).reduce((n, pick) => n + pick.quantity, 0);
+      if (!line || quantity > line.remainingQuantity - picked) {
+        return failed(["fulfillment"], "Invalid fulfillment order line item quantity requested.");
+      }
+      picks.push({ fo, line, quantity });
+    }
+  }
+  const order = picks[0] && store.orders.get(picks[0].fo.orderId);
+  if (!picks[0] || !order)
+    return failed(["fulfillment"], "Invalid fulfillment order line item quantity requested.");
+
+  const now = store.timestamp();
+  for (const { fo, line, quantity } of picks) {
+    line.remainingQuantity -= quantity;
+    // A fully fulfilled fulfillment order closes; a partly fulfilled one stays fulfillable for the rest.
+    fo.status = fo.lineItems.every((candidate) => candidate.remainingQuantity === 0)
+      ? "CLOSED"
+      : "IN_PROGRESS";
+    fo.updatedAt = now;
+  }
+  const { company = null, number, numbers, url, urls } = input.trackingInfo ?? {};
+  const trackingNumbers = numbers?.length ? numbers : number != null ? [number] : [];
+  const trackingUrls = urls?.length ? urls : url != null ? [url] : [];
+  const trackingCount = Math.max(trackingNumbers.length, trackingUrls.length, company ? 1 : 0);
+  const fulfillment: FulfillmentRecord = {
+    id: store.newId("Fulfillment"),
+    name: `${order.name}-F${order.fulfillmentIds.length + 1}`,
+    ...{ status: "SUCCESS", displayStatus: "FULFILLED", createdAt: now, updatedAt: now },
+    ...{ inTransitAt: null, deliveredAt: null, estimatedDeliveryAt: null },
+    ...{ orderId: order.id, locationId: picks[0].fo.assignedLocationId },
+    fulfillmentOrderIds: [...new Set(picks.map((pick) => pick.fo.id))],
+    lines: picks.map(({ line, quantity }) => ({
+      id: store.newId("FulfillmentLineItem"),
+      lineItemId: line.lineItemId,
+      quantity,
+    })),
+    trackingInfo: Array.from({ length: trackingCount }, (_, index) => ({
+      ...{ number: trackingNumbers[index] ?? null, url: trackingUrls[index] ?? null, company },
+    })),
+    notifyCustomer: input.notifyCustomer ?? false,
+    events: [],
+  };
+  store.fulfillments.set(fulfillment.id, fulfillment);
+  order.fulfillmentIds.push(fulfillment.id);
+  return { fulfillment: v.fulfillment(fulfillment.id), userErrors: [] };
+}
