@@ -20,6 +20,12 @@ export function createDb(url: string): Db {
   return new PrismaClient({ adapter: new PrismaLibSQL({ url }) });
 }
 
+/** A unique constraint refused the write (Prisma's P2002): the row is already there. */
+export function isUniqueViolation(error: unknown): boolean {
+  // By code, not instanceof: the PostgreSQL client is a separate generated client with its own error classes.
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
+}
+
 /** The /healthz answer: 200 when the database runs a query, 503 when it does not. */
 export async function healthResponse(db: Db): Promise<Response> {
   let database: "ok" | "unreachable" = "ok";

@@ -2,7 +2,7 @@
 // shop. Each webhook is recorded once (by shop and webhook id), so a redelivery changes nothing.
 import { Prisma } from "@prisma/client";
 import type { Clock } from "../context.server";
-import type { Db } from "../db.server";
+import { isUniqueViolation, type Db } from "../db.server";
 import type { Log } from "../logger.server";
 import { PERSONAL_DATA_SOURCES, type CustomerRef } from "./personal-data.server";
 
@@ -19,10 +19,6 @@ export const COMPLIANCE_TOPICS = {
   customersRedact: "customers/redact",
   shopRedact: "shop/redact",
 } as const;
-
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
-}
 
 /** Records a compliance webhook; answers false when it was already received (a redelivery). */
 async function recordRequest(
