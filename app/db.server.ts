@@ -3,7 +3,7 @@
 import { createRequire } from "node:module";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "@prisma/client";
+import { type Prisma, PrismaClient } from "@prisma/client";
 import { databaseFlavour } from "./db/flavour";
 
 /** The client type; the PostgreSQL client is generated from the same models and has the same shape. */
@@ -18,6 +18,21 @@ export function createDb(url: string): Db {
     return new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) });
   }
   return new PrismaClient({ adapter: new PrismaLibSQL({ url }) });
+}
+
+/** The table-wide operations every model has, reached by model name (for work over all tables). */
+export interface ModelDelegate {
+  count(args?: { where?: { shop?: string } }): Promise<number>;
+  deleteMany(args?: { where?: { shop?: string } }): Prisma.PrismaPromise<{ count: number }>;
+}
+
+/** The client's delegate for a Prisma model name (`ComplianceRequest` → `db.complianceRequest`). */
+export function modelDelegate(db: Db, model: string): ModelDelegate {
+  const delegate = (db as unknown as Record<string, ModelDelegate | undefined>)[
+    model[0]!.toLowerCase() + model.slice(1)
+  ];
+  if (!delegate) throw new Error(`the Prisma client has no model ${model}`);
+  return delegate;
 }
 
 /** A unique constraint refused the write (Prisma's P2002): the row is already there. */

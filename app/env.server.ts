@@ -1,5 +1,6 @@
 // The app's environment, parsed once by one zod schema. A missing or malformed variable stops start-up
-// with a list naming each problem and how to fix it; nothing reads process.env anywhere else.
+// with a list naming each problem and how to fix it. Application code reads the environment only through
+// env(); build tooling (vite.config.ts, prisma.config.ts, scripts/) reads what it needs itself.
 import { z } from "zod";
 import { loadDotEnv } from "./config/dotenv";
 import { databaseFlavour, DEFAULT_DATABASE_URL } from "./db/flavour";

@@ -2,7 +2,7 @@
 // shop. Each webhook is recorded once (by shop and webhook id), so a redelivery changes nothing.
 import { Prisma } from "@prisma/client";
 import type { Clock } from "../context.server";
-import { isUniqueViolation, type Db } from "../db.server";
+import { isUniqueViolation, modelDelegate, type Db } from "../db.server";
 import type { Log } from "../logger.server";
 import { PERSONAL_DATA_SOURCES, type CustomerRef } from "./personal-data.server";
 
@@ -105,20 +105,12 @@ export function shopScopedModels(): string[] {
     .map((model) => model.name);
 }
 
-type DeleteManyDelegate = {
-  deleteMany(args: { where: { shop: string } }): Prisma.PrismaPromise<{ count: number }>;
-};
-
 /** shop/redact: erases everything the app holds for the shop, in every table, in one transaction. */
 export async function redactShop({ db, log }: Omit<Deps, "clock">, input: { shop: string }): Promise<void> {
   const models = shopScopedModels();
-  const deletions = models.map((model) => {
-    const delegate = (db as unknown as Record<string, DeleteManyDelegate>)[
-      model[0]!.toLowerCase() + model.slice(1)
-    ];
-    if (!delegate) throw new Error(`no Prisma delegate for model ${model}`);
-    return delegate.deleteMany({ where: { shop: input.shop } });
-  });
+  const deletions = models.map((model) =>
+    modelDelegate(db, model).deleteMany({ where: { shop: input.shop } }),
+  );
   const results = await db.$transaction(deletions);
   const deleted = Object.fromEntries(models.map((model, index) => [model, results[index]?.count ?? 0]));
   log.info({ shop: input.shop, event: "compliance.shop_redacted", deleted }, "shop data erased");

@@ -7,6 +7,7 @@ import {
   TABLES_WITHOUT_CUSTOMER_DATA,
 } from "../../app/compliance/personal-data.server";
 import { appContext } from "../../app/context.server";
+import { modelDelegate } from "../../app/db.server";
 import { sendWebhook } from "../support/webhooks";
 
 const shop = "privacy.myshopify.com";
@@ -155,9 +156,8 @@ describe("shop/redact", () => {
     });
     expect(response.status).toBe(200);
 
-    const db = appContext().db as unknown as Record<string, { count(args: object): Promise<number> }>;
     for (const model of shopScopedModels()) {
-      const delegate = db[model[0]!.toLowerCase() + model.slice(1)]!;
+      const delegate = modelDelegate(appContext().db, model);
       expect(await delegate.count({ where: { shop } }), model).toBe(0);
       expect(await delegate.count({ where: { shop: otherShop } }), model).toBeGreaterThan(0);
     }

@@ -10,7 +10,8 @@ import {
 } from "../../app/shopify/admin-graphql.server";
 import { authenticate } from "../../app/shopify.server";
 import { SHOP_FACTS_QUERY } from "../../app/shops/install.server";
-import { startShopifyFake, type ShopifyFake } from "../shopify-fake";
+import { getOperationAST, parse } from "graphql";
+import { adminSchema, operationCost, startShopifyFake, type ShopifyFake } from "../shopify-fake";
 import { routeShopifyTo } from "../support/network";
 
 const SHOP_NAME = "kyiv-goods";
@@ -100,11 +101,20 @@ describe("Admin GraphQL failures", () => {
 
   it("a THROTTLED answer becomes ShopifyThrottled with the wait the cost extension implies", async () => {
     const client = await admin();
-    fake.throttleNext(1);
-    const failure = await runAdminOperation(client.graphql, SHOP_FACTS_QUERY).catch(
-      (error: unknown) => error,
-    );
-    expect(failure).toBeInstanceOf(ShopifyThrottled);
+    // An empty bucket refilling 10 points a second: the wait is the query's cost divided by that rate.
+    fake.setThrottle({ shop, currentlyAvailable: 0, restoreRate: 10 });
+    const document = parse(SHOP_FACTS_QUERY);
+    const cost = operationCost(adminSchema(), document, getOperationAST(document)!, {});
+    try {
+      const failure = await runAdminOperation(client.graphql, SHOP_FACTS_QUERY).catch(
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(ShopifyThrottled);
+      expect(cost).toBeGreaterThan(0);
+      expect((failure as ShopifyThrottled).retryAfterMs).toBe(Math.ceil((cost / 10) * 1000));
+    } finally {
+      fake.setThrottle({ shop, currentlyAvailable: 2000, restoreRate: 100 });
+    }
   });
 
   it("an operation Shopify refuses becomes ShopifyGraphqlError carrying Shopify's message", async () => {

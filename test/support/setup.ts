@@ -4,6 +4,7 @@ import { API_KEY, API_SECRET_KEY, APP_URL } from "@shopify/shopify-api/test-help
 import { Prisma } from "@prisma/client";
 import { afterAll, afterEach, beforeEach, inject } from "vitest";
 import { takeUnexpectedConsoleErrors, installConsoleGuard } from "./console";
+import { modelDelegate } from "../../app/db.server";
 import { createWorkerDatabase } from "./databases";
 import { installNetworkGuard, takeUnexpectedRequests } from "./network";
 
@@ -20,12 +21,9 @@ delete process.env.SCOPES;
 
 // Each test starts with empty tables. A file that never opened the database pays nothing.
 beforeEach(async () => {
-  const db = globalThis.skladSyncContext?.db as unknown as
-    Record<string, { deleteMany(): Promise<unknown> }> | undefined;
+  const db = globalThis.skladSyncContext?.db;
   if (!db) return;
-  for (const model of Prisma.dmmf.datamodel.models) {
-    await db[model.name[0]!.toLowerCase() + model.name.slice(1)]!.deleteMany();
-  }
+  for (const model of Prisma.dmmf.datamodel.models) await modelDelegate(db, model.name).deleteMany();
 });
 
 afterEach(() => {
