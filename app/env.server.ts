@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { loadDotEnv } from "./config/dotenv";
 import { databaseFlavour, DEFAULT_DATABASE_URL } from "./db/flavour";
+import { DEFAULT_BASE_URL, DEFAULT_BASE_URL_V2, DEFAULT_TIMEOUT_MS } from "./warehouse/wire";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -51,7 +52,26 @@ export const envSchema = z.object({
     .min(0)
     .max(65535, "must be a port number between 0 and 65535")
     .default(3000),
+  // The warehouse's addresses: the provider's by default. Production and staging share them (the
+  // ApiKey selects the environment); they change only to point at the simulator or a proxy.
+  WAREHOUSE_API_URL: warehouseUrl("v1").default(DEFAULT_BASE_URL),
+  WAREHOUSE_API_V2_URL: warehouseUrl("v2").default(DEFAULT_BASE_URL_V2),
+  WAREHOUSE_TIMEOUT_MS: z.coerce
+    .number({ error: "must be a number of milliseconds, e.g. 15000" })
+    .int("must be a whole number of milliseconds")
+    .min(1000, "must be at least 1000 ms: the warehouse's own p95 is 300 ms, but a batch takes longer")
+    .max(120_000, "must be at most 120000 ms (two minutes)")
+    .default(DEFAULT_TIMEOUT_MS),
 });
+
+function warehouseUrl(version: "v1" | "v2") {
+  return z
+    .url({
+      protocol: /^https?$/,
+      error: `must be the warehouse's ${version} base address, e.g. ${version === "v1" ? DEFAULT_BASE_URL : DEFAULT_BASE_URL_V2}`,
+    })
+    .transform((url) => url.replace(/\/+$/, ""));
+}
 
 export type Env = z.infer<typeof envSchema>;
 

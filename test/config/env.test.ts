@@ -26,6 +26,9 @@ describe("the environment", () => {
       LOG_LEVEL: "info",
       PORT: 3000,
       SHOPIFY_APP_URL: "https://sklad.example.com",
+      WAREHOUSE_API_URL: "https://fulfillment.in.ua:34443/MTPGroupFulfillment/hs/api",
+      WAREHOUSE_API_V2_URL: "https://fulfillment.in.ua:34443/MTPGroupFulfillment/hs/api2v/json",
+      WAREHOUSE_TIMEOUT_MS: 15_000,
     });
     expect(env.SCOPES).toBeUndefined();
   });
@@ -54,5 +57,25 @@ describe("the environment", () => {
     });
     expect(env.DATABASE_URL).toBe("postgresql://u@h/db");
     expect(env.SCOPES).toEqual(["read_orders", "write_inventory"]);
+  });
+
+  it("points the warehouse elsewhere only through valid addresses and a sane timeout", () => {
+    const env = parseEnv({
+      ...valid,
+      WAREHOUSE_API_URL: "http://127.0.0.1:4010/api/",
+      WAREHOUSE_TIMEOUT_MS: "5000",
+    });
+    expect(env.WAREHOUSE_API_URL).toBe("http://127.0.0.1:4010/api");
+    expect(env.WAREHOUSE_TIMEOUT_MS).toBe(5000);
+    const listed = problems({
+      ...valid,
+      WAREHOUSE_API_URL: "fulfillment.in.ua/api",
+      WAREHOUSE_API_V2_URL: "ftp://x/json",
+      WAREHOUSE_TIMEOUT_MS: "50",
+    });
+    expect(listed).toHaveLength(3);
+    expect(listed.join("\n")).toMatch(/WAREHOUSE_API_URL must be the warehouse's v1 base address/);
+    expect(listed.join("\n")).toMatch(/WAREHOUSE_API_V2_URL must be the warehouse's v2 base address/);
+    expect(listed.join("\n")).toMatch(/WAREHOUSE_TIMEOUT_MS must be at least 1000 ms/);
   });
 });

@@ -1,0 +1,133 @@
+// The warehouse's rate limits, kept on our side so that a 429 is never needed: 60 requests in any
+// rolling minute per ApiKey, and one a minute for each report operation. The state lives behind a
+// store interface so the work engine can keep it in the database and share it between processes.
+import { createHash } from "node:crypto";
+import {
+  RATE_LIMIT_WINDOW_MS,
+  REPORT_OPERATIONS,
+  REPORT_REQUESTS_PER_WINDOW,
+  REQUESTS_PER_WINDOW,
+  type OperationName,
+  type ReportOperation,
+} from "./wire";
+
+export interface RateLimitState {
+  /** When each request of the current window was sent (ms since the epoch), oldest first. */
+  sent: number[];
+  /** When each report operation was last sent. */
+  lastReport: Partial<Record<ReportOperation, number>>;
+  /** After a 429 the warehouse is not called for this key before this instant. */
+  blockedUntil?: number;
+}
+
+export interface RateLimitStore {
+  /** Applies `change` to the key's state atomically for that key, stores the new state, returns the result. */
+  update<R>(key: string, change: (state: RateLimitState) => { state: RateLimitState; result: R }): Promise<R>;
+}
+
+export const emptyRateLimitState = (): RateLimitState => ({ sent: [], lastReport: {} });
+
+/** State in this process only: right for one process, and for tests. */
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly states = new Map<string, RateLimitState>();
+
+  update<R>(
+    key: string,
+    change: (state: RateLimitState) => { state: RateLimitState; result: R },
+  ): Promise<R> {
+    const { state, result } = change(this.states.get(key) ?? emptyRateLimitState());
+    this.states.set(key, state);
+    return Promise.resolve(result);
+  }
+}
+
+export interface RateLimits {
+  windowMs: number;
+  requestsPerWindow: number;
+  reportRequestsPerWindow: number;
+  /**
+   * Added to every computed wait. Our clock stamps a request when it leaves, the warehouse's when it
+   * arrives; without a margin, a request delayed in transit can land inside the previous window.
+   */
+  marginMs: number;
+}
+
+export const WAREHOUSE_RATE_LIMITS: RateLimits = {
+  windowMs: RATE_LIMIT_WINDOW_MS,
+  requestsPerWindow: REQUESTS_PER_WINDOW,
+  reportRequestsPerWindow: REPORT_REQUESTS_PER_WINDOW,
+  marginMs: 200,
+};
+
+const REPORTS = new Set<string>(REPORT_OPERATIONS);
+const isReport = (operation: OperationName): operation is ReportOperation => REPORTS.has(operation);
+
+/** State is keyed by a digest of the ApiKey, so a persisted limiter never stores the key itself. */
+export function rateLimitKey(apiKey: string): string {
+  return createHash("sha256").update(apiKey).digest("hex").slice(0, 32);
+}
+
+export type RateLimitDecision = { granted: true } | { granted: false; retryAfterMs: number };
+
+export class WarehouseRateLimiter {
+  private readonly limits: RateLimits;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly store: RateLimitStore = new MemoryRateLimitStore(),
+    options: { limits?: Partial<RateLimits>; now?: () => number } = {},
+  ) {
+    this.limits = { ...WAREHOUSE_RATE_LIMITS, ...options.limits };
+    this.now = options.now ?? Date.now;
+  }
+
+  /** When `operation` may next be called with this key (ms since the epoch; ≤ now means at once). */
+  async nextAllowedAt(apiKey: string, operation: OperationName): Promise<number> {
+    const now = this.now();
+    return this.store.update(rateLimitKey(apiKey), (state) => ({
+      state,
+      result: this.earliest(state, operation, now),
+    }));
+  }
+
+  /** Records a send if the limits allow it now; otherwise says how long to wait. */
+  async tryAcquire(apiKey: string, operation: OperationName): Promise<RateLimitDecision> {
+    const now = this.now();
+    return this.store.update<RateLimitDecision>(rateLimitKey(apiKey), (state) => {
+      const earliest = this.earliest(state, operation, now);
+      if (earliest > now) return { state, result: { granted: false, retryAfterMs: earliest - now } };
+      const sent = this.inWindow(state.sent, now);
+      sent.push(now);
+      const lastReport = isReport(operation) ? { ...state.lastReport, [operation]: now } : state.lastReport;
+      return { state: { ...state, sent, lastReport }, result: { granted: true } };
+    });
+  }
+
+  /** The warehouse answered 429: hold every operation of this key until `until`. */
+  async blockUntil(apiKey: string, until: number): Promise<void> {
+    await this.store.update(rateLimitKey(apiKey), (state) => ({
+      state: { ...state, blockedUntil: Math.max(state.blockedUntil ?? 0, until) },
+      result: undefined,
+    }));
+  }
+
+  private inWindow(sent: number[], now: number): number[] {
+    const { windowMs, marginMs } = this.limits;
+    return sent.filter((at) => at + windowMs + marginMs > now);
+  }
+
+  private earliest(state: RateLimitState, operation: OperationName, now: number): number {
+    const { windowMs, marginMs, requestsPerWindow, reportRequestsPerWindow } = this.limits;
+    let earliest = Math.max(now, state.blockedUntil ?? 0);
+    const sent = this.inWindow(state.sent, now);
+    if (sent.length >= requestsPerWindow) {
+      // The oldest request that must leave the window before one more fits.
+      earliest = Math.max(earliest, sent[sent.length - requestsPerWindow]! + windowMs + marginMs);
+    }
+    if (isReport(operation) && reportRequestsPerWindow > 0) {
+      const last = state.lastReport[operation];
+      if (last !== undefined) earliest = Math.max(earliest, last + windowMs + marginMs);
+    }
+    return earliest;
+  }
+}

@@ -1,0 +1,307 @@
+// zod schemas for every request the client sends and every answer it reads, as the notes give them.
+// Requests are strict (we only send what we mean); answers are loose objects (the provider may add
+// fields) but strict on every field the app reads, so a changed answer fails loudly and says where.
+import { z } from "zod";
+import {
+  ADD_PRODUCT_ANSWER_OPTION,
+  CARRIER_REF_PATTERN,
+  DATE_FORMAT,
+  DELIVERY_METHOD,
+  DELIVERY_REQUEST_COMMENT_FIELD,
+  INBOUND_DELIVERY_METHOD,
+  INBOUND_DELIVERY_STATUS,
+  NUMERIC_STRING_PATTERN,
+  PAYER_TYPE,
+  PAYMENT_METHOD,
+  PHONE_PATTERN,
+  RECIPIENT_TYPE,
+  RESULT_ERROR,
+  RESULT_OK,
+} from "./wire";
+
+const numericString = (what: string) =>
+  z.string().regex(NUMERIC_STRING_PATTERN, `${what} must be a number written as a string, e.g. "149.50"`);
+const dayMonthYear = z.string().regex(DATE_FORMAT.dayMonthYear, "must be a date written DD.MM.YYYY");
+const compactDate = z.string().regex(DATE_FORMAT.compactDate, "must be a date written YYYYMMDD");
+const compactDateTime = z
+  .string()
+  .regex(DATE_FORMAT.compactDateTime, "must be a date and time written YYYYMMDDHHMMSS");
+const carrierRef = z
+  .string()
+  .regex(CARRIER_REF_PATTERN, "must be a carrier Ref (36-character lowercase uuid)");
+
+// ---------------------------------------------------------------------------------------------------
+// The order object of AddOrder and EditOrder.
+
+export const orderLineSchema = z.strictObject({
+  sku: z.string().min(1, "sku must not be empty"),
+  name: z.string(),
+  count: numericString("count"),
+  price: numericString("price"),
+});
+
+/** Branch delivery uses WarehouseRef; the postal operator postcode; address delivery city and street. */
+export const deliveryAddressSchema = z.strictObject({
+  WarehouseRef: carrierRef.optional(),
+  postcode: z.string().optional(),
+  DeliveryCity: carrierRef.optional(),
+  Street: z.string().optional(),
+  House: z.string().optional(),
+  Flat: z.string().optional(),
+  NumberOfFloorsLifting: z.string().optional(),
+  itMyTTN: z.boolean().optional(),
+  ttn: z.string().optional(),
+  ttnRef: z.string().optional(),
+});
+
+export const warehouseOrderSchema = z.strictObject({
+  id_order: z.string().min(1),
+  external_id: z.string().optional(),
+  key_order: z.string().optional(),
+  date_order: dayMonthYear,
+  recipient: z.string().min(1),
+  rec_phone: z.string().regex(PHONE_PATTERN, "rec_phone must be 380 followed by nine digits"),
+  comment: z.string().optional(),
+  serviceComment: z.string().optional(),
+  Cost: z.number().int("Cost must be a whole number of UAH").nonnegative(),
+  Draft: z.boolean().optional(),
+  PayerType: z.enum([PAYER_TYPE.recipient, PAYER_TYPE.sender]).optional(),
+  payment_method: z.enum([PAYMENT_METHOD.cashOnDelivery, PAYMENT_METHOD.prepaid]),
+  order_payment_sum: z.union([numericString("order_payment_sum"), z.literal("")]),
+  // The literal is a shop setting with these defaults, so any non-empty text is accepted here.
+  delivery_method: z.string().min(1),
+  delivery_sender_id: z.string().optional(),
+  RecipientType: z.enum([RECIPIENT_TYPE.privatePerson, RECIPIENT_TYPE.organization]).optional(),
+  OrganizationName: z.string().optional(),
+  EDRPOU: z.string().optional(),
+  OwnershipForm: z.string().optional(),
+  delivery_address: deliveryAddressSchema,
+  products: z.array(orderLineSchema).min(1, "an order needs at least one product line"),
+});
+export type WarehouseOrder = z.infer<typeof warehouseOrderSchema>;
+export type WarehouseOrderLine = z.infer<typeof orderLineSchema>;
+
+/** EditOrder identifies the order by key_order ([oa]). */
+export const editedOrderSchema = warehouseOrderSchema.extend({ key_order: z.string().min(1) });
+export type EditedWarehouseOrder = z.infer<typeof editedOrderSchema>;
+
+export const KNOWN_DELIVERY_METHODS = Object.values(DELIVERY_METHOD);
+
+// ---------------------------------------------------------------------------------------------------
+// Other requests (the part after ApiKey).
+
+export const addProductSchema = z.strictObject({
+  sku: z.string().min(1),
+  name: z.string().min(1),
+  barcode: z.string().optional(),
+  AnswerOption: z.literal(ADD_PRODUCT_ANSWER_OPTION).default(ADD_PRODUCT_ANSWER_OPTION),
+});
+export type AddProductInput = z.input<typeof addProductSchema>;
+
+export const listPeriodSchema = z.strictObject({
+  datefrom: compactDate,
+  dateto: compactDate,
+  page: z.number().int().min(1).optional(),
+});
+
+export const moveProductQuerySchema = z.strictObject({
+  dataStart: compactDateTime,
+  dataFinish: compactDateTime,
+  productSku: z.string().optional(),
+});
+
+export const stockQuerySchema = z.strictObject({
+  ExcludeZero: z.boolean().optional(),
+  ShowStorageDate: z.boolean().optional(),
+});
+
+export const inboundProductSchema = z.strictObject({
+  sku: z.string().min(1),
+  name: z.string(),
+  count: numericString("count"),
+  price: numericString("price").optional(),
+});
+
+export const addDeliveryRequestSchema = z.strictObject({
+  idRequest: z.string().min(1),
+  dateOfDelivery: dayMonthYear,
+  deliveryMethod: z.enum([INBOUND_DELIVERY_METHOD.novaPoshta, INBOUND_DELIVERY_METHOD.ownTransport]),
+  seatsAmount: z.string().regex(/^\d+$/, "seatsAmount must be a whole number written as a string"),
+  ttn: z.string().optional(),
+  [DELIVERY_REQUEST_COMMENT_FIELD]: z.string().optional(),
+  products: z.array(inboundProductSchema).optional(),
+});
+export type AddDeliveryRequestInput = z.infer<typeof addDeliveryRequestSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Answers.
+
+/** The v1 envelope. `errors` are plain strings ([oa]); Data's shape depends on the operation. */
+export const envelopeSchema = z.looseObject({
+  result: z.enum([RESULT_OK, RESULT_ERROR]),
+  Data: z.unknown().optional(),
+  errors: z.array(z.string()).optional().default([]),
+});
+
+/** The v2 envelope. */
+export const v2EnvelopeSchema = z.looseObject({
+  success: z.boolean(),
+  Data: z.unknown().optional(),
+  errors: z.array(z.string()).optional().default([]),
+});
+
+const looseString = z.union([z.string(), z.number().transform(String)]);
+
+export const tokenDataSchema = z.looseObject({ ApiKey: z.string().min(1) });
+
+export const addedOrderSchema = z.looseObject({
+  id_order_FF: z.string().min(1),
+  key_order: z.string().min(1),
+});
+export type AddedOrder = z.infer<typeof addedOrderSchema>;
+
+/** One element of a batch answer ([guess]): accepted with identifiers, or refused with its messages. */
+export const batchOrderResultSchema = z.looseObject({
+  id_order: z.string().min(1),
+  id_order_FF: z.string().min(1).optional(),
+  key_order: z.string().min(1).optional(),
+  errors: z.array(z.string()).optional(),
+});
+
+export const orderStatusSchema = z.looseObject({
+  id_order: z.string(),
+  TTN: z.string().optional().default(""),
+  DeliveryCost: z.number().optional(),
+  warnings: z.array(z.unknown()).optional().default([]),
+  status_TTN: z.string().optional().default(""),
+  status_TTN_id: looseString.optional().default(""),
+  status_TTN_date: z.string().optional().default(""),
+  status_mtp: z.string().optional().default(""),
+  status_mtp_id: looseString.optional().default(""),
+  status_mtp_date: z.string().optional().default(""),
+  tracking_novaposhta: z.array(z.looseObject({})).optional().default([]),
+});
+export type OrderStatus = z.infer<typeof orderStatusSchema>;
+
+/** getStatusOrder's dictionary entry; the wire names are not documented, so both spellings are read. */
+export const statusDictionaryEntrySchema = z.looseObject({
+  id: looseString,
+  name: z.string(),
+});
+
+/** ListOrder records are not documented; the fields the app relies on are the identifiers. */
+export const listedOrderSchema = z.looseObject({
+  id_order: z.string(),
+  id_order_FF: z.string().optional(),
+  key_order: z.string().optional(),
+  date_order: z.string().optional(),
+  status_mtp: z.string().optional(),
+  status_mtp_id: looseString.optional(),
+});
+export type ListedOrder = z.infer<typeof listedOrderSchema>;
+
+export const stockRowSchema = z.looseObject({
+  sku: z.string(),
+  quantity: z.number(),
+  quantityAvailable: z.number(),
+  stock: z.number().optional(),
+  barcode: z.string().optional().default(""),
+});
+export type StockRow = z.infer<typeof stockRowSchema>;
+
+export const movementRowSchema = z.looseObject({
+  Period: z.string(),
+  MovementDoc: z.string(),
+  Quantity: z.number(),
+  EndingBalance: z.number(),
+});
+export type MovementRow = z.infer<typeof movementRowSchema>;
+
+/** ListReturnOrder records are not documented beyond a defective-goods ("marriage") flag per line. */
+export const returnRecordSchema = z.looseObject({
+  id_order: z.string().optional(),
+  date: z.string().optional(),
+  TTN: z.string().optional(),
+  products: z
+    .array(
+      z.looseObject({
+        sku: z.string(),
+        count: looseString,
+        marriage: z.boolean().optional(),
+      }),
+    )
+    .optional()
+    .default([]),
+});
+export type ReturnRecord = z.infer<typeof returnRecordSchema>;
+
+export const cityRecordSchema = z.looseObject({
+  Ref: z.string(),
+  Description: z.string(),
+  DescriptionRu: z.string().optional(),
+  Area: z.string().optional(),
+  AreaDescription: z.string().optional(),
+  SettlementType: z.string().optional(),
+  SettlementTypeDescription: z.string().optional(),
+  CityID: z.string().optional(),
+  IsBranch: z.string().optional(),
+});
+export type CityRecord = z.infer<typeof cityRecordSchema>;
+
+export const branchRecordSchema = z.looseObject({
+  Ref: z.string(),
+  Number: z.string(),
+  Description: z.string(),
+  DescriptionRu: z.string().optional(),
+  ShortAddress: z.string().optional(),
+  CityRef: z.string(),
+  CityDescription: z.string().optional(),
+  TypeOfWarehouse: z.string().optional(),
+  CategoryOfWarehouse: z.string().optional(),
+  WarehouseStatus: z.string().optional(),
+  Latitude: z.string().optional(),
+  Longitude: z.string().optional(),
+  PlaceMaxWeightAllowed: z.string().optional(),
+  PostalCodeUA: z.string().optional(),
+  WarehouseIndex: z.string().optional(),
+});
+export type BranchRecord = z.infer<typeof branchRecordSchema>;
+
+export const streetRecordSchema = z.looseObject({
+  Ref: z.string(),
+  Description: z.string(),
+  StreetsTypeRef: z.string().optional(),
+  StreetsType: z.string().optional(),
+});
+export type StreetRecord = z.infer<typeof streetRecordSchema>;
+
+export const senderRecordSchema = z.looseObject({
+  id: looseString,
+  name: z.string(),
+});
+export type SenderRecord = z.infer<typeof senderRecordSchema>;
+
+export const deliveryRequestRecordSchema = z.looseObject({
+  id: looseString,
+  idRequest: z.string().optional(),
+  dateOfDelivery: z.string().optional(),
+  status: z.number().int().optional(),
+});
+export type DeliveryRequestRecord = z.infer<typeof deliveryRequestRecordSchema>;
+
+export const deliveryRequestReportSchema = z.looseObject({
+  id: looseString,
+  status: z.union([
+    z.literal(INBOUND_DELIVERY_STATUS.new),
+    z.literal(INBOUND_DELIVERY_STATUS.arrivedNotFullyReceived),
+    z.literal(INBOUND_DELIVERY_STATUS.received),
+  ]),
+  products: z
+    .array(z.looseObject({ sku: z.string(), count: looseString.optional() }))
+    .optional()
+    .default([]),
+});
+export type DeliveryRequestReport = z.infer<typeof deliveryRequestReportSchema>;
+
+/** AddDeliveryRequest's Data is not documented; the id (for ReportDeliveryRequest) is what matters. */
+export const addedDeliveryRequestSchema = z.looseObject({ id: looseString });
