@@ -217,7 +217,7 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
       const statusError = httpStatusError(operation, response, text, maskedUrl);
       if (statusError) {
         if (statusError instanceof WarehouseRateLimited && statusError.retryAfterMs !== undefined) {
-          await limiter.blockUntil(apiKey, Date.now() + statusError.retryAfterMs);
+          await limiter.blockUntil(apiKey, operation, Date.now() + statusError.retryAfterMs);
         }
         throw statusError;
       }
@@ -590,7 +590,7 @@ function unwrap(operation: OperationName, form: AnswerForm, body: unknown): unkn
   if (form === "v2") {
     const v2 = v2EnvelopeSchema.safeParse(body);
     if (!v2.success) throw new WarehouseAnswerInvalid(operation, describeIssues(v2.error), excerpt(body));
-    if (!v2.data.success) throw new WarehouseBusinessError(operation, v2.data.errors);
+    if (!v2.data.ok) throw new WarehouseBusinessError(operation, v2.data.errors);
     return v2.data.Data;
   }
   // The v1 envelope; a bare-array operation still reports a business error this way.

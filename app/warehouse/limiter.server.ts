@@ -18,6 +18,8 @@ export interface RateLimitState {
   lastReport: Partial<Record<ReportOperation, number>>;
   /** After a 429 the warehouse is not called for this key before this instant. */
   blockedUntil?: number;
+  /** After a 429 to a report operation, only that operation waits. */
+  reportBlockedUntil?: Partial<Record<ReportOperation, number>>;
 }
 
 export interface RateLimitStore {
@@ -103,12 +105,23 @@ export class WarehouseRateLimiter {
     });
   }
 
-  /** The warehouse answered 429: hold every operation of this key until `until`. */
-  async blockUntil(apiKey: string, until: number): Promise<void> {
-    await this.store.update(rateLimitKey(apiKey), (state) => ({
-      state: { ...state, blockedUntil: Math.max(state.blockedUntil ?? 0, until) },
-      result: undefined,
-    }));
+  /**
+   * The warehouse answered 429 to `operation`: hold it until `until`. A report operation most likely
+   * hit its own once-a-minute limit, so only it waits (should it have been the overall limit, the next
+   * other call meets its own 429 and holds everything); any other operation holds the whole key.
+   */
+  async blockUntil(apiKey: string, operation: OperationName, until: number): Promise<void> {
+    await this.store.update(rateLimitKey(apiKey), (state) => {
+      if (isReport(operation)) {
+        const reportBlockedUntil = { ...state.reportBlockedUntil };
+        reportBlockedUntil[operation] = Math.max(reportBlockedUntil[operation] ?? 0, until);
+        return { state: { ...state, reportBlockedUntil }, result: undefined };
+      }
+      return {
+        state: { ...state, blockedUntil: Math.max(state.blockedUntil ?? 0, until) },
+        result: undefined,
+      };
+    });
   }
 
   private inWindow(sent: number[], now: number): number[] {
@@ -128,6 +141,7 @@ export class WarehouseRateLimiter {
       const last = state.lastReport[operation];
       if (last !== undefined) earliest = Math.max(earliest, last + windowMs + marginMs);
     }
+    if (isReport(operation)) earliest = Math.max(earliest, state.reportBlockedUntil?.[operation] ?? 0);
     return earliest;
   }
 }

@@ -143,12 +143,21 @@ export const envelopeSchema = z.looseObject({
   errors: z.array(z.string()).optional().default([]),
 });
 
-/** The v2 envelope. */
-export const v2EnvelopeSchema = z.looseObject({
-  success: z.boolean(),
-  Data: z.unknown().optional(),
-  errors: z.array(z.string()).optional().default([]),
-});
+/**
+ * The v2 envelope: `success` per the notes. The OpenAPI file also types one v2 answer as the v1
+ * envelope, so an answer carrying only `result` is read too.
+ */
+export const v2EnvelopeSchema = z
+  .looseObject({
+    success: z.boolean().optional(),
+    result: z.enum([RESULT_OK, RESULT_ERROR]).optional(),
+    Data: z.unknown().optional(),
+    errors: z.array(z.string()).optional().default([]),
+  })
+  .refine((answer) => answer.success !== undefined || answer.result !== undefined, {
+    message: "expected the field `success` (or `result`)",
+  })
+  .transform(({ success, result, ...rest }) => ({ ...rest, ok: success ?? result === RESULT_OK }));
 
 const looseString = z.union([z.string(), z.number().transform(String)]);
 

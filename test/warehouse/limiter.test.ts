@@ -69,15 +69,23 @@ describe("the warehouse rate limiter", () => {
 
   it("holds every operation of a key after a 429, and keeps keys apart", async () => {
     const { clock, limiter } = limiterAt();
-    await limiter.blockUntil(KEY, clock.now + 5_000);
+    await limiter.blockUntil(KEY, OPERATIONS.addOrder, clock.now + 5_000);
     expect(await limiter.tryAcquire(KEY, OPERATIONS.getCities)).toEqual({
       granted: false,
       retryAfterMs: 5_000,
     });
     expect((await limiter.tryAcquire("another-key", OPERATIONS.getCities)).granted).toBe(true);
     // A shorter block later does not shorten the first.
-    await limiter.blockUntil(KEY, clock.now + 1_000);
+    await limiter.blockUntil(KEY, OPERATIONS.getCities, clock.now + 1_000);
     expect(await limiter.nextAllowedAt(KEY, OPERATIONS.getCities)).toBe(clock.now + 5_000);
+  });
+
+  it("after a 429 to a report operation holds only that report", async () => {
+    const { clock, limiter } = limiterAt();
+    await limiter.blockUntil(KEY, OPERATIONS.reportSklad, clock.now + 30_000);
+    expect(await limiter.nextAllowedAt(KEY, OPERATIONS.reportSklad)).toBe(clock.now + 30_000);
+    expect(await limiter.nextAllowedAt(KEY, OPERATIONS.listOrder)).toBe(clock.now);
+    expect((await limiter.tryAcquire(KEY, OPERATIONS.addOrder)).granted).toBe(true);
   });
 
   it("keeps its state in the given store, keyed by a digest rather than the key", async () => {
