@@ -49,15 +49,23 @@ export async function prepareTemplateDatabase(baseUrl: string | undefined): Prom
   return withDatabase(baseUrl, PG_TEMPLATE);
 }
 
-/** Run once per worker: a database of its own, copied from the template. */
-export async function createWorkerDatabase(templateUrl: string, worker: string): Promise<string> {
+/**
+ * Run once per worker: a database of its own, copied from the template. The copy is made over a
+ * connection to the server's own database (`serverUrl`), never to the template: PostgreSQL refuses to
+ * copy a database anyone is connected to, and the workers start side by side.
+ */
+export async function createWorkerDatabase(
+  templateUrl: string,
+  serverUrl: string,
+  worker: string,
+): Promise<string> {
   if (databaseFlavour(templateUrl) === "sqlite") {
     const file = path.join(TEST_DB_DIR, `worker-${worker}.sqlite`);
     copyFileSync(templateUrl.slice("file:".length), file);
     return `file:${file}`;
   }
   const name = `sklad_sync_test_${worker}`;
-  await admin(templateUrl, async (client) => {
+  await admin(serverUrl, async (client) => {
     await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await client.query(`CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE}`);
   });

@@ -5,9 +5,12 @@ import { prepareTemplateDatabase } from "./databases";
 declare module "vitest" {
   export interface ProvidedContext {
     templateDatabaseUrl: string;
+    /** The DATABASE_URL the run was started with (PostgreSQL: where worker databases are created from). */
+    serverDatabaseUrl: string;
   }
 }
 
 export default async function setup(project: TestProject) {
   project.provide("templateDatabaseUrl", await prepareTemplateDatabase(process.env.DATABASE_URL));
+  project.provide("serverDatabaseUrl", process.env.DATABASE_URL ?? "");
 }

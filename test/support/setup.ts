@@ -12,7 +12,11 @@ installNetworkGuard();
 installConsoleGuard();
 
 const worker = process.env.VITEST_POOL_ID ?? process.env.VITEST_WORKER_ID ?? "0";
-process.env.DATABASE_URL = await createWorkerDatabase(inject("templateDatabaseUrl"), worker);
+process.env.DATABASE_URL = await createWorkerDatabase(
+  inject("templateDatabaseUrl"),
+  inject("serverDatabaseUrl"),
+  worker,
+);
 process.env.SHOPIFY_API_KEY = API_KEY;
 process.env.SHOPIFY_API_SECRET = API_SECRET_KEY;
 process.env.SHOPIFY_APP_URL = APP_URL;
