@@ -548,7 +548,8 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
   async function submitOne(order: WarehouseOrder): Promise<OrderSubmissionOutcome> {
     try {
       const added = await client.addOrder(order);
-      return { id_order: order.id_order, status: "accepted", ...pickIds(added) };
+      const { id_order_FF, key_order } = added;
+      return { id_order: order.id_order, status: "accepted", id_order_FF, key_order };
     } catch (error) {
       if (error instanceof WarehouseBusinessError) {
         return { id_order: order.id_order, status: "rejected", messages: error.messages };
@@ -569,10 +570,6 @@ export function requestApiKey(
   options: Omit<WarehouseClientOptions, "apiKey" | "limiter"> = {},
 ): Promise<string> {
   return createWarehouseClient({ ...options, apiKey: "" }).getToken(credentials);
-}
-
-function pickIds(added: AddedOrder) {
-  return { id_order_FF: added.id_order_FF, key_order: added.key_order };
 }
 
 /** Errors after which the next request of the same submission would certainly fail the same way. */

@@ -27,7 +27,7 @@ export interface RateLimitStore {
   update<R>(key: string, change: (state: RateLimitState) => { state: RateLimitState; result: R }): Promise<R>;
 }
 
-export const emptyRateLimitState = (): RateLimitState => ({ sent: [], lastReport: {} });
+const emptyRateLimitState = (): RateLimitState => ({ sent: [], lastReport: {} });
 
 /** State in this process only: right for one process, and for tests. */
 export class MemoryRateLimitStore implements RateLimitStore {

@@ -6,7 +6,6 @@ import {
   ADD_PRODUCT_ANSWER_OPTION,
   CARRIER_REF_PATTERN,
   DATE_FORMAT,
-  DELIVERY_METHOD,
   DELIVERY_REQUEST_COMMENT_FIELD,
   INBOUND_DELIVERY_METHOD,
   INBOUND_DELIVERY_STATUS,
@@ -79,13 +78,10 @@ export const warehouseOrderSchema = z.strictObject({
   products: z.array(orderLineSchema).min(1, "an order needs at least one product line"),
 });
 export type WarehouseOrder = z.infer<typeof warehouseOrderSchema>;
-export type WarehouseOrderLine = z.infer<typeof orderLineSchema>;
 
 /** EditOrder identifies the order by key_order ([oa]). */
 export const editedOrderSchema = warehouseOrderSchema.extend({ key_order: z.string().min(1) });
 export type EditedWarehouseOrder = z.infer<typeof editedOrderSchema>;
-
-export const KNOWN_DELIVERY_METHODS = Object.values(DELIVERY_METHOD);
 
 // ---------------------------------------------------------------------------------------------------
 // Other requests (the part after ApiKey).

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InvalidEnvironmentError, parseEnv } from "../../app/env.server";
+import { warehouseEndpoints } from "../../app/warehouse/config.server";
 
 const valid = {
   SHOPIFY_API_KEY: "key",
@@ -65,8 +66,11 @@ describe("the environment", () => {
       WAREHOUSE_API_URL: "http://127.0.0.1:4010/api/",
       WAREHOUSE_TIMEOUT_MS: "5000",
     });
-    expect(env.WAREHOUSE_API_URL).toBe("http://127.0.0.1:4010/api");
-    expect(env.WAREHOUSE_TIMEOUT_MS).toBe(5000);
+    expect(warehouseEndpoints(env)).toEqual({
+      baseUrl: "http://127.0.0.1:4010/api",
+      baseUrlV2: "https://fulfillment.in.ua:34443/MTPGroupFulfillment/hs/api2v/json",
+      timeoutMs: 5000,
+    });
     const listed = problems({
       ...valid,
       WAREHOUSE_API_URL: "fulfillment.in.ua/api",

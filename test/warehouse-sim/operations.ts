@@ -346,29 +346,25 @@ const getStatusOrder: Handler = (_core, call) => {
   return order ? ok(statusRecord(order)) : refuse([MESSAGES.unknownIdOrder(id)]);
 };
 
-const listOrder: Handler = (_core, call) => {
-  const store = storeOf(call);
+/** ListOrder and ListReturnOrder: the records created in a period of Kyiv dates, a page at a time. */
+function periodPage<T extends { createdDate: string }>(
+  call: Parameters<Handler>[1],
+  records: readonly T[],
+  show: (record: T) => unknown,
+): ReturnType<Handler> {
   const check = new Checker(call.body);
   const from = check.compactDate("datefrom");
   const to = check.compactDate("dateto");
   const pageNumber = check.page();
   check.period(from, to);
   if (check.errors.length > 0 || !from || !to || !pageNumber) return refuse(check.errors);
-  const inPeriod = store.orders.filter((order) => order.createdDate >= from && order.createdDate <= to);
-  return ok(page(inPeriod, pageNumber).map(listedOrder));
-};
+  const inPeriod = records.filter((record) => record.createdDate >= from && record.createdDate <= to);
+  return ok(page(inPeriod, pageNumber).map(show));
+}
 
-const listReturnOrder: Handler = (_core, call) => {
-  const store = storeOf(call);
-  const check = new Checker(call.body);
-  const from = check.compactDate("datefrom");
-  const to = check.compactDate("dateto");
-  const pageNumber = check.page();
-  check.period(from, to);
-  if (check.errors.length > 0 || !from || !to || !pageNumber) return refuse(check.errors);
-  const inPeriod = store.returns.filter((record) => record.createdDate >= from && record.createdDate <= to);
-  return ok(page(inPeriod, pageNumber).map(returnRecord));
-};
+const listOrder: Handler = (_core, call) => periodPage(call, storeOf(call).orders, listedOrder);
+
+const listReturnOrder: Handler = (_core, call) => periodPage(call, storeOf(call).returns, returnRecord);
 
 // ---------------------------------------------------------------------------------------------------
 // Catalogue and stock.
