@@ -40,10 +40,87 @@ export const PERSONAL_DATA_SOURCES: PersonalDataSource[] = [
       return count;
     },
   },
+  {
+    // The order as Shopify sent it and as we mapped it carry the recipient's name, phone and address.
+    // Erasing keeps the row (its ids and state, the record of what happened) and drops every copy of the
+    // customer's data; the order takes no more work, since nothing is left to send.
+    table: "WarehouseOrder",
+    async describe(db, shop, customer) {
+      const orders = await db.warehouseOrder.findMany({
+        where: customerOrders(shop, customer),
+        select: { orderName: true, state: true, payload: true, sentOrder: true, createdAt: true },
+        orderBy: { createdAt: "asc" },
+      });
+      return orders.map((order) => ({
+        kind: "order sent to the warehouse",
+        orderName: order.orderName,
+        state: order.state,
+        receivedAt: order.createdAt,
+        shopifyOrder: JSON.parse(order.payload) as unknown,
+        warehouseOrder: order.sentOrder ? (JSON.parse(order.sentOrder) as unknown) : null,
+      }));
+    },
+    async erase(db, shop, customer) {
+      const { count } = await db.warehouseOrder.updateMany({
+        where: customerOrders(shop, customer),
+        data: {
+          payload: "{}",
+          mapped: null,
+          sentOrder: null,
+          holdReasons: null,
+          overrides: "{}",
+          lastError: null,
+          attentionMessage: null,
+          pending: null,
+          nextAttemptAt: null,
+        },
+      });
+      return count;
+    },
+  },
+  {
+    // Timeline events quote the requests sent (recipient, phone, address) and hold messages naming the phone.
+    table: "OrderEvent",
+    async describe(db, shop, customer) {
+      const events = await db.orderEvent.findMany({
+        where: { shop, order: customerOrders(shop, customer) },
+        select: { at: true, kind: true, message: true, order: { select: { orderName: true } } },
+        orderBy: { at: "asc" },
+      });
+      return events.map((event) => ({
+        kind: "order timeline event",
+        orderName: event.order.orderName,
+        at: event.at,
+        event: event.kind,
+        message: event.message,
+      }));
+    },
+    async erase(db, shop, customer) {
+      const { count } = await db.orderEvent.updateMany({
+        where: { shop, order: customerOrders(shop, customer) },
+        data: { message: ERASED_MESSAGE, data: null },
+      });
+      return count;
+    },
+  },
 ];
+
+const ERASED_MESSAGE = "(erased at the customer's request)";
+
+/** The customer's orders: by customer id, and the orders Shopify names in the request. */
+function customerOrders(shop: string, customer: CustomerRef) {
+  return {
+    shop,
+    OR: [{ customerId: customer.customerId }, { shopifyOrderId: { in: customer.orderIds } }],
+  };
+}
 
 /** Tables that hold no customer's personal data, each with the reason. */
 export const TABLES_WITHOUT_CUSTOMER_DATA: Record<string, string> = {
   Session: "the merchant's staff sessions, not customers; deleted on uninstall and shop/redact",
   Shop: "the store's own facts (name, currency, time zone, locale)",
+  ShopSettings: "the store's warehouse connection and mapping rules",
+  WebhookEvent: "webhook delivery ids, topics and times only",
+  WorkLease: "which worker process serves a shop, and until when",
+  RateLimitState: "send times of warehouse requests per ApiKey digest",
 };
