@@ -1,0 +1,603 @@
+// A Shopify order → the warehouse's AddOrder `order` object. Pure: no I/O, no clock; the same order,
+// settings and overrides always give the same result. Anything the merchant must fix becomes a hold
+// reason (all of them at once, so one visit fixes the order); merchant data never makes this throw.
+import { z } from "zod";
+import { toDayMonthYear } from "../warehouse/dates";
+import { warehouseOrderSchema, type WarehouseOrder } from "../warehouse/schemas";
+import { CARRIER_REF_PATTERN, PAYMENT_METHOD } from "../warehouse/wire";
+import { type ShopifyAddress, type ShopifyLineItem, type ShopifyOrder } from "./payload";
+import { normaliseUkrainianPhone } from "./phone";
+import {
+  DELIVERY_METHOD_LABELS,
+  KYIV_CITY_REF,
+  type DeliveryMethodKey,
+  type OrderOverrides,
+  type OrderSettings,
+  type PaymentMethodKey,
+} from "./settings";
+
+/**
+ * Note attributes a cart-side branch picker writes on the order: the contract with that picker.
+ * `_`-prefixed attributes are hidden from the customer at checkout.
+ */
+export const NP_WAREHOUSE_REF_ATTRIBUTE = "_np_warehouse_ref";
+export const NP_CITY_REF_ATTRIBUTE = "_np_city_ref";
+export const NP_WAREHOUSE_LABEL_ATTRIBUTE = "_np_warehouse_label";
+
+/** The order note is sent as the comment up to this many characters (an ellipsis marks a cut). */
+export const COMMENT_MAX_LENGTH = 500;
+
+export type HoldCode =
+  | "phone_missing"
+  | "phone_invalid"
+  | "recipient_missing"
+  | "delivery_method_unknown"
+  | "branch_missing"
+  | "branch_invalid"
+  | "courier_address_missing"
+  | "city_invalid"
+  | "postcode_missing"
+  | "postcode_invalid"
+  | "currency_not_uah"
+  | "sku_missing"
+  | "no_shippable_lines"
+  | "mapping_invalid";
+
+export type FixAction =
+  "phone" | "deliveryMethod" | "warehouseRef" | "courierAddress" | "postcode" | "settings" | "shopify";
+
+export interface HoldReason {
+  code: HoldCode;
+  /** What is wrong, naming the value as the order has it. */
+  message: string;
+  /** What the merchant does about it. */
+  fix: string;
+  /** Where the fix is made: a field of the order page, the settings, or Shopify itself. */
+  action: FixAction | null;
+}
+
+export type MappingResult = { ok: true; order: WarehouseOrder } | { ok: false; hold: HoldReason[] };
+
+export interface MappingInput {
+  order: ShopifyOrder;
+  settings: OrderSettings;
+  overrides?: OrderOverrides;
+  /** The id_order fixed when the order was first taken in; defaults to idOrderFor(order, settings). */
+  idOrder?: string;
+}
+
+/** `id_order`: the shop's prefix and the order number customers see ("#1001" → "1001", "UA-1001"). */
+export function idOrderFor(order: ShopifyOrder, settings: OrderSettings): string {
+  return `${settings.idOrderPrefix}${order.order_number}`;
+}
+
+export function mapOrder(input: MappingInput): MappingResult {
+  const { order, settings } = input;
+  const overrides = input.overrides ?? {};
+  const hold: HoldReason[] = [];
+
+  const recPhone = recipientPhone(order, overrides, hold);
+  const recipient = recipientName(order, hold);
+
+  if (order.currency.toUpperCase() !== "UAH") {
+    hold.push({
+      code: "currency_not_uah",
+      message: `The store's currency is ${order.currency}, but the warehouse takes the declared value and the cash-on-delivery amount in Ukrainian hryvnia (UAH) only.`,
+      fix: "Set the store currency to UAH in Shopify (Settings → Store details → Store currency); orders placed before the change cannot be sent.",
+      action: "shopify",
+    });
+  }
+
+  const payment = paymentFor(order, settings);
+  const delivery = deliveryFor(order, settings, overrides, hold);
+  const goods = productsOf(order, hold);
+
+  if (hold.length > 0 || recPhone === null || recipient === null || delivery === null || goods === null) {
+    return { ok: false, hold };
+  }
+
+  const comment = settings.sendNoteAsComment ? commentOf(order.note) : undefined;
+  const candidate: WarehouseOrder = {
+    id_order: input.idOrder ?? idOrderFor(order, settings),
+    external_id: order.id,
+    date_order: toDayMonthYear(new Date(order.created_at)),
+    recipient,
+    rec_phone: recPhone,
+    ...(comment ? { comment } : {}),
+    Cost: goods.cost,
+    ...(settings.payerType ? { PayerType: settings.payerType } : {}),
+    payment_method: payment.method,
+    order_payment_sum: payment.sum,
+    delivery_method: settings.deliveryLiterals[delivery.method],
+    ...(settings.deliverySenderId ? { delivery_sender_id: settings.deliverySenderId } : {}),
+    delivery_address: delivery.address,
+    products: goods.products,
+  };
+  const checked = warehouseOrderSchema.safeParse(candidate);
+  if (!checked.success) {
+    return {
+      ok: false,
+      hold: [
+        {
+          code: "mapping_invalid",
+          message: `The warehouse order built from ${order.name} is not valid: ${z.prettifyError(checked.error)}`,
+          fix: "This is a fault of the app, not of the order: report it to support with the order number.",
+          action: null,
+        },
+      ],
+    };
+  }
+  return { ok: true, order: checked.data };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Recipient
+
+const clean = (text: string | null | undefined): string => (text ?? "").replace(/\s+/g, " ").trim();
+
+function recipientPhone(order: ShopifyOrder, overrides: OrderOverrides, hold: HoldReason[]): string | null {
+  const sources: [string, string | null | undefined][] = [
+    ["the phone entered on the order page", overrides.phone],
+    ["the shipping address", order.shipping_address?.phone],
+    ["the billing address", order.billing_address?.phone],
+    ["the customer", order.customer?.phone],
+    ["the order", order.phone],
+  ];
+  // The first phone the order gives is the recipient's; a wrong one is held, not skipped for another
+  // (a billing or customer phone may belong to someone else than the recipient).
+  const found = sources.find(([, phone]) => clean(phone) !== "");
+  if (!found) {
+    hold.push({
+      code: "phone_missing",
+      message:
+        "The order has no phone number: none in the shipping address, the billing address, the customer or the order.",
+      fix: "Enter the recipient's Ukrainian phone number on this page, or add it to the shipping address in Shopify.",
+      action: "phone",
+    });
+    return null;
+  }
+  const [source, raw] = found;
+  const phone = normaliseUkrainianPhone(clean(raw));
+  if (phone === null) {
+    hold.push({
+      code: "phone_invalid",
+      message: `The phone number "${clean(raw)}" (from ${source}) is not a Ukrainian mobile or landline number.`,
+      fix: "Enter the recipient's Ukrainian phone number (e.g. +380 67 123 45 67) on this page.",
+      action: "phone",
+    });
+  }
+  return phone;
+}
+
+function nameOf(address: ShopifyAddress | null | undefined): string {
+  if (!address) return "";
+  return clean(address.name) || clean(`${address.first_name ?? ""} ${address.last_name ?? ""}`);
+}
+
+function recipientName(order: ShopifyOrder, hold: HoldReason[]): string | null {
+  const name =
+    nameOf(order.shipping_address) ||
+    nameOf(order.billing_address) ||
+    clean(`${order.customer?.first_name ?? ""} ${order.customer?.last_name ?? ""}`);
+  if (name) return name;
+  hold.push({
+    code: "recipient_missing",
+    message: "The order has no recipient name: the shipping address, billing address and customer have none.",
+    fix: "Add the recipient's first and last name to the shipping address in Shopify.",
+    action: "shopify",
+  });
+  return null;
+}
+
+function commentOf(note: string | null | undefined): string | undefined {
+  const text = (note ?? "").trim();
+  if (!text) return undefined;
+  const chars = Array.from(text);
+  return chars.length <= COMMENT_MAX_LENGTH ? text : `${chars.slice(0, COMMENT_MAX_LENGTH - 1).join("")}…`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Recognising words in gateway and shipping names, in English, Ukrainian and Russian.
+
+/**
+ * Lower case, accents dropped (й→и, ї→і, ё→е), і/ы→и, є→е, ґ→г, soft and hard signs and apostrophes
+ * dropped, every other non-letter a single space: "Кур'єр", "Курьер" and "КУРЬЕР" all read "курер".
+ */
+function normaliseText(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[ʼ’'`ʻ‘]/g, "")
+    .replace(/[ьъ]/g, "")
+    .replace(/[іы]/g, "и")
+    .replace(/є/g, "е")
+    .replace(/ґ/g, "г")
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+/** Patterns over normalised text; `(?<!\p{L})` anchors a word start, `(?!\p{L})` a word end. */
+const CASH_ON_DELIVERY: RegExp[] = [
+  /cash on delivery/u,
+  /(?<![\p{L}\p{N}])cod(?![\p{L}\p{N}])/u, // "Cash on Delivery (COD)", "COD"
+  /(?<!\p{L})накладен/u, // накладений платіж, накладеним платежем
+  /(?<!\p{L})наложен/u, // наложенный платёж
+  /при (отриманн|получени)/u, // оплата при отриманні, оплата при получении
+  /(?<!\p{L})писляплат/u, // післяплата
+  /(?<!\p{L})послеоплат/u,
+  /(?<!\p{L})наличн/u, // наличными
+  /(?<!\p{L})готивк/u, // готівкою
+];
+
+const DELIVERY_PATTERNS: Record<Exclude<DeliveryMethodKey, "pickup">, RegExp[]> = {
+  novaPoshta: [
+    /(?<!\p{L})нов\p{L}* (пошт|почт)/u, // Нова Пошта, Новая Почта, Новою поштою
+    /(?<!\p{L})nova ?(poshta|post|pochta)/u, // Nova Poshta, NovaPoshta, Nova Post
+    /(?<![\p{L}\p{N}])(np|нп)(?![\p{L}\p{N}])/u,
+  ],
+  ukrposhta: [/(?<!\p{L})укр ?(пошт|почт)/u, /(?<!\p{L})ukr ?(poshta|post|pochta)/u],
+  kyivCourier: [/(?<!\p{L})курер/u, /(?<!\p{L})courier/u], // Кур'єр, Курьер, courier (Київ or not)
+};
+const PICKUP_PATTERNS: RegExp[] = [/(?<!\p{L})самовив/u, /(?<!\p{L})pick ?up/u]; // Самовивіз, Самовывоз
+
+const matchesAny = (text: string, patterns: RegExp[]) => patterns.some((pattern) => pattern.test(text));
+
+// ---------------------------------------------------------------------------------------------------
+// Payment
+
+/**
+ * Cash on delivery (a merchant rule or a recognised gateway name) sends `Наличными` with the amount still
+ * to pay (`total_outstanding`): what the carrier must collect, which is less than the total when part
+ * was prepaid. Everything else is prepaid: `На карту` with the order's current total, as the notes ask.
+ * A cash-on-delivery order with nothing outstanding (already paid) is sent as prepaid, because an empty
+ * or zero `order_payment_sum` means "collect the order total" to the warehouse ([oa]).
+ * Amounts are in the shop's currency (the only one held orders are not in is UAH).
+ */
+function paymentFor(
+  order: ShopifyOrder,
+  settings: OrderSettings,
+): { method: WarehouseOrder["payment_method"]; sum: string } {
+  const gateways = order.payment_gateway_names.map(normaliseText);
+  const ruled = settings.paymentRules.find((rule) => {
+    const match = normaliseText(rule.match);
+    return match !== "" && gateways.some((gateway) => gateway.includes(match));
+  });
+  const key: PaymentMethodKey =
+    ruled?.method ??
+    (gateways.some((gateway) => matchesAny(gateway, CASH_ON_DELIVERY)) ? "cashOnDelivery" : "prepaid");
+  const outstanding = toMinor(order.total_outstanding);
+  if (key === "cashOnDelivery" && outstanding > 0) {
+    return { method: PAYMENT_METHOD.cashOnDelivery, sum: formatMinor(outstanding) };
+  }
+  return {
+    method: PAYMENT_METHOD.prepaid,
+    sum: formatMinor(Math.max(0, toMinor(order.current_total_price))),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Delivery
+
+type DeliveryAddress = WarehouseOrder["delivery_address"];
+
+function attribute(order: ShopifyOrder, name: string): string | undefined {
+  const value = order.note_attributes.find((attr) => attr.name === name)?.value?.trim();
+  return value ? value : undefined;
+}
+
+const DELIVERY_FIX =
+  "Choose the delivery method on this page, or add a delivery rule in the settings so that this shipping method is recognised from now on.";
+
+function deliveryMethodOf(
+  order: ShopifyOrder,
+  settings: OrderSettings,
+  overrides: OrderOverrides,
+  hold: HoldReason[],
+): DeliveryMethodKey | null {
+  if (overrides.deliveryMethod) return overrides.deliveryMethod;
+  const lines = order.shipping_lines.filter((line) => !line.is_removed);
+  const texts = lines.map((line) =>
+    [line.title, line.code, line.source].map((text) => normaliseText(text ?? "")),
+  );
+  const shown = lines.map((line) => `"${clean(line.title) || clean(line.code) || "(untitled)"}"`).join(", ");
+  for (const rule of settings.deliveryRules) {
+    const match = normaliseText(rule.match);
+    if (match && texts.some((fields) => fields.some((text) => text.includes(match)))) return rule.method;
+  }
+  if (lines.length === 0) {
+    hold.push({
+      code: "delivery_method_unknown",
+      message: "The order has no shipping method, so the delivery method is unknown.",
+      fix: DELIVERY_FIX,
+      action: "deliveryMethod",
+    });
+    return null;
+  }
+  const carriers = new Set<DeliveryMethodKey>();
+  let pickup = false;
+  for (const fields of texts) {
+    const text = fields.join(" ");
+    for (const [method, patterns] of Object.entries(DELIVERY_PATTERNS)) {
+      if (matchesAny(text, patterns)) carriers.add(method as DeliveryMethodKey);
+    }
+    pickup ||= matchesAny(text, PICKUP_PATTERNS);
+  }
+  // A carrier named wins over "pickup": "Самовивіз з Нової Пошти" is collected at a Nova Poshta branch.
+  if (carriers.size === 1) return [...carriers][0]!;
+  if (carriers.size === 0 && pickup) return "pickup";
+  hold.push({
+    code: "delivery_method_unknown",
+    message:
+      carriers.size > 1
+        ? `The shipping method ${shown} names more than one delivery method (${[...carriers].map((method) => DELIVERY_METHOD_LABELS[method]).join(", ")}).`
+        : `The shipping method ${shown} is not one the app recognises (Nova Poshta, Ukrposhta, courier or pickup).`,
+    fix: DELIVERY_FIX,
+    action: "deliveryMethod",
+  });
+  return null;
+}
+
+function deliveryFor(
+  order: ShopifyOrder,
+  settings: OrderSettings,
+  overrides: OrderOverrides,
+  hold: HoldReason[],
+): { method: DeliveryMethodKey; address: DeliveryAddress } | null {
+  const method = deliveryMethodOf(order, settings, overrides, hold);
+  if (method === null) return null;
+  const address = addressFor(method, order, overrides, hold);
+  return address ? { method, address } : null;
+}
+
+const isCarrierRef = (ref: string) => CARRIER_REF_PATTERN.test(ref);
+
+function addressFor(
+  method: DeliveryMethodKey,
+  order: ShopifyOrder,
+  overrides: OrderOverrides,
+  hold: HoldReason[],
+): DeliveryAddress | null {
+  switch (method) {
+    case "novaPoshta": {
+      const fromOverride = overrides.warehouseRef?.trim();
+      const ref = (fromOverride || attribute(order, NP_WAREHOUSE_REF_ATTRIBUTE))?.toLowerCase();
+      if (!ref) {
+        hold.push({
+          code: "branch_missing",
+          message: `The order goes by Nova Poshta but names no branch (the note attribute "${NP_WAREHOUSE_REF_ATTRIBUTE}" is missing).`,
+          fix: "Choose the recipient's Nova Poshta branch or parcel locker on this page.",
+          action: "warehouseRef",
+        });
+        return null;
+      }
+      if (!isCarrierRef(ref)) {
+        const label = attribute(order, NP_WAREHOUSE_LABEL_ATTRIBUTE);
+        hold.push({
+          code: "branch_invalid",
+          message: `The Nova Poshta branch reference "${ref}"${label && !fromOverride ? ` (${label})` : ""} is not a valid branch Ref.`,
+          fix: "Choose the recipient's Nova Poshta branch or parcel locker on this page.",
+          action: "warehouseRef",
+        });
+        return null;
+      }
+      return { WarehouseRef: ref };
+    }
+    case "ukrposhta": {
+      const postcode = clean(overrides.postcode) || clean(order.shipping_address?.zip);
+      if (!postcode) {
+        hold.push({
+          code: "postcode_missing",
+          message: "The order goes by Ukrposhta but the shipping address has no postcode.",
+          fix: "Enter the recipient's five-digit postcode on this page.",
+          action: "postcode",
+        });
+        return null;
+      }
+      if (!/^\d{5}$/.test(postcode)) {
+        hold.push({
+          code: "postcode_invalid",
+          message: `The postcode "${postcode}" is not a five-digit Ukrainian postcode.`,
+          fix: "Enter the recipient's five-digit postcode on this page.",
+          action: "postcode",
+        });
+        return null;
+      }
+      return { postcode };
+    }
+    case "kyivCourier":
+      return courierAddressFor(order, overrides, hold);
+    case "pickup":
+      return {};
+  }
+}
+
+const COURIER_FIX = "Enter the street and house number for the courier on this page.";
+
+function courierAddressFor(
+  order: ShopifyOrder,
+  overrides: OrderOverrides,
+  hold: HoldReason[],
+): DeliveryAddress | null {
+  const cityRef = (overrides.courier?.cityRef || attribute(order, NP_CITY_REF_ATTRIBUTE) || KYIV_CITY_REF)
+    .trim()
+    .toLowerCase();
+  let cityOk = true;
+  if (!isCarrierRef(cityRef)) {
+    hold.push({
+      code: "city_invalid",
+      message: `The city reference "${cityRef}" is not a valid city Ref.`,
+      fix: "Enter the courier address (city, street and house) on this page.",
+      action: "courierAddress",
+    });
+    cityOk = false;
+  }
+  const parts = overrides.courier
+    ? {
+        street: clean(overrides.courier.street),
+        house: clean(overrides.courier.house),
+        flat: clean(overrides.courier.flat),
+      }
+    : splitStreetAddress(order.shipping_address);
+  if (!parts.street) {
+    hold.push({
+      code: "courier_address_missing",
+      message: "The order goes by courier but the shipping address has no street.",
+      fix: COURIER_FIX,
+      action: "courierAddress",
+    });
+    return null;
+  }
+  if (!parts.house) {
+    hold.push({
+      code: "courier_address_missing",
+      message: `The shipping address "${parts.street}" has no house number for the courier.`,
+      fix: COURIER_FIX,
+      action: "courierAddress",
+    });
+    return null;
+  }
+  if (!cityOk) return null;
+  return {
+    DeliveryCity: cityRef,
+    Street: parts.street,
+    House: parts.house,
+    ...(parts.flat ? { Flat: parts.flat } : {}),
+  };
+}
+
+const FLAT_PREFIX = /^(?:кв|квартира|apt|apartment|flat)\.?\s*/iu;
+const FLAT_AT_END = /[,\s]+(?:кв|квартира|apt|apartment|flat)\.?\s*([\p{L}\p{N}/-]+)\s*$/iu;
+const HOUSE_AT_END =
+  /^(.*?)[,\s]+(?:(?:буд|будинок|дом|д|house|bldg?)\.?\s*)?(\d+\s?[\p{L}]?(?:[/-]\d+[\p{L}]?)?)$/iu;
+const HOUSE_AT_START = /^(\d+[\p{L}]?(?:[/-]\d+[\p{L}]?)?)[,\s]+(.+)$/u;
+
+/** "вул. Хрещатик, 22, кв. 5" → street "вул. Хрещатик", house "22", flat "5"; address2 is the flat. */
+function splitStreetAddress(address: ShopifyAddress | null | undefined): {
+  street: string;
+  house: string;
+  flat: string;
+} {
+  let line = clean(address?.address1);
+  let flat = clean(address?.address2).replace(FLAT_PREFIX, "");
+  const flatMatch = line.match(FLAT_AT_END);
+  if (flatMatch) {
+    flat ||= flatMatch[1]!;
+    line = line.slice(0, flatMatch.index).trim();
+  }
+  const end = line.match(HOUSE_AT_END);
+  if (end) return { street: end[1]!.replace(/[,\s]+$/, ""), house: end[2]!.replace(/\s/g, ""), flat };
+  const start = line.match(HOUSE_AT_START);
+  if (start) return { street: start[2]!, house: start[1]!, flat };
+  return { street: line, house: "", flat };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Products and the declared value
+
+/** "414.95" → 41495 kopecks; digits past the second decimal are rounded half up. */
+function toMinor(amount: string): number {
+  const match = amount.trim().match(/^(-?)(\d+)(?:\.(\d+))?$/);
+  if (!match) return 0; // the payload schema admits only amounts of this form
+  const [, sign, whole, decimals = ""] = match;
+  const cents = Number(whole) * 100 + Number(decimals.padEnd(2, "0").slice(0, 2));
+  const rounded = decimals.length > 2 && Number(decimals[2]) >= 5 ? cents + 1 : cents;
+  return sign === "-" ? -rounded : rounded;
+}
+
+function formatMinor(minor: number): string {
+  const sign = minor < 0 ? "-" : "";
+  const abs = Math.abs(minor);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+/** n / d for whole n ≥ 0 and d > 0, rounded half up, in integers. */
+const divideHalfUp = (n: number, d: number) => Math.floor((2 * n + d) / (2 * d));
+
+/** Ids compared exactly, or by numeric value when one side may have been rounded by JSON.parse. */
+const sameId = (a: string, b: string) => a === b || Number(a) === Number(b);
+
+function remainingQuantity(line: ShopifyLineItem, order: ShopifyOrder): number {
+  if (line.current_quantity !== null && line.current_quantity !== undefined) return line.current_quantity;
+  const refunded = order.refunds
+    .flatMap((refund) => refund.refund_line_items)
+    .filter((refunded) => sameId(refunded.line_item_id, line.id))
+    .reduce((sum, refunded) => sum + refunded.quantity, 0);
+  return Math.max(0, line.quantity - refunded);
+}
+
+/** The line's discounts in kopecks: its allocations, or the older `total_discount` without any. */
+function lineDiscount(line: ShopifyLineItem): number {
+  if (line.discount_allocations.length > 0) {
+    return line.discount_allocations.reduce((sum, allocation) => sum + toMinor(allocation.amount), 0);
+  }
+  return toMinor(line.total_discount ?? "0");
+}
+
+const lineName = (line: ShopifyLineItem) =>
+  clean(line.name) || clean([line.title, line.variant_title].filter(Boolean).join(" - "));
+
+/**
+ * Products: one per SKU of the items still to ship. Gift cards and items that need no shipping (tips,
+ * services) are left out, as are items removed or refunded down to nothing.
+ *
+ * Prices are per unit after the line's discounts (order-level discounts reach the lines as allocations):
+ * a line's value is (price × quantity − discounts) × remaining / quantity, rounded to the kopeck; the
+ * `price` sent is the SKU's value / its count, rounded half up to the kopeck (a weighted average when
+ * several lines share a SKU).
+ *
+ * Cost (the declared value, whole UAH) is the sum of those values, shipping and taxes added on top
+ * excluded, rounded half up: 1234.50 → 1235, 1234.49 → 1234. All in integer kopecks, so no binary
+ * fractions creep into a rounding.
+ */
+function productsOf(
+  order: ShopifyOrder,
+  hold: HoldReason[],
+): { products: WarehouseOrder["products"]; cost: number } | null {
+  const bySku = new Map<string, { name: string; count: number; value: number }>();
+  let missingSku = false;
+  for (const line of order.line_items) {
+    if (line.gift_card || !line.requires_shipping) continue;
+    const remaining = remainingQuantity(line, order);
+    if (remaining <= 0) continue;
+    const name = lineName(line);
+    const sku = clean(line.sku);
+    if (!sku) {
+      missingSku = true;
+      hold.push({
+        code: "sku_missing",
+        message: `The item "${name || line.id}" has no SKU, so the warehouse cannot tell which goods to pick.`,
+        fix: "Give the product variant in Shopify the SKU it has in the warehouse catalogue, then update the order.",
+        action: "shopify",
+      });
+      continue;
+    }
+    const unitBase = Math.max(line.quantity, 1);
+    const net = Math.max(0, toMinor(line.price) * line.quantity - lineDiscount(line));
+    const value =
+      line.quantity > 0 ? divideHalfUp(net * remaining, unitBase) : toMinor(line.price) * remaining;
+    const merged = bySku.get(sku);
+    if (merged) {
+      merged.count += remaining;
+      merged.value += value;
+    } else {
+      bySku.set(sku, { name, count: remaining, value });
+    }
+  }
+  if (missingSku) return null;
+  if (bySku.size === 0) {
+    hold.push({
+      code: "no_shippable_lines",
+      message: `${order.name} has nothing for the warehouse to ship: its items are gift cards, need no shipping, or were removed or refunded.`,
+      fix: "Nothing to send: this order is fulfilled without the warehouse.",
+      action: null,
+    });
+    return null;
+  }
+  let total = 0;
+  const products = [...bySku].map(([sku, { name, count, value }]) => {
+    total += value;
+    return { sku, name, count: String(count), price: formatMinor(divideHalfUp(value, count)) };
+  });
+  return { products, cost: divideHalfUp(total, 100) };
+}

@@ -1,0 +1,799 @@
+import { describe, expect, it } from "vitest";
+import {
+  COMMENT_MAX_LENGTH,
+  NP_CITY_REF_ATTRIBUTE,
+  NP_WAREHOUSE_LABEL_ATTRIBUTE,
+  NP_WAREHOUSE_REF_ATTRIBUTE,
+  idOrderFor,
+  mapOrder,
+  type HoldCode,
+  type HoldReason,
+  type MappingInput,
+} from "../../app/orders/mapping";
+import { shopifyOrderSchema, type ShopifyOrder } from "../../app/orders/payload";
+import {
+  DEFAULT_ORDER_SETTINGS,
+  DELIVERY_METHOD_KEYS,
+  KYIV_CITY_REF,
+  orderOverridesSchema,
+  orderSettingsSchema,
+  type OrderOverridesInput,
+  type OrderSettingsInput,
+} from "../../app/orders/settings";
+import { warehouseOrderSchema, type WarehouseOrder } from "../../app/warehouse/schemas";
+import { DELIVERY_METHOD, PAYMENT_METHOD } from "../../app/warehouse/wire";
+import { FIXTURE, exampleOrder, fixtureJson, lineItem, uaOrder } from "./support";
+
+const BRANCH_REF = "1ec09d88-e1c2-11e3-8c4a-0050568002cf";
+const OTHER_CITY_REF = "db5c88f5-391c-11dd-90d9-001a92567626";
+
+interface Options {
+  settings?: OrderSettingsInput;
+  overrides?: OrderOverridesInput;
+  idOrder?: string;
+}
+
+function map(order: ShopifyOrder, options: Options = {}) {
+  const input: MappingInput = {
+    order,
+    settings: orderSettingsSchema.parse(options.settings ?? {}),
+    overrides: options.overrides ? orderOverridesSchema.parse(options.overrides) : undefined,
+    idOrder: options.idOrder,
+  };
+  return mapOrder(input);
+}
+
+/** The warehouse order, failing the test with the hold reasons when the order was held. */
+function mapped(order: ShopifyOrder, options?: Options): WarehouseOrder {
+  const result = map(order, options);
+  if (!result.ok) throw new Error(`expected a warehouse order, got holds: ${JSON.stringify(result.hold)}`);
+  return result.order;
+}
+
+/** The hold reasons, failing the test when the order mapped. */
+function holds(order: ShopifyOrder, options?: Options): HoldReason[] {
+  const result = map(order, options);
+  if (result.ok) throw new Error(`expected holds, got ${JSON.stringify(result.order)}`);
+  return result.hold;
+}
+
+const codes = (reasons: HoldReason[]): HoldCode[] => reasons.map((reason) => reason.code);
+
+function only(reasons: HoldReason[], code: HoldCode): HoldReason {
+  expect(codes(reasons)).toEqual([code]);
+  return reasons[0]!;
+}
+
+/** The fixture with one shipping line. */
+const shippedBy = (title: string, code: string | null = null, source: string | null = "shopify") =>
+  uaOrder((draft) => {
+    draft.shipping_lines = [{ title, code, source }];
+  });
+
+describe("mapOrder on a typical Ukrainian order", () => {
+  it("maps the fixture: COD by Nova Poshta branch, discounted line, gift card left out", () => {
+    const order = mapped(uaOrder());
+    expect(order).toEqual({
+      id_order: "1042",
+      external_id: "6123456789012",
+      date_order: "14.03.2026",
+      recipient: "Олена Коваленко",
+      rec_phone: "380671234567",
+      comment: "Зателефонуйте, будь ласка, перед відправкою.",
+      // Goods after discounts: 2 × 350 − 70 + 189.50 = 819.50 → 820 (half up); the 500 gift card is out.
+      Cost: 820,
+      payment_method: PAYMENT_METHOD.cashOnDelivery,
+      order_payment_sum: "1319.50",
+      delivery_method: DELIVERY_METHOD.novaPoshta,
+      delivery_address: { WarehouseRef: BRANCH_REF },
+      products: [
+        { sku: "CUP-KARP-BLUE", name: "Чашка керамічна «Карпати» - Синя", count: "2", price: "315.00" },
+        { sku: "TEA-POL-100", name: "Чай трав'яний «Полонина» 100 г", count: "1", price: "189.50" },
+      ],
+    });
+    expect(() => warehouseOrderSchema.parse(order)).not.toThrow();
+  });
+
+  it("neither changes its input nor depends on anything but it", () => {
+    const order = uaOrder();
+    const before = structuredClone(order);
+    const first = map(order);
+    expect(order).toEqual(before);
+    expect(map(order)).toEqual(first);
+  });
+
+  it("never throws on Shopify's own example order, and says why it cannot go", () => {
+    const reasons = holds(exampleOrder());
+    expect(codes(reasons)).toEqual(["phone_invalid", "currency_not_uah", "delivery_method_unknown"]);
+    expect(reasons[0]!.message).toContain('"555-555-SHIP"');
+  });
+});
+
+describe("date_order", () => {
+  it.each([
+    ["2025-12-31T23:30:00Z", "01.01.2026"], // already the new year in Kyiv (UTC+2)
+    ["2025-12-31T21:59:59Z", "31.12.2025"],
+    ["2025-12-31T22:00:00Z", "01.01.2026"],
+    ["2021-12-31T19:00:00-05:00", "01.01.2022"], // Shopify's example instant: 02:00 in Kyiv
+    ["2026-07-15T21:30:00Z", "16.07.2026"], // summer time, UTC+3
+  ])("writes %s as %s, Kyiv's date", (createdAt, expected) => {
+    const order = uaOrder((draft) => {
+      draft.created_at = createdAt;
+    });
+    expect(mapped(order).date_order).toBe(expected);
+  });
+});
+
+describe("rec_phone", () => {
+  const withPhones = (phones: {
+    shipping?: string | null;
+    billing?: string | null;
+    customer?: string | null;
+    order?: string | null;
+  }) =>
+    uaOrder((draft) => {
+      draft.shipping_address!.phone = phones.shipping ?? null;
+      draft.billing_address!.phone = phones.billing ?? null;
+      draft.customer!.phone = phones.customer ?? null;
+      draft.phone = phones.order ?? null;
+    });
+
+  it("takes the first phone of shipping address, billing address, customer, order", () => {
+    const all = { shipping: "050 111 11 11", billing: "050 222 22 22", customer: "050 333 33 33" };
+    expect(mapped(withPhones({ ...all, order: "050 444 44 44" })).rec_phone).toBe("380501111111");
+    expect(mapped(withPhones({ ...all, shipping: null })).rec_phone).toBe("380502222222");
+    expect(mapped(withPhones({ customer: "050 333 33 33", order: "050 444 44 44" })).rec_phone).toBe(
+      "380503333333",
+    );
+    expect(mapped(withPhones({ shipping: "  ", order: "+38 (050) 444-44-44" })).rec_phone).toBe(
+      "380504444444",
+    );
+  });
+
+  it("prefers the merchant's phone to every phone of the order", () => {
+    const order = withPhones({ shipping: "050 111 11 11" });
+    expect(mapped(order, { overrides: { phone: "8 (063) 765 43 21" } }).rec_phone).toBe("380637654321");
+  });
+
+  it("holds an order without any phone", () => {
+    const reason = only(holds(withPhones({})), "phone_missing");
+    expect(reason.action).toBe("phone");
+    expect(reason.fix).toMatch(/phone/);
+  });
+
+  it("holds a foreign phone naming it and where it came from, rather than using another source", () => {
+    const reason = only(
+      holds(withPhones({ shipping: "+48 601 234 567", customer: "050 333 33 33" })),
+      "phone_invalid",
+    );
+    expect(reason.message).toContain('"+48 601 234 567"');
+    expect(reason.message).toContain("shipping address");
+    expect(reason.action).toBe("phone");
+  });
+
+  it("lets the merchant's phone release an order held for its phone", () => {
+    const order = withPhones({ shipping: "+48 601 234 567" });
+    expect(mapped(order, { overrides: { phone: "067 123 45 67" } }).rec_phone).toBe("380671234567");
+  });
+});
+
+describe("recipient", () => {
+  it("takes the shipping name, else first and last name, else billing, else the customer", () => {
+    const order = (edit: (draft: ReturnType<typeof fixtureJson>) => void) => uaOrder(edit);
+    expect(
+      mapped(
+        order((draft) => {
+          draft.shipping_address!.name = "  Петро   Шевченко ";
+        }),
+      ).recipient,
+    ).toBe("Петро Шевченко");
+    expect(
+      mapped(
+        order((draft) => {
+          draft.shipping_address!.name = null;
+          draft.shipping_address!.first_name = "Іван";
+          draft.shipping_address!.last_name = "Франко";
+        }),
+      ).recipient,
+    ).toBe("Іван Франко");
+    expect(
+      mapped(
+        order((draft) => {
+          draft.shipping_address = null;
+          draft.billing_address!.name = "Леся Українка";
+        }),
+      ).recipient,
+    ).toBe("Леся Українка");
+    expect(
+      mapped(
+        order((draft) => {
+          draft.shipping_address = null;
+          draft.billing_address = null;
+          draft.customer!.phone = "067 123 45 67";
+          draft.customer!.first_name = "Марко";
+          draft.customer!.last_name = "Вовчок";
+        }),
+      ).recipient,
+    ).toBe("Марко Вовчок");
+  });
+
+  it("holds an order with no name anywhere", () => {
+    const order = uaOrder((draft) => {
+      draft.shipping_address = { phone: "067 123 45 67", name: " ", first_name: null, last_name: null };
+      draft.billing_address = null;
+      draft.customer = null;
+    });
+    expect(only(holds(order), "recipient_missing").action).toBe("shopify");
+  });
+});
+
+describe("payment_method and order_payment_sum", () => {
+  /** Outstanding 600.00 of a 1319.50 total: part prepaid, so the two amounts tell the rules apart. */
+  const paidWith = (gateways: string[], outstanding = "600.00") =>
+    uaOrder((draft) => {
+      draft.payment_gateway_names = gateways;
+      draft.total_outstanding = outstanding;
+    });
+
+  it.each([
+    "Cash on Delivery (COD)",
+    "cash on delivery",
+    "COD",
+    "Накладений платіж",
+    "Накладеним платежем",
+    "Оплата при отриманні",
+    "Післяплата",
+    "Наложенный платеж",
+    "Наложенный платёж",
+    "НАЛОЖЕННЫЙ ПЛАТЁЖ",
+    "Оплата при получении",
+    "Наличными",
+    "Готівкою кур'єру",
+  ])("recognises %j as cash on delivery and collects the outstanding amount", (gateway) => {
+    const order = mapped(paidWith([gateway]));
+    expect(order.payment_method).toBe(PAYMENT_METHOD.cashOnDelivery);
+    expect(order.order_payment_sum).toBe("600.00");
+  });
+
+  it.each([["LiqPay"], ["shopify_payments"], ["Codeshop Pay"], ["manual"], []])(
+    "treats %j as prepaid and sends the order total",
+    (...gateways: string[]) => {
+      const order = mapped(paidWith(gateways));
+      expect(order.payment_method).toBe(PAYMENT_METHOD.prepaid);
+      expect(order.order_payment_sum).toBe("1319.50");
+    },
+  );
+
+  it("collects on delivery when any of several gateways is cash on delivery", () => {
+    const order = mapped(paidWith(["gift_card", "Накладений платіж"], "819.50"));
+    expect(order.payment_method).toBe(PAYMENT_METHOD.cashOnDelivery);
+    expect(order.order_payment_sum).toBe("819.50");
+  });
+
+  it("sends a cash-on-delivery order with nothing outstanding as prepaid (zero would mean: collect the total)", () => {
+    const order = mapped(paidWith(["Накладений платіж"], "0.00"));
+    expect(order.payment_method).toBe(PAYMENT_METHOD.prepaid);
+    expect(order.order_payment_sum).toBe("1319.50");
+  });
+
+  it("applies the merchant's rules before the built-in ones, case-insensitively", () => {
+    const liqpayCod = { paymentRules: [{ match: "LIQ", method: "cashOnDelivery" as const }] };
+    expect(mapped(paidWith(["LiqPay"]), { settings: liqpayCod }).payment_method).toBe(
+      PAYMENT_METHOD.cashOnDelivery,
+    );
+    const codPrepaid = { paymentRules: [{ match: "накладений", method: "prepaid" as const }] };
+    const order = mapped(paidWith(["Накладений платіж"]), { settings: codPrepaid });
+    expect(order.payment_method).toBe(PAYMENT_METHOD.prepaid);
+    expect(order.order_payment_sum).toBe("1319.50");
+  });
+
+  it("writes amounts with two decimals", () => {
+    const order = uaOrder((draft) => {
+      draft.payment_gateway_names = ["COD"];
+      draft.total_outstanding = "1319.5";
+    });
+    expect(mapped(order).order_payment_sum).toBe("1319.50");
+  });
+});
+
+describe("delivery_method", () => {
+  it.each([
+    ["Нова Пошта", null, "novaPoshta"],
+    ["Доставка Новою поштою", null, "novaPoshta"],
+    ["Новая Почта (отделение)", null, "novaPoshta"],
+    ["Nova Poshta branch", null, "novaPoshta"],
+    ["Standard", "novaposhta_warehouse", "novaPoshta"],
+    ["НП відділення", null, "novaPoshta"],
+    ["Доставка", "NP", "novaPoshta"],
+    ["Самовивіз з відділення Нової Пошти", null, "novaPoshta"],
+    ["Укрпошта", null, "ukrposhta"],
+    ["Ukrposhta Express", null, "ukrposhta"],
+    ["Укрпочта", null, "ukrposhta"],
+    ["Кур'єр по Києву", null, "kyivCourier"],
+    ["Кур’єрська доставка Київ", null, "kyivCourier"],
+    ["Курьер Киев", null, "kyivCourier"],
+    ["Courier (Kyiv)", null, "kyivCourier"],
+    ["Самовивіз", null, "pickup"],
+    ["Самовывоз из магазина", null, "pickup"],
+    ["Pickup", null, "pickup"],
+    ["Main store", "Local pickup", "pickup"],
+  ] as const)("reads %j (code %j) as %s", (title, code, method) => {
+    expect(mapped(shippedBy(title, code)).delivery_method).toBe(DELIVERY_METHOD[method]);
+  });
+
+  it('does not take letters inside a word for a carrier ("Snap" is not NP)', () => {
+    expect(codes(holds(shippedBy("Snap delivery")))).toEqual(["delivery_method_unknown"]);
+  });
+
+  it("holds an unknown shipping method naming it", () => {
+    const reason = only(holds(shippedBy("Generic Shipping")), "delivery_method_unknown");
+    expect(reason.message).toContain('"Generic Shipping"');
+    expect(reason.action).toBe("deliveryMethod");
+  });
+
+  it("holds an order without a shipping line", () => {
+    const order = uaOrder((draft) => {
+      draft.shipping_lines = [];
+    });
+    expect(only(holds(order), "delivery_method_unknown").message).toMatch(/no shipping method/);
+  });
+
+  it("holds a shipping method naming two carriers instead of guessing", () => {
+    const reason = only(holds(shippedBy("Нова Пошта: кур'єр на адресу")), "delivery_method_unknown");
+    expect(reason.message).toContain("Nova Poshta");
+    expect(reason.message).toContain("Kyiv courier");
+  });
+
+  it("ignores shipping lines an order edit removed", () => {
+    const order = uaOrder((draft) => {
+      draft.shipping_lines = [
+        { title: "Укрпошта", code: null, source: "shopify", is_removed: true },
+        { title: "Нова Пошта", code: null, source: "shopify", is_removed: false },
+      ];
+    });
+    expect(mapped(order).delivery_method).toBe(DELIVERY_METHOD.novaPoshta);
+  });
+
+  it("applies the merchant's rules to title, code and source before the built-in ones", () => {
+    const rule = (match: string) => ({ deliveryRules: [{ match, method: "pickup" as const }] });
+    expect(mapped(shippedBy("Нова Пошта"), { settings: rule("нова") }).delivery_method).toBe(
+      DELIVERY_METHOD.pickup,
+    );
+    expect(mapped(shippedBy("Express", "EXP-1"), { settings: rule("exp-1") }).delivery_method).toBe(
+      DELIVERY_METHOD.pickup,
+    );
+    expect(
+      mapped(shippedBy("Express", null, "shop-app"), { settings: rule("shop-app") }).delivery_method,
+    ).toBe(DELIVERY_METHOD.pickup);
+  });
+
+  it("takes the merchant's choice on the order page over everything", () => {
+    const order = shippedBy("Generic Shipping");
+    const settings = { deliveryRules: [{ match: "generic", method: "ukrposhta" as const }] };
+    expect(mapped(order, { settings, overrides: { deliveryMethod: "pickup" } })).toMatchObject({
+      delivery_method: DELIVERY_METHOD.pickup,
+      delivery_address: {},
+    });
+  });
+
+  it("sends the shop's literal for the method when the merchant changed it, the others unchanged", () => {
+    const settings = { deliveryLiterals: { novaPoshta: "Нова Пошта" } };
+    expect(mapped(uaOrder(), { settings }).delivery_method).toBe("Нова Пошта");
+    expect(mapped(shippedBy("Укрпошта"), { settings }).delivery_method).toBe(DELIVERY_METHOD.ukrposhta);
+  });
+});
+
+describe("delivery_address", () => {
+  const withAttributes = (attributes: Record<string, string>) =>
+    uaOrder((draft) => {
+      draft.note_attributes = Object.entries(attributes).map(([name, value]) => ({ name, value }));
+    });
+
+  describe("Nova Poshta", () => {
+    it("holds an order without a branch, and the merchant's branch releases it", () => {
+      const order = withAttributes({});
+      const reason = only(holds(order), "branch_missing");
+      expect(reason.message).toContain(NP_WAREHOUSE_REF_ATTRIBUTE);
+      expect(reason.action).toBe("warehouseRef");
+      expect(mapped(order, { overrides: { warehouseRef: BRANCH_REF } }).delivery_address).toEqual({
+        WarehouseRef: BRANCH_REF,
+      });
+    });
+
+    it("holds a branch attribute that is not a carrier Ref, naming it and its label", () => {
+      const order = withAttributes({
+        [NP_WAREHOUSE_REF_ATTRIBUTE]: "Відділення 12",
+        [NP_WAREHOUSE_LABEL_ATTRIBUTE]: "Київ, відділення №12",
+      });
+      const reason = only(holds(order), "branch_invalid");
+      expect(reason.message).toContain('"відділення 12"');
+      expect(reason.message).toContain("Київ, відділення №12");
+    });
+
+    it("prefers the merchant's branch to the attribute, and reads an upper-case Ref", () => {
+      const other = "7b422fc3-e1b8-11e3-8c4a-0050568002cf";
+      const order = withAttributes({ [NP_WAREHOUSE_REF_ATTRIBUTE]: BRANCH_REF.toUpperCase() });
+      expect(mapped(order).delivery_address).toEqual({ WarehouseRef: BRANCH_REF });
+      expect(mapped(order, { overrides: { warehouseRef: other } }).delivery_address).toEqual({
+        WarehouseRef: other,
+      });
+    });
+  });
+
+  describe("Kyiv courier", () => {
+    const courierTo = (address1: string | null, address2: string | null = null, attributes = {}) =>
+      uaOrder((draft) => {
+        draft.shipping_lines = [{ title: "Кур'єр по Києву", code: null, source: "shopify" }];
+        draft.shipping_address!.address1 = address1;
+        draft.shipping_address!.address2 = address2;
+        draft.note_attributes = Object.entries(attributes).map(([name, value]) => ({
+          name,
+          value: String(value),
+        }));
+      });
+
+    it.each([
+      ["вул. Хрещатик, 22", "кв. 5", { Street: "вул. Хрещатик", House: "22", Flat: "5" }],
+      ["просп. Перемоги 37/1, кв. 12", null, { Street: "просп. Перемоги", House: "37/1", Flat: "12" }],
+      [
+        "вулиця Саксаганського, буд. 121А",
+        "під'їзд 2",
+        { Street: "вулиця Саксаганського", House: "121А", Flat: "під'їзд 2" },
+      ],
+      ["вул. 8 Березня, 5", null, { Street: "вул. 8 Березня", House: "5" }],
+      ["12 Khreshchatyk St", "apt 7", { Street: "Khreshchatyk St", House: "12", Flat: "7" }],
+    ])("splits %j / %j into street, house and flat in Kyiv", (address1, address2, parts) => {
+      expect(mapped(courierTo(address1, address2)).delivery_address).toEqual({
+        DeliveryCity: KYIV_CITY_REF,
+        ...parts,
+      });
+    });
+
+    it("takes the city from the cart picker's attribute when there is one", () => {
+      const order = courierTo("вул. Хрещатик, 22", null, { [NP_CITY_REF_ATTRIBUTE]: OTHER_CITY_REF });
+      expect(mapped(order).delivery_address).toMatchObject({ DeliveryCity: OTHER_CITY_REF });
+    });
+
+    it("holds an address without a street, or without a house number naming it", () => {
+      const noStreet = only(holds(courierTo(null)), "courier_address_missing");
+      expect(noStreet.action).toBe("courierAddress");
+      const noHouse = only(holds(courierTo("вул. Хрещатик")), "courier_address_missing");
+      expect(noHouse.message).toContain('"вул. Хрещатик"');
+    });
+
+    it("holds a city attribute that is not a carrier Ref", () => {
+      const order = courierTo("вул. Хрещатик, 22", null, { [NP_CITY_REF_ATTRIBUTE]: "Київ" });
+      expect(only(holds(order), "city_invalid").message).toContain('"київ"');
+    });
+
+    it("takes the merchant's courier address whole, over the shipping address", () => {
+      const overrides = { courier: { street: "вул. Велика Васильківська", house: "72" } };
+      expect(mapped(courierTo(null), { overrides }).delivery_address).toEqual({
+        DeliveryCity: KYIV_CITY_REF,
+        Street: "вул. Велика Васильківська",
+        House: "72",
+      });
+    });
+  });
+
+  describe("Ukrposhta", () => {
+    const byPost = (zip: string | null) =>
+      uaOrder((draft) => {
+        draft.shipping_lines = [{ title: "Укрпошта", code: null, source: "shopify" }];
+        draft.shipping_address!.zip = zip;
+      });
+
+    it("sends the shipping address's postcode", () => {
+      expect(mapped(byPost(" 79000 ")).delivery_address).toEqual({ postcode: "79000" });
+    });
+
+    it("holds a missing or malformed postcode, and the merchant's postcode releases it", () => {
+      expect(only(holds(byPost(null)), "postcode_missing").action).toBe("postcode");
+      expect(only(holds(byPost("31-019")), "postcode_invalid").message).toContain('"31-019"');
+      expect(mapped(byPost("31-019"), { overrides: { postcode: "01001" } }).delivery_address).toEqual({
+        postcode: "01001",
+      });
+    });
+  });
+
+  it("sends an empty address for pickup, whatever the order says", () => {
+    expect(mapped(shippedBy("Самовивіз")).delivery_address).toEqual({});
+  });
+});
+
+describe("products and Cost", () => {
+  const withLines = (lines: ReturnType<typeof lineItem>[], refunds?: unknown[]) =>
+    uaOrder((draft) => {
+      draft.line_items = lines;
+      if (refunds) draft.refunds = refunds as typeof draft.refunds;
+    });
+  const line = (n: number, changes: Parameters<typeof lineItem>[0]) =>
+    lineItem({ id: 9000 + n, admin_graphql_api_id: `gid://shopify/LineItem/${9000 + n}`, ...changes });
+
+  it("merges lines of one SKU: counts added, price the weighted average", () => {
+    const order = mapped(
+      withLines([
+        line(1, { sku: "MUG", name: "Mug", price: "100.00", quantity: 2, current_quantity: 2 }),
+        line(2, { sku: "TEA", name: "Tea", price: "50.00", quantity: 1, current_quantity: 1 }),
+        line(3, { sku: "MUG", name: "Mug (gift wrap)", price: "130.00", quantity: 1, current_quantity: 1 }),
+      ]),
+    );
+    expect(order.products).toEqual([
+      { sku: "MUG", name: "Mug", count: "3", price: "110.00" },
+      { sku: "TEA", name: "Tea", count: "1", price: "50.00" },
+    ]);
+    expect(order.Cost).toBe(380);
+  });
+
+  it("rounds a weighted average to the kopeck", () => {
+    const order = mapped(
+      withLines([
+        line(1, { sku: "MUG", price: "100.00", quantity: 1, current_quantity: 1 }),
+        line(2, { sku: "MUG", price: "100.01", quantity: 2, current_quantity: 2 }),
+      ]),
+    );
+    expect(order.products[0]).toMatchObject({ count: "3", price: "100.01" }); // 300.02 / 3
+  });
+
+  it("spreads a line's discounts over its units, and Cost counts the discounted value", () => {
+    const order = mapped(
+      withLines([
+        line(1, {
+          sku: "MUG",
+          price: "100.00",
+          quantity: 3,
+          current_quantity: 3,
+          discount_allocations: [{ amount: "6.00" }, { amount: "4.00" }],
+        }),
+      ]),
+    );
+    expect(order.products[0]).toMatchObject({ count: "3", price: "96.67" }); // (300 − 10) / 3
+    expect(order.Cost).toBe(290);
+  });
+
+  it("falls back to total_discount without allocations, and never counts a discount twice", () => {
+    const legacy = line(1, { sku: "MUG", price: "100.00", quantity: 2, total_discount: "40.00" });
+    expect(mapped(withLines([{ ...legacy, discount_allocations: [] }])).products[0]!.price).toBe("80.00");
+    const both = { ...legacy, discount_allocations: [{ amount: "40.00" }] };
+    expect(mapped(withLines([both])).products[0]!.price).toBe("80.00");
+  });
+
+  it.each([
+    ["819.50", 820],
+    ["819.49", 819],
+    ["0.50", 1],
+    ["1000.00", 1000],
+  ])("rounds goods worth %s to %i UAH (half up)", (price, cost) => {
+    const order = mapped(withLines([line(1, { sku: "X", price, quantity: 1, current_quantity: 1 })]));
+    expect(order.Cost).toBe(cost);
+  });
+
+  it("leaves out gift cards and items that need no shipping (tips), from products and from Cost", () => {
+    const order = mapped(
+      withLines([
+        line(1, { sku: "MUG", price: "100.00", quantity: 1 }),
+        line(2, { sku: "GIFT-500", price: "500.00", quantity: 1, gift_card: true, requires_shipping: false }),
+        line(3, { sku: "TIP", name: "Tip", price: "50.00", quantity: 1, requires_shipping: false }),
+        line(4, { sku: null, name: "Card-only gift", price: "300.00", quantity: 1, gift_card: true }),
+      ]),
+    );
+    expect(order.products.map((product) => product.sku)).toEqual(["MUG"]);
+    expect(order.Cost).toBe(100);
+  });
+
+  it("uses current_quantity when Shopify gives it, dropping lines edited down to nothing", () => {
+    const order = mapped(
+      withLines([
+        line(1, { sku: "MUG", price: "100.00", quantity: 3, current_quantity: 1 }),
+        line(2, { sku: "TEA", price: "50.00", quantity: 2, current_quantity: 0 }),
+      ]),
+    );
+    expect(order.products).toEqual([expect.objectContaining({ sku: "MUG", count: "1", price: "100.00" })]);
+    expect(order.Cost).toBe(100);
+  });
+
+  it("subtracts refunded quantities without current_quantity, keeping the remaining units' discount share", () => {
+    const lines = [
+      line(1, {
+        sku: "MUG",
+        price: "100.00",
+        quantity: 3,
+        current_quantity: null,
+        discount_allocations: [{ amount: "30.00" }],
+      }),
+      line(2, { sku: "TEA", price: "50.00", quantity: 1, current_quantity: null }),
+    ];
+    const refunds = [
+      { refund_line_items: [{ line_item_id: 9001, quantity: 1 }] },
+      { refund_line_items: [{ line_item_id: 9002, quantity: 1 }] },
+    ];
+    const order = mapped(withLines(lines, refunds));
+    expect(order.products).toEqual([expect.objectContaining({ sku: "MUG", count: "2", price: "90.00" })]);
+    expect(order.Cost).toBe(180);
+  });
+
+  it("matches a refund to its line when JSON.parse rounded the big line id", () => {
+    const big = lineItem({
+      id: 487817672276298560,
+      admin_graphql_api_id: "gid://shopify/LineItem/487817672276298554",
+      sku: "MUG",
+      quantity: 2,
+      current_quantity: null,
+    });
+    const refunds = [{ refund_line_items: [{ line_item_id: 487817672276298560, quantity: 1 }] }];
+    expect(mapped(withLines([big], refunds)).products[0]!.count).toBe("1");
+  });
+
+  it("holds every item without a SKU, naming each", () => {
+    const reasons = holds(
+      withLines([
+        line(1, { sku: null, name: "Свічка «Лаванда»" }),
+        line(2, { sku: "   ", name: "Свічка «М'ята»" }),
+        line(3, { sku: "TEA" }),
+      ]),
+    );
+    expect(codes(reasons)).toEqual(["sku_missing", "sku_missing"]);
+    expect(reasons[0]!.message).toContain("Свічка «Лаванда»");
+    expect(reasons[1]!.message).toContain("Свічка «М'ята»");
+    expect(reasons[0]!.action).toBe("shopify");
+  });
+
+  it("does not hold a refunded item without a SKU", () => {
+    const order = mapped(withLines([line(1, { sku: null, current_quantity: 0 }), line(2, { sku: "TEA" })]));
+    expect(order.products.map((product) => product.sku)).toEqual(["TEA"]);
+  });
+
+  it("holds an order with nothing to ship", () => {
+    const order = withLines([
+      line(1, { sku: "GIFT", gift_card: true, requires_shipping: false }),
+      line(2, { sku: "TEA", current_quantity: 0 }),
+    ]);
+    const reason = only(holds(order), "no_shippable_lines");
+    expect(reason.message).toContain("#1042");
+  });
+
+  it("holds a store whose currency is not UAH", () => {
+    const order = uaOrder((draft) => {
+      draft.currency = "EUR";
+    });
+    const reason = only(holds(order), "currency_not_uah");
+    expect(reason.message).toContain("EUR");
+    expect(reason.fix).toMatch(/UAH/);
+  });
+});
+
+describe("id_order, external_id, comment, PayerType, delivery_sender_id", () => {
+  it("writes id_order as the shop's prefix and the order number, unless given one", () => {
+    expect(idOrderFor(uaOrder(), orderSettingsSchema.parse({ idOrderPrefix: "UA-" }))).toBe("UA-1042");
+    expect(mapped(uaOrder(), { settings: { idOrderPrefix: "UA-" } }).id_order).toBe("UA-1042");
+    expect(mapped(uaOrder(), { settings: { idOrderPrefix: "UA-" }, idOrder: "1042" }).id_order).toBe("1042");
+  });
+
+  it("sends the exact Shopify id as external_id", () => {
+    const order = uaOrder((draft) => {
+      draft.id = 820982911946154500;
+      draft.admin_graphql_api_id = "gid://shopify/Order/820982911946154508";
+    });
+    expect(mapped(order).external_id).toBe("820982911946154508");
+  });
+
+  it("sends the note trimmed as the comment, cut to its maximum, or no comment", () => {
+    const withNote = (note: string | null) =>
+      uaOrder((draft) => {
+        draft.note = note;
+      });
+    expect(mapped(withNote("  Після 18:00  ")).comment).toBe("Після 18:00");
+    expect(mapped(withNote("   "))).not.toHaveProperty("comment");
+    expect(mapped(withNote(null))).not.toHaveProperty("comment");
+    const long = mapped(withNote("Ї".repeat(COMMENT_MAX_LENGTH + 50))).comment!;
+    expect(Array.from(long)).toHaveLength(COMMENT_MAX_LENGTH);
+    expect(long.endsWith("…")).toBe(true);
+    expect(mapped(uaOrder(), { settings: { sendNoteAsComment: false } })).not.toHaveProperty("comment");
+  });
+
+  it("sends PayerType and delivery_sender_id only when the shop set them", () => {
+    expect(mapped(uaOrder())).not.toHaveProperty("PayerType");
+    expect(mapped(uaOrder())).not.toHaveProperty("delivery_sender_id");
+    const order = mapped(uaOrder(), { settings: { payerType: "Sender", deliverySenderId: "17" } });
+    expect(order.PayerType).toBe("Sender");
+    expect(order.delivery_sender_id).toBe("17");
+  });
+
+  it("turns an order the warehouse schema refuses into a hold instead of throwing", () => {
+    const reason = only(holds(uaOrder(), { idOrder: "" }), "mapping_invalid");
+    expect(reason.message).toContain("id_order");
+  });
+});
+
+describe("several problems at once", () => {
+  const held = () => shopifyOrderSchema.parse(fixtureJson(FIXTURE.heldOrder));
+
+  it("lists every reason, not only the first", () => {
+    const reasons = holds(held());
+    expect(codes(reasons)).toEqual(["phone_invalid", "delivery_method_unknown", "sku_missing"]);
+    for (const reason of reasons) {
+      expect(reason.message.length).toBeGreaterThan(20);
+      expect(reason.fix.length).toBeGreaterThan(20);
+    }
+  });
+
+  it("keeps holding only for what the merchant's corrections did not fix", () => {
+    const overrides = { phone: "067 123 45 67", deliveryMethod: "pickup" as const };
+    expect(codes(holds(held(), { overrides }))).toEqual(["sku_missing"]);
+  });
+
+  it("maps once every problem is fixed", () => {
+    const order = shopifyOrderSchema.parse({
+      ...fixtureJson(FIXTURE.heldOrder),
+      line_items: [
+        lineItem({
+          sku: "CANDLE-LAV",
+          name: "Свічка «Лаванда»",
+          price: "320.00",
+          quantity: 2,
+          current_quantity: 2,
+        }),
+      ],
+    });
+    const result = mapped(order, {
+      overrides: { phone: "067 123 45 67", deliveryMethod: "novaPoshta", warehouseRef: BRANCH_REF },
+    });
+    expect(result).toMatchObject({
+      id_order: "1055",
+      rec_phone: "380671234567",
+      recipient: "Marek Nowak",
+      payment_method: PAYMENT_METHOD.prepaid,
+      order_payment_sum: "640.00",
+      delivery_method: DELIVERY_METHOD.novaPoshta,
+      delivery_address: { WarehouseRef: BRANCH_REF },
+      Cost: 640,
+    });
+  });
+});
+
+describe("settings and overrides schemas", () => {
+  it("gives every default from {}", () => {
+    expect(orderSettingsSchema.parse({})).toEqual({
+      paymentRules: [],
+      deliveryRules: [],
+      deliveryLiterals: { ...DELIVERY_METHOD },
+      idOrderPrefix: "",
+      sendNoteAsComment: true,
+    });
+    expect(DEFAULT_ORDER_SETTINGS).toEqual(orderSettingsSchema.parse({}));
+  });
+
+  it("keeps the other literals' defaults when one is changed", () => {
+    const settings = orderSettingsSchema.parse({ deliveryLiterals: { ukrposhta: "Укрпочта" } });
+    expect(settings.deliveryLiterals).toEqual({ ...DELIVERY_METHOD, ukrposhta: "Укрпочта" });
+  });
+
+  it("lists every delivery method the literals know", () => {
+    expect([...DELIVERY_METHOD_KEYS].sort()).toEqual(Object.keys(DELIVERY_METHOD).sort());
+  });
+
+  it.each([
+    [{ idOrderPrefix: "UA_" }, "idOrderPrefix"],
+    [{ idOrderPrefix: "SKLADSYNC-1" }, "idOrderPrefix"],
+    [{ paymentRules: [{ match: " ", method: "cashOnDelivery" }] }, "paymentRules"],
+    [{ deliveryRules: [{ match: "x", method: "dhl" }] }, "deliveryRules"],
+    [{ payerType: "Nobody" }, "payerType"],
+    [{ deliveryLiterals: { pickup: "" } }, "deliveryLiterals"],
+  ])("refuses settings %j", (settings, field) => {
+    const result = orderSettingsSchema.safeParse(settings);
+    expect(result.success).toBe(false);
+    expect(result.error!.issues[0]!.path[0]).toBe(field);
+  });
+
+  it("refuses corrections that could not be sent, and fills the courier city with Kyiv", () => {
+    expect(orderOverridesSchema.safeParse({ phone: "+48 601 234 567" }).success).toBe(false);
+    expect(orderOverridesSchema.safeParse({ warehouseRef: "12" }).success).toBe(false);
+    expect(orderOverridesSchema.safeParse({ postcode: "1001" }).success).toBe(false);
+    expect(orderOverridesSchema.safeParse({ deliveryMethod: "dhl" }).success).toBe(false);
+    expect(orderOverridesSchema.parse({ courier: { street: "Хрещатик", house: "1" } }).courier).toEqual({
+      cityRef: KYIV_CITY_REF,
+      street: "Хрещатик",
+      house: "1",
+    });
+  });
+});
