@@ -26,6 +26,11 @@ export function appContext(): AppContext {
   return globalThis.skladSyncContext;
 }
 
+/** What a service needs: the context, and a way to wake the local worker for a shop (none in a job). */
+export interface ServiceDeps extends AppContext {
+  wake?: (shop: string) => void;
+}
+
 /** Closes what the context opened; the server calls it during graceful shutdown. */
 export async function closeAppContext(): Promise<void> {
   const context = globalThis.skladSyncContext;

@@ -4,8 +4,15 @@ import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { closeAppContext } from "./context.server";
+import { appContext, closeAppContext } from "./context.server";
+import { env } from "./env.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
+import { warehouseEndpoints } from "./warehouse/config.server";
+import { startProcessWorker, stopProcessWorker } from "./work/worker.server";
+
+// The work engine runs inside the web process unless WORKER=off (separate `npm run worker` processes).
+if (env().WORKER === "on" && env().NODE_ENV !== "test")
+  startProcessWorker(appContext(), warehouseEndpoints());
 
 export const streamTimeout = 5000;
 
@@ -41,5 +48,6 @@ export default async function handleRequest(
 
 /** Called by server.js after the HTTP server has stopped taking requests. */
 export async function shutdown(): Promise<void> {
+  await stopProcessWorker();
   await closeAppContext();
 }

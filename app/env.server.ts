@@ -8,61 +8,94 @@ import { DEFAULT_BASE_URL, DEFAULT_BASE_URL_V2, DEFAULT_TIMEOUT_MS } from "./war
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
-export const envSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  SHOPIFY_API_KEY: z
-    .string({
-      error:
-        "is missing: set it to the app's Client ID (Partner Dashboard → Apps → Sklad Sync → Client credentials)",
-    })
-    .min(1, "is empty: set it to the app's Client ID from the Partner Dashboard"),
-  SHOPIFY_API_SECRET: z
-    .string({
-      error:
-        "is missing: set it to the app's Client secret (Partner Dashboard → Apps → Sklad Sync → Client credentials)",
-    })
-    .min(1, "is empty: set it to the app's Client secret from the Partner Dashboard"),
-  SHOPIFY_APP_URL: z
-    .url({ protocol: /^https?$/, error: "must be the app's public URL, e.g. https://sklad-sync.example.com" })
-    .transform((url) => url.replace(/\/+$/, "")),
-  SCOPES: z
-    .string()
-    .optional()
-    .transform((value) =>
-      value
-        ?.split(",")
-        .map((scope) => scope.trim())
-        .filter(Boolean),
-    ),
-  SHOP_CUSTOM_DOMAIN: z.string().optional(),
-  DATABASE_URL: z
-    .string()
-    .default(DEFAULT_DATABASE_URL)
-    .superRefine((url, ctx) => {
-      try {
-        databaseFlavour(url);
-      } catch (error) {
-        ctx.addIssue({ code: "custom", message: (error as Error).message.replace(/^DATABASE_URL /, "") });
-      }
-    }),
-  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
-  PORT: z.coerce
-    .number({ error: "must be a port number, e.g. 3000" })
-    .int()
-    .min(0)
-    .max(65535, "must be a port number between 0 and 65535")
-    .default(3000),
-  // The warehouse's addresses: the provider's by default. Production and staging share them (the
-  // ApiKey selects the environment); they change only to point at the simulator or a proxy.
-  WAREHOUSE_API_URL: warehouseUrl("v1").default(DEFAULT_BASE_URL),
-  WAREHOUSE_API_V2_URL: warehouseUrl("v2").default(DEFAULT_BASE_URL_V2),
-  WAREHOUSE_TIMEOUT_MS: z.coerce
-    .number({ error: "must be a number of milliseconds, e.g. 15000" })
-    .int("must be a whole number of milliseconds")
-    .min(1000, "must be at least 1000 ms: the warehouse's own p95 is 300 ms, but a batch takes longer")
-    .max(120_000, "must be at most 120000 ms (two minutes)")
-    .default(DEFAULT_TIMEOUT_MS),
-});
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    SHOPIFY_API_KEY: z
+      .string({
+        error:
+          "is missing: set it to the app's Client ID (Partner Dashboard → Apps → Sklad Sync → Client credentials)",
+      })
+      .min(1, "is empty: set it to the app's Client ID from the Partner Dashboard"),
+    SHOPIFY_API_SECRET: z
+      .string({
+        error:
+          "is missing: set it to the app's Client secret (Partner Dashboard → Apps → Sklad Sync → Client credentials)",
+      })
+      .min(1, "is empty: set it to the app's Client secret from the Partner Dashboard"),
+    SHOPIFY_APP_URL: z
+      .url({
+        protocol: /^https?$/,
+        error: "must be the app's public URL, e.g. https://sklad-sync.example.com",
+      })
+      .transform((url) => url.replace(/\/+$/, "")),
+    SCOPES: z
+      .string()
+      .optional()
+      .transform((value) =>
+        value
+          ?.split(",")
+          .map((scope) => scope.trim())
+          .filter(Boolean),
+      ),
+    SHOP_CUSTOM_DOMAIN: z.string().optional(),
+    DATABASE_URL: z
+      .string()
+      .default(DEFAULT_DATABASE_URL)
+      .superRefine((url, ctx) => {
+        try {
+          databaseFlavour(url);
+        } catch (error) {
+          ctx.addIssue({ code: "custom", message: (error as Error).message.replace(/^DATABASE_URL /, "") });
+        }
+      }),
+    LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+    PORT: z.coerce
+      .number({ error: "must be a port number, e.g. 3000" })
+      .int()
+      .min(0)
+      .max(65535, "must be a port number between 0 and 65535")
+      .default(3000),
+    // The warehouse's addresses: the provider's by default. Production and staging share them (the
+    // ApiKey selects the environment); they change only to point at the simulator or a proxy.
+    WAREHOUSE_API_URL: warehouseUrl("v1").default(DEFAULT_BASE_URL),
+    WAREHOUSE_API_V2_URL: warehouseUrl("v2").default(DEFAULT_BASE_URL_V2),
+    WAREHOUSE_TIMEOUT_MS: z.coerce
+      .number({ error: "must be a number of milliseconds, e.g. 15000" })
+      .int("must be a whole number of milliseconds")
+      .min(1000, "must be at least 1000 ms: the warehouse's own p95 is 300 ms, but a batch takes longer")
+      .max(120_000, "must be at most 120000 ms (two minutes)")
+      .default(DEFAULT_TIMEOUT_MS),
+    // The warehouse's rate-limit window. Only the simulator's can be shortened (its --window option), so
+    // that tests of the worker process take seconds; against the real warehouse it must stay 60000.
+    WAREHOUSE_RATE_WINDOW_MS: z.coerce
+      .number({ error: "must be a number of milliseconds" })
+      .int()
+      .min(1000, "must be at least 1000 ms")
+      .max(60_000, "must be at most 60000 ms, the warehouse's own window")
+      .default(60_000),
+    // Encrypts each shop's warehouse ApiKey at rest. Required in production; elsewhere a fixed development
+    // key is used so the demo and tests need no setup (never use it for real keys).
+    SKLAD_ENCRYPTION_KEY: z
+      .string()
+      .regex(
+        /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/,
+        "must be 32 random bytes as 64 hex digits or base64, e.g. the output of `openssl rand -hex 32`",
+      )
+      .optional(),
+    // Whether this process runs the work engine (order submission and the schedules). Turn it off on web
+    // instances when separate `npm run worker` processes do the work.
+    WORKER: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  })
+  .superRefine((value, ctx) => {
+    if (value.NODE_ENV === "production" && !value.SKLAD_ENCRYPTION_KEY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SKLAD_ENCRYPTION_KEY"],
+        message: "is missing: production needs its own key, e.g. the output of `openssl rand -hex 32`",
+      });
+    }
+  });
 
 function warehouseUrl(version: "v1" | "v2") {
   return z

@@ -2,6 +2,7 @@
 // from a fresh checkout or on top of an existing database. Safe to run on every deploy.
 import { execFileSync } from "node:child_process";
 import { loadDotEnv } from "../app/config/dotenv";
+import { useWriteAheadLog } from "../app/db/sqlite";
 import { databaseFlavour, DEFAULT_DATABASE_URL } from "../app/db/flavour";
 
 loadDotEnv();
@@ -21,3 +22,4 @@ try {
   );
   process.exit(1);
 }
+if (flavour === "sqlite") await useWriteAheadLog(url);

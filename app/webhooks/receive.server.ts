@@ -7,7 +7,17 @@ function badRequest(message: string): Response {
   return Response.json({ error: message }, { status: 400 });
 }
 
+/** Far above any real order (Shopify's largest payloads are a few hundred KB), far below harm. */
+export const MAX_WEBHOOK_BYTES = 4 * 1024 * 1024;
+
 export async function receiveWebhook<Schema extends z.ZodType>(request: Request, payloadSchema: Schema) {
+  const length = Number(request.headers.get("content-length") ?? "0");
+  if (length > MAX_WEBHOOK_BYTES) {
+    throw Response.json(
+      { error: `The webhook body is ${length} bytes; at most ${MAX_WEBHOOK_BYTES} are accepted.` },
+      { status: 413 },
+    );
+  }
   let context: Awaited<ReturnType<typeof authenticate.webhook>>;
   try {
     context = await authenticate.webhook(request);
@@ -16,11 +26,11 @@ export async function receiveWebhook<Schema extends z.ZodType>(request: Request,
     if (error instanceof SyntaxError) throw badRequest("The webhook body is not valid JSON.");
     throw error;
   }
+  // The header's spelling (orders/create) is the one merchants and Shopify's documentation use.
+  const topicName = request.headers.get("x-shopify-topic") ?? String(context.topic);
   const parsed = payloadSchema.safeParse(context.payload);
   if (!parsed.success) {
-    throw badRequest(
-      `The ${String(context.topic)} payload is not what Shopify sends:\n${z.prettifyError(parsed.error)}`,
-    );
+    throw badRequest(`The ${topicName} payload is not what Shopify sends:\n${z.prettifyError(parsed.error)}`);
   }
   return {
     shop: context.shop,

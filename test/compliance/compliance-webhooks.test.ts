@@ -52,6 +52,43 @@ async function seedShopData(domain: string) {
       report: "{}",
     },
   });
+  await seedOrder(domain, "1001", String(customer.id));
+  await db.shopSettings.create({ data: { shop: domain } });
+  await db.webhookEvent.create({
+    data: { shop: domain, eventId: "e1", topic: "orders/create", receivedAt: new Date() },
+  });
+  await db.workLease.create({ data: { shop: domain, holder: "w1", expiresAt: new Date() } });
+  await db.rateLimitState.create({ data: { key: `digest-${domain}`, shop: domain, state: "{}" } });
+}
+
+/** An order sent to the warehouse, with the customer's name and phone in each copy we keep. */
+async function seedOrder(domain: string, shopifyOrderId: string, customerId: string) {
+  const { db } = appContext();
+  const personal = { recipient: "Олена Коваленко", rec_phone: "380671234567" };
+  const row = await db.warehouseOrder.create({
+    data: {
+      shop: domain,
+      shopifyOrderId,
+      orderName: `#${shopifyOrderId}`,
+      customerId,
+      idOrder: shopifyOrderId,
+      state: "accepted",
+      payload: JSON.stringify({ id: shopifyOrderId, customer: { id: customerId }, ...personal }),
+      mapped: JSON.stringify(personal),
+      sentOrder: JSON.stringify(personal),
+      orderCreatedAt: new Date(),
+      orderUpdatedAt: new Date(),
+    },
+  });
+  await db.orderEvent.create({
+    data: {
+      shop: domain,
+      orderId: row.id,
+      at: new Date(),
+      kind: "held",
+      message: "Phone 067123 is not Ukrainian.",
+    },
+  });
 }
 
 describe("customers/data_request", () => {
@@ -108,6 +145,31 @@ describe("customers/data_request", () => {
 });
 
 describe("customers/redact", () => {
+  it("erases the customer's orders' personal data, keeps their record, and lists them in a data request", async () => {
+    const { db } = appContext();
+    await seedOrder(shop, "1001", "7001");
+    await seedOrder(shop, "3003", "9009");
+    expect((await dataRequest()).status).toBe(200);
+    const report = JSON.parse(
+      (await db.complianceRequest.findFirstOrThrow({ where: { topic: "customers/data_request" } })).report!,
+    ) as { sources: { table: string; records: { orderName: string }[] }[] };
+    const orders = report.sources.find((source) => source.table === "WarehouseOrder")!.records;
+    expect(orders.map((order) => order.orderName)).toEqual(["#1001"]);
+
+    const response = await sendWebhook({
+      topic: "customers/redact",
+      shop,
+      payload: { shop_id: 1, shop_domain: shop, customer, orders_to_redact: [1001] },
+    });
+    expect(response.status).toBe(200);
+    const erased = await db.warehouseOrder.findFirstOrThrow({ where: { shopifyOrderId: "1001" } });
+    expect(erased).toMatchObject({ state: "accepted", payload: "{}", mapped: null, sentOrder: null });
+    const events = await db.orderEvent.findMany({ where: { orderId: erased.id } });
+    expect(events.map((event) => event.message)).toEqual(["(erased at the customer's request)"]);
+    const kept = await db.warehouseOrder.findFirstOrThrow({ where: { shopifyOrderId: "3003" } });
+    expect(kept.sentOrder).toContain("Олена");
+  });
+
   it("erases that customer's personal data and leaves other customers' alone", async () => {
     await dataRequest();
     await dataRequest(randomUUID(), 8002);

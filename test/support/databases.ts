@@ -1,12 +1,14 @@
 // Real databases for the tests: a SQLite template migrated once per run and copied for each worker, or
 // (when DATABASE_URL names PostgreSQL) a template database cloned into one database per worker.
 import { execFileSync } from "node:child_process";
+import { useWriteAheadLog } from "../../app/db/sqlite";
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { databaseFlavour } from "../../app/db/flavour";
 
-export const TEST_DB_DIR = path.resolve(".cache/test-db");
+// Overridable so that two test runs in one checkout (a developer and an editor, say) do not clash.
+export const TEST_DB_DIR = path.resolve(process.env.TEST_DB_DIR ?? ".cache/test-db");
 const SQLITE_TEMPLATE = path.join(TEST_DB_DIR, "template.sqlite");
 const PG_TEMPLATE = "sklad_sync_test_template";
 
@@ -39,6 +41,7 @@ export async function prepareTemplateDatabase(baseUrl: string | undefined): Prom
     rmSync(TEST_DB_DIR, { recursive: true, force: true });
     mkdirSync(TEST_DB_DIR, { recursive: true });
     migrate(`file:${SQLITE_TEMPLATE}`);
+    await useWriteAheadLog(`file:${SQLITE_TEMPLATE}`);
     return `file:${SQLITE_TEMPLATE}`;
   }
   await admin(baseUrl, async (client) => {
@@ -61,6 +64,8 @@ export async function createWorkerDatabase(
 ): Promise<string> {
   if (databaseFlavour(templateUrl) === "sqlite") {
     const file = path.join(TEST_DB_DIR, `worker-${worker}.sqlite`);
+    // The previous file's write-ahead log would otherwise be replayed into the fresh copy.
+    for (const suffix of ["-wal", "-shm"]) rmSync(file + suffix, { force: true });
     copyFileSync(templateUrl.slice("file:".length), file);
     return `file:${file}`;
   }

@@ -1,0 +1,304 @@
+// Order intake: a Shopify order webhook becomes (or updates) one WarehouseOrder row, mapped at once (the
+// mapping is pure and fast), with the work it now needs made due. Nothing here calls the warehouse or
+// Shopify, so the webhook is answered in milliseconds and nothing is lost while the warehouse is down.
+import type { WarehouseOrder as OrderRow } from "@prisma/client";
+import type { ServiceDeps } from "../context.server";
+import { isUniqueViolation, type Db } from "../db.server";
+import { parseMapping } from "../settings/settings.server";
+import { mapOrder, idOrderFor, type HoldReason, type MappingResult } from "./mapping";
+import { customerIdOf, shopifyOrderSchema, type ShopifyOrder } from "./payload";
+import { orderOverridesSchema, type OrderOverrides, type OrderSettings } from "./settings";
+import { ATTENTION, ORDER_STATE, PENDING, type OrderState } from "./states";
+import { EVENT, recordEvents, type OrderEventInput } from "./timeline.server";
+
+export const ORDER_TOPICS = ["orders/create", "orders/updated", "orders/cancelled"] as const;
+export type OrderTopic = (typeof ORDER_TOPICS)[number];
+
+export type IntakeOutcome =
+  "recorded" | "updated" | "unchanged" | "stale" | "duplicate" | "ignored_before_install";
+
+/** The mapped order, or the hold reasons, as the columns keep them. */
+export function mappingColumns(result: MappingResult) {
+  return result.ok
+    ? { mapped: JSON.stringify(result.order), holdReasons: null }
+    : { mapped: null, holdReasons: JSON.stringify(result.hold) };
+}
+
+export function holdSummary(hold: HoldReason[]): string {
+  return hold.map((reason) => reason.message).join(" ");
+}
+
+async function shopMapping(db: Db, shop: string): Promise<OrderSettings> {
+  const row = await db.shopSettings.findUnique({ where: { shop }, select: { mapping: true } });
+  return parseMapping(row?.mapping);
+}
+
+function isCancelled(topic: OrderTopic, order: ShopifyOrder): boolean {
+  return topic === "orders/cancelled" || Boolean(order.cancelled_at);
+}
+
+/** Takes in one order webhook. Redeliveries (same event id) and older versions of the order change nothing. */
+export async function takeInOrderWebhook(
+  deps: ServiceDeps,
+  input: { shop: string; topic: OrderTopic; eventId: string; order: ShopifyOrder },
+): Promise<IntakeOutcome> {
+  const { db } = deps;
+  const { shop, eventId } = input;
+  const seen = await db.webhookEvent.findUnique({ where: { shop_eventId: { shop, eventId } } });
+  if (seen) return "duplicate";
+  const outcome = await applyOrderWebhook(deps, input);
+  // Recorded after the order, so a crash in between only means the redelivery is applied again, which
+  // changes nothing: the order's own updated_at makes applying it idempotent.
+  try {
+    await db.webhookEvent.create({
+      data: { shop, eventId, topic: input.topic, receivedAt: deps.clock() },
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+  deps.log.info(
+    { shop, event: "order.webhook", topic: input.topic, shopifyOrderId: input.order.id, outcome },
+    "order webhook taken in",
+  );
+  if (outcome === "recorded" || outcome === "updated") deps.wake?.(shop);
+  return outcome;
+}
+
+async function applyOrderWebhook(
+  deps: ServiceDeps,
+  input: { shop: string; topic: OrderTopic; order: ShopifyOrder },
+): Promise<IntakeOutcome> {
+  const { db } = deps;
+  const { shop, order } = input;
+  const existing = await db.warehouseOrder.findUnique({
+    where: { shop_shopifyOrderId: { shop, shopifyOrderId: order.id } },
+  });
+  if (existing) return updateOrder(deps, existing, input);
+
+  // An order placed before the app was installed is not ours to ship: its edits do not bring it in.
+  if (input.topic !== "orders/create") {
+    const installed = await db.shop.findUnique({ where: { shop }, select: { installedAt: true } });
+    if (!installed || new Date(order.created_at) < installed.installedAt) return "ignored_before_install";
+  }
+  try {
+    await createOrder(deps, input);
+    return "recorded";
+  } catch (error) {
+    // The same order arriving twice at once (create and updated together): the other one made the row.
+    if (!isUniqueViolation(error)) throw error;
+    const row = await db.warehouseOrder.findUniqueOrThrow({
+      where: { shop_shopifyOrderId: { shop, shopifyOrderId: order.id } },
+    });
+    return updateOrder(deps, row, input);
+  }
+}
+
+async function createOrder(
+  deps: ServiceDeps,
+  input: { shop: string; topic: OrderTopic; order: ShopifyOrder },
+): Promise<void> {
+  const { db, clock } = deps;
+  const { shop, order } = input;
+  const now = clock();
+  const settings = await shopMapping(db, shop);
+  const idOrder = idOrderFor(order, settings);
+  const cancelled = isCancelled(input.topic, order);
+  const result = mapOrder({ order, settings, idOrder });
+  const state: OrderState = cancelled
+    ? ORDER_STATE.cancelled
+    : result.ok
+      ? ORDER_STATE.ready
+      : ORDER_STATE.held;
+  const events: Omit<OrderEventInput, "orderId">[] = [
+    { shop, at: now, kind: EVENT.received, message: `Order ${order.name} received from Shopify.` },
+  ];
+  if (cancelled) {
+    events.push({
+      shop,
+      at: now,
+      kind: EVENT.cancelled,
+      message: "Cancelled in Shopify before it was sent.",
+    });
+  } else if (result.ok) {
+    events.push({
+      shop,
+      at: now,
+      kind: EVENT.ready,
+      message: "Mapped; waiting to be sent.",
+      data: result.order,
+    });
+  } else {
+    events.push({ shop, at: now, kind: EVENT.held, message: holdSummary(result.hold), data: result.hold });
+  }
+  const row = await db.warehouseOrder.create({
+    data: {
+      shop,
+      shopifyOrderId: order.id,
+      orderName: order.name,
+      customerId: customerIdOf(order),
+      idOrder,
+      state,
+      payload: JSON.stringify(order),
+      orderCreatedAt: new Date(order.created_at),
+      orderUpdatedAt: new Date(order.updated_at ?? order.created_at),
+      cancelledAt: cancelled ? new Date(order.cancelled_at ?? now) : null,
+      ...mappingColumns(result),
+      nextAttemptAt: state === ORDER_STATE.ready ? now : null,
+    },
+  });
+  await recordEvents(
+    db,
+    events.map((event) => ({ ...event, orderId: row.id })),
+  );
+}
+
+async function updateOrder(
+  deps: ServiceDeps,
+  row: OrderRow,
+  input: { shop: string; topic: OrderTopic; order: ShopifyOrder },
+): Promise<IntakeOutcome> {
+  const { order } = input;
+  const updatedAt = new Date(order.updated_at ?? order.created_at);
+  const cancelled = isCancelled(input.topic, order);
+  if (updatedAt < row.orderUpdatedAt) return "stale";
+  if (updatedAt.getTime() === row.orderUpdatedAt.getTime() && (!cancelled || row.cancelledAt))
+    return "unchanged";
+  const settings = await shopMapping(deps.db, input.shop);
+  const changed = await applyChange(deps, row, {
+    order,
+    settings,
+    cancelled,
+    extra: { payload: JSON.stringify(order), orderUpdatedAt: updatedAt, orderName: order.name },
+  });
+  return changed ? "updated" : "unchanged";
+}
+
+/**
+ * Re-maps an order after its Shopify data, the shop's settings or the merchant's corrections changed, and
+ * makes due whatever that calls for. Answers whether anything the warehouse needs changed.
+ */
+export async function applyChange(
+  deps: ServiceDeps,
+  row: OrderRow,
+  change: {
+    order: ShopifyOrder;
+    settings: OrderSettings;
+    cancelled: boolean;
+    overrides?: OrderOverrides;
+    extra?: Partial<Pick<OrderRow, "payload" | "orderUpdatedAt" | "orderName" | "overrides">>;
+  },
+): Promise<boolean> {
+  const { db, clock } = deps;
+  const now = clock();
+  const shop = row.shop;
+  const overrides = change.overrides ?? orderOverridesSchema.parse(JSON.parse(row.overrides));
+  const events: OrderEventInput[] = [];
+  const event = (kind: OrderEventInput["kind"], message: string, data?: unknown) =>
+    events.push({ shop, orderId: row.id, at: now, kind, message, data });
+  let data: Partial<OrderRow> = { ...change.extra };
+  const state = row.state as OrderState;
+
+  if (change.cancelled) {
+    data.cancelledAt = row.cancelledAt ?? new Date(change.order.cancelled_at ?? now);
+    if (state === ORDER_STATE.cancelled || row.pending === PENDING.cancel) {
+      // already handled
+    } else if (state === ORDER_STATE.held || state === ORDER_STATE.ready || state === ORDER_STATE.rejected) {
+      data = { ...data, state: ORDER_STATE.cancelled, nextAttemptAt: null, pending: null };
+      event(EVENT.cancelled, "Cancelled in Shopify before the warehouse had it; nothing was sent.");
+    } else {
+      // The warehouse has it, or may have it: cancel there (after the in-doubt lookup, if one is due).
+      data = { ...data, pending: PENDING.cancel, nextAttemptAt: now };
+      event(EVENT.cancelQueued, "Cancelled in Shopify; the cancellation will be sent to the warehouse.");
+    }
+    await save(db, row, data, events);
+    return events.length > 0;
+  }
+
+  const result = mapOrder({
+    order: change.order,
+    settings: change.settings,
+    overrides,
+    idOrder: row.idOrder,
+  });
+  const columns = mappingColumns(result);
+  const mappedChanged = columns.mapped !== row.mapped || columns.holdReasons !== row.holdReasons;
+  data = { ...data, ...columns };
+
+  switch (state) {
+    case ORDER_STATE.held:
+    case ORDER_STATE.ready:
+    case ORDER_STATE.rejected: {
+      if (!mappedChanged && state !== ORDER_STATE.held) break;
+      if (result.ok) {
+        if (state === ORDER_STATE.rejected && !mappedChanged) break;
+        data = { ...data, state: ORDER_STATE.ready, nextAttemptAt: now, attempts: 0, lastError: null };
+        if (state !== ORDER_STATE.ready) event(EVENT.ready, "Mapped; waiting to be sent.", result.order);
+      } else if (mappedChanged || state !== ORDER_STATE.held) {
+        data = { ...data, state: ORDER_STATE.held, nextAttemptAt: null };
+        event(EVENT.held, holdSummary(result.hold), result.hold);
+      }
+      break;
+    }
+    case ORDER_STATE.accepted: {
+      if (!mappedChanged) break;
+      if (!result.ok) {
+        data = { ...data, attention: ATTENTION.editHeld, attentionMessage: holdSummary(result.hold) };
+        event(
+          EVENT.held,
+          `The change cannot be sent to the warehouse: ${holdSummary(result.hold)}`,
+          result.hold,
+        );
+      } else if (columns.mapped !== row.sentOrder) {
+        data = {
+          ...data,
+          pending: PENDING.edit,
+          nextAttemptAt: now,
+          attention: null,
+          attentionMessage: null,
+        };
+        event(EVENT.editQueued, "The order changed; the change will be sent to the warehouse.", result.order);
+      }
+      break;
+    }
+    case ORDER_STATE.submitting:
+    case ORDER_STATE.inDoubt:
+      // Kept in `mapped`; once the warehouse's copy is known, the difference becomes an edit.
+      if (mappedChanged)
+        event(EVENT.updated, "The order changed while it was being sent; the change follows.");
+      break;
+    case ORDER_STATE.cancelled:
+      break;
+  }
+  await save(db, row, data, events);
+  return mappedChanged;
+}
+
+async function save(db: Db, row: OrderRow, data: Partial<OrderRow>, events: OrderEventInput[]) {
+  // Conditional on the state read, so a worker that moved the order meanwhile is never overwritten.
+  const { count } = await db.warehouseOrder.updateMany({ where: { id: row.id, state: row.state }, data });
+  if (count === 0) throw new OrderMovedMeanwhile(row.id);
+  await recordEvents(db, events);
+}
+
+export class OrderMovedMeanwhile extends Error {
+  constructor(orderId: string) {
+    super(`order ${orderId} changed state while it was being updated; the webhook will be retried`);
+    this.name = "OrderMovedMeanwhile";
+  }
+}
+
+/** After the shop's mapping settings changed: orders not yet sent are mapped again with the new rules. */
+export async function remapOpenOrders(deps: ServiceDeps, shop: string): Promise<number> {
+  const settings = await shopMapping(deps.db, shop);
+  const rows = await deps.db.warehouseOrder.findMany({
+    where: { shop, state: { in: [ORDER_STATE.held, ORDER_STATE.ready] } },
+  });
+  let changed = 0;
+  for (const row of rows) {
+    const order = shopifyOrderSchema.parse(JSON.parse(row.payload));
+    if (await applyChange(deps, row, { order, settings, cancelled: false })) changed++;
+  }
+  return changed;
+}
+
+export { shopMapping };

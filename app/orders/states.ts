@@ -1,0 +1,37 @@
+// The states an order passes through on its way to the warehouse, with what each means to a merchant.
+// held → (merchant fixes) → ready → submitting → accepted; a request without a definite answer leaves
+// it in_doubt until it is looked up; the warehouse refusing it leaves it rejected with its message.
+export const ORDER_STATE = {
+  held: "held",
+  ready: "ready",
+  submitting: "submitting",
+  inDoubt: "in_doubt",
+  accepted: "accepted",
+  rejected: "rejected",
+  cancelled: "cancelled",
+} as const;
+export type OrderState = (typeof ORDER_STATE)[keyof typeof ORDER_STATE];
+export const ORDER_STATES = Object.values(ORDER_STATE);
+
+export const ORDER_STATE_DESCRIPTION: Record<OrderState, string> = {
+  held: "Waiting for you: something in the order must be fixed before it can go to the warehouse.",
+  ready: "Waiting to be sent to the warehouse; it goes out with the next batch.",
+  submitting: "Being sent to the warehouse now.",
+  in_doubt:
+    "The warehouse gave no clear answer when it was sent. It is being looked up at the warehouse before it is sent again, so it cannot arrive twice.",
+  accepted: "The warehouse has the order.",
+  rejected: "The warehouse refused the order; its reason is shown. Fix it and retry.",
+  cancelled: "Cancelled; the warehouse will not ship it.",
+};
+
+/** A change that must still reach an order the warehouse already has. */
+export const PENDING = { edit: "edit", cancel: "cancel" } as const;
+export type Pending = (typeof PENDING)[keyof typeof PENDING];
+
+/** Problems only the merchant can solve, shown on the order until they act. */
+export const ATTENTION = {
+  editRefused: "edit_refused",
+  editHeld: "edit_held",
+  cancelRefused: "cancel_refused",
+} as const;
+export type Attention = (typeof ATTENTION)[keyof typeof ATTENTION];

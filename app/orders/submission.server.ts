@@ -1,0 +1,611 @@
+// Sending orders to the warehouse, for one shop, by the worker holding that shop's lease: ready orders
+// in AddOrder batches, in-doubt orders looked up before anything is sent again, then edits and
+// cancellations. Each step does one request's worth of work and says when it can do more.
+import type { WarehouseOrder as OrderRow } from "@prisma/client";
+import type { ServiceDeps } from "../context.server";
+import { pauseShop } from "../settings/settings.server";
+import type { WarehouseClient, WarehouseExchange, OrderSubmissionOutcome } from "../warehouse/client.server";
+import { toCompactDate } from "../warehouse/dates";
+import {
+  WarehouseBusinessError,
+  WarehouseError,
+  WarehouseRateLimited,
+  WarehouseRequestInvalid,
+  WarehouseUnauthorized,
+} from "../warehouse/errors";
+import type { WarehouseOrder } from "../warehouse/schemas";
+import { LIST_PAGE_SIZE, MAX_ORDERS_PER_BATCH, OPERATIONS, type OperationName } from "../warehouse/wire";
+import { backoffMs, type BACKOFF } from "../work/backoff";
+import { ATTENTION, ORDER_STATE, PENDING } from "./states";
+import { EVENT, recordEvents, type OrderEventInput } from "./timeline.server";
+
+export interface ShopWorkDeps extends ServiceDeps {
+  warehouse: WarehouseClient;
+  /** The exchanges the client made since the last call (key masked), for the timeline. */
+  takeExchanges: () => WarehouseExchange[];
+  random?: () => number;
+  /** Retry timing; scaled down in tests together with the simulator's limits. */
+  backoff?: typeof BACKOFF;
+  /** How long after an ambiguous failure the order is looked up (the warehouse may still be working on it). */
+  inDoubtSettleMs?: number;
+}
+
+/** What a step did: work done, nothing due, or due again at a known instant. */
+export type StepResult =
+  { did: "work" } | { did: "nothing" } | { did: "wait"; until: Date } | { did: "stop" };
+
+export const IN_DOUBT_SETTLE_MS = 5_000;
+const WORK = { did: "work" } as const;
+const NOTHING = { did: "nothing" } as const;
+const STOP = { did: "stop" } as const;
+
+const UNAUTHORIZED_REASON =
+  "The warehouse refused the ApiKey (HTTP 401). Nothing was lost: orders wait until a valid key is saved in Settings.";
+
+type Change = { row: OrderRow; data: Partial<OrderRow> };
+
+/** Applies changes conditionally on each order still being in the state read, and writes the events. */
+async function commit(deps: ShopWorkDeps, changes: Change[], events: OrderEventInput[]): Promise<void> {
+  if (changes.length) {
+    await deps.db.$transaction(
+      changes.map(({ row, data }) =>
+        deps.db.warehouseOrder.updateMany({ where: { id: row.id, state: row.state }, data }),
+      ),
+    );
+  }
+  await recordEvents(deps.db, events);
+}
+
+/** Whether the limits let `operation` go now; else when. */
+async function limiterWait(deps: ShopWorkDeps, operation: OperationName): Promise<Date | null> {
+  const at = await deps.warehouse.nextAllowedAt(operation);
+  return at > deps.clock().getTime() ? new Date(at) : null;
+}
+
+function exchangeSummary(exchange: WarehouseExchange | undefined) {
+  if (!exchange) return undefined;
+  return {
+    operation: exchange.operation,
+    url: exchange.url,
+    status: exchange.status,
+    durationMs: Math.round(exchange.durationMs),
+    answer: exchange.answer,
+    error: exchange.error?.message,
+  };
+}
+
+/**
+ * Orders left `submitting` by a worker that died mid-request: the request may have reached the warehouse,
+ * so they are in doubt. Called by a new lease holder before it sends anything.
+ */
+export async function recoverInterruptedSubmissions(deps: ServiceDeps, shop: string): Promise<number> {
+  const now = deps.clock();
+  const rows = await deps.db.warehouseOrder.findMany({ where: { shop, state: ORDER_STATE.submitting } });
+  if (!rows.length) return 0;
+  await deps.db.warehouseOrder.updateMany({
+    where: { id: { in: rows.map((row) => row.id) }, state: ORDER_STATE.submitting },
+    data: { state: ORDER_STATE.inDoubt, nextAttemptAt: now },
+  });
+  await recordEvents(
+    deps.db,
+    rows.map((row) => ({
+      shop,
+      orderId: row.id,
+      at: now,
+      kind: EVENT.inDoubt,
+      message:
+        "The worker stopped while this order was being sent. It will be looked up at the warehouse before it is sent again.",
+    })),
+  );
+  return rows.length;
+}
+
+/** Sends up to one AddOrder batch of the shop's due ready orders. */
+export async function submitReadyOrders(
+  deps: ShopWorkDeps,
+  shop: string,
+  batchSize = MAX_ORDERS_PER_BATCH,
+): Promise<StepResult> {
+  const { db } = deps;
+  const now = deps.clock();
+  const due = await db.warehouseOrder.findMany({
+    where: { shop, state: ORDER_STATE.ready, nextAttemptAt: { lte: now } },
+    orderBy: [{ nextAttemptAt: "asc" }, { createdAt: "asc" }],
+    take: batchSize,
+  });
+  if (!due.length) return NOTHING;
+  const wait = await limiterWait(deps, OPERATIONS.addOrder);
+  if (wait) return { did: "wait", until: wait };
+
+  // Claimed (and the body to send fixed) before sending: from here on, a crash leaves them in doubt.
+  const claimed = await db.$transaction(
+    due.map((row) =>
+      db.warehouseOrder.updateMany({
+        where: { id: row.id, state: ORDER_STATE.ready },
+        data: { state: ORDER_STATE.submitting, sentOrder: row.mapped, submittedAt: row.submittedAt ?? now },
+      }),
+    ),
+  );
+  const batch = due
+    .filter((row, index) => claimed[index]!.count === 1 && row.mapped)
+    .map((row) => ({ ...row, state: ORDER_STATE.submitting, sentOrder: row.mapped }));
+  if (!batch.length) return WORK;
+  const orders = batch.map((row) => JSON.parse(row.mapped!) as WarehouseOrder);
+
+  const outcomes = await deps.warehouse.submitOrders(orders);
+  const exchange = exchangeSummary(deps.takeExchanges().at(-1));
+  const byId = new Map(outcomes.map((outcome) => [outcome.id_order, outcome]));
+  const after = deps.clock();
+  // Read again: an update or a cancellation may have come in while the request was out.
+  const current = new Map(
+    (await db.warehouseOrder.findMany({ where: { id: { in: batch.map((row) => row.id) } } })).map((row) => [
+      row.id,
+      row,
+    ]),
+  );
+  const changes: Change[] = [];
+  const events: OrderEventInput[] = [];
+  let unauthorized = false;
+  for (const row of batch) {
+    const now = current.get(row.id) ?? row;
+    const outcome = byId.get(row.idOrder);
+    const result = settleSubmission(deps, now, outcome, after, exchange);
+    if (outcome?.status === "failed" && outcome.error instanceof WarehouseUnauthorized) unauthorized = true;
+    changes.push({ row: now, data: result.data });
+    events.push(result.event);
+  }
+  await commit(deps, changes, events);
+  if (unauthorized) {
+    await pauseShop(db, shop, after, UNAUTHORIZED_REASON);
+    deps.log.warn({ event: "shop.paused" }, "warehouse refused the ApiKey; the shop's work is paused");
+    return STOP;
+  }
+  deps.log.info(
+    {
+      event: "orders.submitted",
+      orders: batch.length,
+      accepted: outcomes.filter((outcome) => outcome.status === "accepted").length,
+    },
+    "AddOrder batch sent",
+  );
+  return WORK;
+}
+
+function settleSubmission(
+  deps: ShopWorkDeps,
+  row: OrderRow,
+  outcome: OrderSubmissionOutcome | undefined,
+  at: Date,
+  exchange: ReturnType<typeof exchangeSummary>,
+): { data: Partial<OrderRow>; event: OrderEventInput } {
+  const base = { shop: row.shop, orderId: row.id, at };
+  const request = row.sentOrder ? (JSON.parse(row.sentOrder) as unknown) : undefined;
+  if (!outcome) {
+    // Not possible by the client's contract; treated as in doubt rather than trusted.
+    return inDoubt(deps, row, at, "The warehouse's answer did not mention this order.", {
+      request,
+      exchange,
+    });
+  }
+  switch (outcome.status) {
+    case "accepted":
+      return {
+        data: { ...acceptedColumns(row, at, outcome.id_order_FF, outcome.key_order) },
+        event: {
+          ...base,
+          kind: EVENT.accepted,
+          message: `Accepted by the warehouse as ${outcome.id_order_FF}.`,
+          data: {
+            request,
+            answer: { id_order_FF: outcome.id_order_FF, key_order: outcome.key_order },
+            exchange,
+          },
+        },
+      };
+    case "rejected":
+      if (row.pending === PENDING.cancel) {
+        return {
+          data: {
+            state: ORDER_STATE.cancelled,
+            pending: null,
+            nextAttemptAt: null,
+            lastError: outcome.messages.join(" "),
+          },
+          event: {
+            ...base,
+            kind: EVENT.cancelled,
+            message: "Cancelled; the warehouse had refused it anyway.",
+            data: { request, exchange },
+          },
+        };
+      }
+      return {
+        data: { state: ORDER_STATE.rejected, nextAttemptAt: null, lastError: outcome.messages.join(" ") },
+        event: {
+          ...base,
+          kind: EVENT.rejected,
+          message: `The warehouse refused the order: ${outcome.messages.join(" ")}`,
+          data: { request, answer: { errors: outcome.messages }, exchange },
+        },
+      };
+    case "failed":
+      return failedSubmission(deps, row, outcome.error, at, { request, exchange });
+  }
+}
+
+/** The columns of an order the warehouse now has; an update that came in meanwhile becomes an edit. */
+function acceptedColumns(row: OrderRow, at: Date, idOrderFF: string, keyOrder: string): Partial<OrderRow> {
+  const changedMeanwhile = row.mapped !== null && row.mapped !== row.sentOrder;
+  const pending = row.pending ?? (changedMeanwhile ? PENDING.edit : null);
+  return {
+    state: ORDER_STATE.accepted,
+    idOrderFF,
+    keyOrder,
+    acceptedAt: at,
+    attempts: 0,
+    lastError: null,
+    pending,
+    nextAttemptAt: pending ? at : null,
+  };
+}
+
+function inDoubt(
+  deps: ShopWorkDeps,
+  row: OrderRow,
+  at: Date,
+  reason: string,
+  data: unknown,
+): { data: Partial<OrderRow>; event: OrderEventInput } {
+  const settle = deps.inDoubtSettleMs ?? IN_DOUBT_SETTLE_MS;
+  return {
+    data: {
+      state: ORDER_STATE.inDoubt,
+      attempts: row.attempts + 1,
+      lastError: reason,
+      nextAttemptAt: new Date(at.getTime() + settle),
+    },
+    event: {
+      shop: row.shop,
+      orderId: row.id,
+      at,
+      kind: EVENT.inDoubt,
+      message: `${reason} The warehouse may have it: it will be looked up before the order is sent again.`,
+      data,
+    },
+  };
+}
+
+function failedSubmission(
+  deps: ShopWorkDeps,
+  row: OrderRow,
+  error: WarehouseError,
+  at: Date,
+  data: { request: unknown; exchange: unknown },
+): { data: Partial<OrderRow>; event: OrderEventInput } {
+  const base = { shop: row.shop, orderId: row.id, at };
+  if (error.inDoubt) return inDoubt(deps, row, at, `No clear answer: ${error.message}.`, data);
+  if (error instanceof WarehouseUnauthorized) {
+    return {
+      data: { state: ORDER_STATE.ready, nextAttemptAt: at, lastError: error.message },
+      event: { ...base, kind: EVENT.paused, message: `Not sent. ${UNAUTHORIZED_REASON}`, data },
+    };
+  }
+  if (error instanceof WarehouseRequestInvalid) {
+    return {
+      data: { state: ORDER_STATE.rejected, nextAttemptAt: null, lastError: error.message },
+      event: { ...base, kind: EVENT.rejected, message: `Not sent: ${error.message}.`, data },
+    };
+  }
+  const attempts = row.attempts + 1;
+  const waitMs =
+    error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined
+      ? Math.max(error.retryAfterMs, 1_000)
+      : backoffMs(attempts, deps.random, deps.backoff);
+  const next = new Date(at.getTime() + waitMs);
+  return {
+    data: { state: ORDER_STATE.ready, attempts, nextAttemptAt: next, lastError: error.message },
+    event: {
+      ...base,
+      kind: EVENT.retryScheduled,
+      message: `Not sent: ${error.message}. Trying again at ${next.toISOString()} (attempt ${attempts + 1}).`,
+      data,
+    },
+  };
+}
+
+/**
+ * The running look-up of in-doubt orders: ListOrder (one page a minute) over the days they were sent,
+ * until each is found or the pages run out. Kept in memory by the lease holder; if it is lost, the
+ * next holder starts again from the first page, which is only slower.
+ */
+export interface InDoubtLookup {
+  datefrom: string;
+  dateto: string;
+  page: number;
+  /** id_order → order row id, of the orders not found yet. */
+  missing: Map<string, string>;
+}
+
+export async function lookUpInDoubtOrders(
+  deps: ShopWorkDeps,
+  shop: string,
+  cursor: { current: InDoubtLookup | null },
+): Promise<StepResult> {
+  const { db } = deps;
+  const now = deps.clock();
+  if (!cursor.current) {
+    const due = await db.warehouseOrder.findMany({
+      where: { shop, state: ORDER_STATE.inDoubt, nextAttemptAt: { lte: now } },
+      orderBy: { submittedAt: "asc" },
+      take: 1000,
+    });
+    if (!due.length) return NOTHING;
+    const first = due[0]!.submittedAt ?? due[0]!.createdAt;
+    // A day earlier than our own clock says, in case the warehouse's clock dated it across midnight.
+    cursor.current = {
+      datefrom: toCompactDate(new Date(first.getTime() - 24 * 3600_000)),
+      dateto: toCompactDate(now),
+      page: 1,
+      missing: new Map(due.map((row) => [row.idOrder, row.id])),
+    };
+  }
+  const lookup = cursor.current;
+  const wait = await limiterWait(deps, OPERATIONS.listOrder);
+  if (wait) return { did: "wait", until: wait };
+
+  let records;
+  try {
+    records = await deps.warehouse.listOrder({
+      datefrom: lookup.datefrom,
+      dateto: lookup.dateto,
+      page: lookup.page,
+    });
+  } catch (error) {
+    cursor.current = null;
+    return lookupFailed(deps, shop, [...lookup.missing.values()], error);
+  } finally {
+    deps.takeExchanges();
+  }
+  const at = deps.clock();
+  const found = records.filter((record) => lookup.missing.has(record.id_order));
+  if (found.length) {
+    const rows = await db.warehouseOrder.findMany({
+      where: {
+        id: { in: found.map((record) => lookup.missing.get(record.id_order)!) },
+        state: ORDER_STATE.inDoubt,
+      },
+    });
+    const byIdOrder = new Map(rows.map((row) => [row.idOrder, row]));
+    const changes: Change[] = [];
+    const events: OrderEventInput[] = [];
+    for (const record of found) {
+      lookup.missing.delete(record.id_order);
+      const row = byIdOrder.get(record.id_order);
+      if (!row) continue;
+      changes.push({ row, data: acceptedColumns(row, at, record.id_order_FF ?? "", record.key_order ?? "") });
+      events.push({
+        shop,
+        orderId: row.id,
+        at,
+        kind: EVENT.foundAtWarehouse,
+        message: `Found at the warehouse as ${record.id_order_FF ?? "(no id given)"}: it had arrived, so it is not sent again.`,
+        data: { record },
+      });
+    }
+    await commit(deps, changes, events);
+  }
+  if (lookup.missing.size === 0) {
+    cursor.current = null;
+  } else if (records.length < LIST_PAGE_SIZE) {
+    // The whole period was read and these are not in it: the warehouse never took them, send again.
+    cursor.current = null;
+    const rows = await db.warehouseOrder.findMany({
+      where: { id: { in: [...lookup.missing.values()] }, state: ORDER_STATE.inDoubt },
+    });
+    await commit(
+      deps,
+      rows.map((row) =>
+        row.pending === PENDING.cancel
+          ? { row, data: { state: ORDER_STATE.cancelled, pending: null, nextAttemptAt: null } }
+          : { row, data: { state: ORDER_STATE.ready, nextAttemptAt: at } },
+      ),
+      rows.map((row) => ({
+        shop,
+        orderId: row.id,
+        at,
+        kind: row.pending === PENDING.cancel ? EVENT.cancelled : EVENT.notAtWarehouse,
+        message:
+          row.pending === PENDING.cancel
+            ? "Not at the warehouse, and cancelled in Shopify: nothing to send."
+            : "Not at the warehouse: it never arrived, so it will be sent again.",
+      })),
+    );
+  } else {
+    lookup.page += 1;
+  }
+  return WORK;
+}
+
+async function lookupFailed(
+  deps: ShopWorkDeps,
+  shop: string,
+  ids: string[],
+  error: unknown,
+): Promise<StepResult> {
+  if (!(error instanceof WarehouseError)) throw error;
+  if (error instanceof WarehouseUnauthorized) {
+    await pauseShop(deps.db, shop, deps.clock(), UNAUTHORIZED_REASON);
+    return STOP;
+  }
+  const at = deps.clock();
+  const rows = await deps.db.warehouseOrder.findMany({
+    where: { id: { in: ids }, state: ORDER_STATE.inDoubt },
+  });
+  await commit(
+    deps,
+    rows.map((row) => ({
+      row,
+      data: {
+        attempts: row.attempts + 1,
+        lastError: error.message,
+        nextAttemptAt: new Date(at.getTime() + backoffMs(row.attempts + 1, deps.random, deps.backoff)),
+      },
+    })),
+    rows.map((row) => ({
+      shop,
+      orderId: row.id,
+      at,
+      kind: EVENT.retryScheduled,
+      message: `Could not look the order up at the warehouse: ${error.message}. Trying again later.`,
+    })),
+  );
+  return WORK;
+}
+
+/** Sends one due edit or cancellation of an order the warehouse has. */
+export async function sendPendingChange(deps: ShopWorkDeps, shop: string): Promise<StepResult> {
+  const { db } = deps;
+  const now = deps.clock();
+  const row = await db.warehouseOrder.findFirst({
+    where: { shop, state: ORDER_STATE.accepted, pending: { not: null }, nextAttemptAt: { lte: now } },
+    orderBy: { nextAttemptAt: "asc" },
+  });
+  if (!row) return NOTHING;
+  const cancel = row.pending === PENDING.cancel;
+  const operation = cancel ? OPERATIONS.cancelOrder : OPERATIONS.editOrder;
+  const wait = await limiterWait(deps, operation);
+  if (wait) return { did: "wait", until: wait };
+
+  const body = cancel
+    ? { order: { id_order: row.idOrder } }
+    : { ...(JSON.parse(row.mapped ?? "null") as WarehouseOrder), key_order: row.keyOrder ?? "" };
+  try {
+    if (cancel) await deps.warehouse.cancelOrder(row.idOrder);
+    else await deps.warehouse.editOrder(body as WarehouseOrder & { key_order: string });
+  } catch (error) {
+    const exchange = exchangeSummary(deps.takeExchanges().at(-1));
+    return changeFailed(deps, row, cancel, error, { request: body, exchange });
+  }
+  const exchange = exchangeSummary(deps.takeExchanges().at(-1));
+  const at = deps.clock();
+  const fresh = await db.warehouseOrder.findUniqueOrThrow({ where: { id: row.id } });
+  if (cancel) {
+    await commit(
+      deps,
+      [
+        {
+          row: fresh,
+          data: {
+            state: ORDER_STATE.cancelled,
+            pending: null,
+            nextAttemptAt: null,
+            attempts: 0,
+            lastError: null,
+          },
+        },
+      ],
+      [
+        {
+          shop,
+          orderId: row.id,
+          at,
+          kind: EVENT.cancelled,
+          message: "Cancelled at the warehouse.",
+          data: { request: body, exchange },
+        },
+      ],
+    );
+  } else {
+    // Another change may have come in while this one was out: it goes next.
+    const again = fresh.pending === PENDING.cancel || (fresh.mapped !== null && fresh.mapped !== row.mapped);
+    await commit(
+      deps,
+      [
+        {
+          row: fresh,
+          data: {
+            sentOrder: row.mapped,
+            pending: again ? (fresh.pending === PENDING.cancel ? PENDING.cancel : PENDING.edit) : null,
+            nextAttemptAt: again ? at : null,
+            attempts: 0,
+            lastError: null,
+          },
+        },
+      ],
+      [
+        {
+          shop,
+          orderId: row.id,
+          at,
+          kind: EVENT.edited,
+          message: "The change was sent to the warehouse (EditOrder).",
+          data: { request: body, exchange },
+        },
+      ],
+    );
+  }
+  return WORK;
+}
+
+async function changeFailed(
+  deps: ShopWorkDeps,
+  row: OrderRow,
+  cancel: boolean,
+  error: unknown,
+  data: { request: unknown; exchange: unknown },
+): Promise<StepResult> {
+  if (!(error instanceof WarehouseError)) throw error;
+  const at = deps.clock();
+  const base = { shop: row.shop, orderId: row.id, at, data };
+  if (error instanceof WarehouseUnauthorized) {
+    await pauseShop(deps.db, row.shop, at, UNAUTHORIZED_REASON);
+    return STOP;
+  }
+  if (error instanceof WarehouseBusinessError || error instanceof WarehouseRequestInvalid) {
+    // Too late (picked or shipped) or refused: only the merchant can decide what to do now.
+    const messages = error instanceof WarehouseBusinessError ? error.messages.join(" ") : error.message;
+    await commit(
+      deps,
+      [
+        {
+          row,
+          data: {
+            pending: null,
+            nextAttemptAt: null,
+            attention: cancel ? ATTENTION.cancelRefused : ATTENTION.editRefused,
+            attentionMessage: messages,
+          },
+        },
+      ],
+      [
+        {
+          ...base,
+          kind: cancel ? EVENT.cancelRefused : EVENT.editRefused,
+          message: cancel
+            ? `The warehouse refused to cancel the order: ${messages} Contact the warehouse if it must be stopped.`
+            : `The warehouse refused the change: ${messages} The warehouse ships the order as it was sent.`,
+        },
+      ],
+    );
+    return WORK;
+  }
+  // Transient (or in doubt: sending an edit or cancellation again does no harm).
+  const attempts = row.attempts + 1;
+  const waitMs =
+    error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined
+      ? Math.max(error.retryAfterMs, 1_000)
+      : backoffMs(attempts, deps.random, deps.backoff);
+  const next = new Date(at.getTime() + waitMs);
+  await commit(
+    deps,
+    [{ row, data: { attempts, nextAttemptAt: next, lastError: error.message } }],
+    [
+      {
+        ...base,
+        kind: EVENT.retryScheduled,
+        message: `${cancel ? "Cancellation" : "Change"} not sent: ${error.message}. Trying again at ${next.toISOString()}.`,
+      },
+    ],
+  );
+  return WORK;
+}

@@ -1,0 +1,3 @@
+import { orderWebhookAction } from "../webhooks/orders.server";
+
+export const action = orderWebhookAction("orders/cancelled");

@@ -1,0 +1,322 @@
+// The work engine: finds shops with due work, takes each shop's lease, and runs that shop's steps
+// (look up in-doubt orders, send ready orders, send edits and cancellations) until nothing is due soon.
+// One instance runs inside the web process by default; `npm run worker` runs one alone. Any number may
+// run against one PostgreSQL database: the lease keeps each shop to one worker at a time.
+import { hostname } from "node:os";
+import { randomUUID } from "node:crypto";
+import type { Clock, ServiceDeps } from "../context.server";
+import type { Db } from "../db.server";
+import type { Log } from "../logger.server";
+import {
+  lookUpInDoubtOrders,
+  recoverInterruptedSubmissions,
+  sendPendingChange,
+  submitReadyOrders,
+  type InDoubtLookup,
+  type ShopWorkDeps,
+  type StepResult,
+} from "../orders/submission.server";
+import { ORDER_STATE, PENDING } from "../orders/states";
+import { pauseShop, warehouseAccess } from "../settings/settings.server";
+import { SecretUnreadable } from "../settings/secret-box.server";
+import { shopIsActive } from "../shops/lifecycle.server";
+import {
+  createWarehouseClient,
+  type WarehouseEndpoints,
+  type WarehouseExchange,
+} from "../warehouse/client.server";
+import { WarehouseRateLimiter, type RateLimits } from "../warehouse/limiter.server";
+import type { BACKOFF } from "./backoff";
+import { releaseLease, renewLease, takeLease, type Lease } from "./lease.server";
+import { DatabaseRateLimitStore } from "./rate-limit-store.server";
+
+export interface WorkerOptions {
+  db: Db;
+  log: Log;
+  clock: Clock;
+  endpoints: WarehouseEndpoints;
+  /** This worker's name in lease rows; unique per process. */
+  holder?: string;
+  /** How often the database is swept for due work that no wake-up announced. */
+  sweepIntervalMs?: number;
+  leaseTtlMs?: number;
+  /** Shops served at once by this process. */
+  concurrency?: number;
+  /** A shop whose next work is due within this keeps its lease and waits; later, the sweep comes back. */
+  holdWaitMs?: number;
+  inDoubtSettleMs?: number;
+  /** The warehouse's limits and our retry timing: the real ones unless a test scales them down. */
+  rateLimits?: Partial<RateLimits>;
+  backoff?: typeof BACKOFF;
+  fetch?: typeof fetch;
+}
+
+/** Orders with work a step can do once due: the sweep's and the steps' shared idea of "due". */
+export function dueWorkWhere(now: Date) {
+  return {
+    nextAttemptAt: { lte: now },
+    OR: [
+      { state: { in: [ORDER_STATE.ready, ORDER_STATE.inDoubt] } },
+      { state: ORDER_STATE.accepted, pending: { in: [PENDING.edit, PENDING.cancel] } },
+    ],
+  };
+}
+
+/** Later than any nextAttemptAt, and still a date both databases store. */
+const END_OF_TIME = new Date("9999-12-31T00:00:00Z");
+const WEBHOOK_EVENT_RETENTION_MS = 7 * 24 * 3600_000;
+const PRUNE_INTERVAL_MS = 3600_000;
+
+export interface Worker {
+  start(): void;
+  /** Stops taking work; resolves once the requests in flight have finished and leases are released. */
+  stop(): Promise<void>;
+  /** Work became due for the shop: look now instead of at the next sweep. */
+  wake(shop: string): void;
+  /** One sweep, resolved when every shop it found has run out of work due soon (for tests and benches). */
+  sweep(): Promise<void>;
+  readonly holder: string;
+}
+
+export function createWorker(options: WorkerOptions): Worker {
+  const { db, log, clock } = options;
+  const holder = options.holder ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const sweepIntervalMs = options.sweepIntervalMs ?? 2_000;
+  const leaseTtlMs = options.leaseTtlMs ?? 30_000;
+  const concurrency = options.concurrency ?? 4;
+  const holdWaitMs = options.holdWaitMs ?? 65_000;
+  const running = new Map<string, Promise<void>>();
+  const wokenAgain = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let stopping = false;
+  let sweeping: Promise<void> | null = null;
+  let lastPrune = 0;
+  const sleepers = new Set<() => void>();
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(handle);
+        sleepers.delete(done);
+        resolve();
+      };
+      const handle = setTimeout(done, ms);
+      sleepers.add(done);
+    });
+  }
+
+  async function dueShops(): Promise<string[]> {
+    const now = clock();
+    const [due, interrupted] = await Promise.all([
+      db.warehouseOrder.findMany({ where: dueWorkWhere(now), distinct: ["shop"], select: { shop: true } }),
+      // Orders left mid-send by a worker that died: its lease expires, then someone must take over.
+      db.warehouseOrder.findMany({
+        where: { state: ORDER_STATE.submitting },
+        distinct: ["shop"],
+        select: { shop: true },
+      }),
+    ]);
+    return [...new Set([...due, ...interrupted].map((row) => row.shop))];
+  }
+
+  async function sweepOnce(): Promise<void> {
+    if (stopping) return;
+    try {
+      await pruneWebhookEvents();
+      const shops = await dueShops();
+      for (const shop of shops) {
+        if (stopping) break;
+        if (running.has(shop)) continue;
+        while (running.size >= concurrency) await Promise.race(running.values());
+        startShop(shop);
+      }
+    } catch (error) {
+      log.error(
+        { event: "worker.sweep_failed", err: error },
+        "work sweep failed; trying again at the next sweep",
+      );
+    }
+  }
+
+  async function pruneWebhookEvents() {
+    const now = clock().getTime();
+    if (now - lastPrune < PRUNE_INTERVAL_MS) return;
+    lastPrune = now;
+    await db.webhookEvent.deleteMany({
+      where: { receivedAt: { lt: new Date(now - WEBHOOK_EVENT_RETENTION_MS) } },
+    });
+  }
+
+  function startShop(shop: string) {
+    const run = runShop(shop)
+      .catch((error: unknown) => {
+        log.error(
+          { shop, event: "worker.shop_failed", err: error },
+          "work for the shop failed; it is retried at the next sweep",
+        );
+      })
+      .finally(() => {
+        running.delete(shop);
+        if (wokenAgain.delete(shop) && !stopping) startShop(shop);
+      });
+    running.set(shop, run);
+  }
+
+  async function runShop(shop: string): Promise<void> {
+    if (!(await shopIsActive(db, shop))) return;
+    let access;
+    try {
+      access = await warehouseAccess(db, shop);
+    } catch (error) {
+      if (!(error instanceof SecretUnreadable)) throw error;
+      await pauseShop(db, shop, clock(), error.message);
+      log.error({ shop, event: "shop.key_unreadable" }, error.message);
+      return;
+    }
+    if (!access) return;
+    const lease = await takeLease(db, shop, holder, clock(), leaseTtlMs);
+    if (!lease) return;
+    log.debug({ shop, event: "worker.lease_taken", holder }, "working for the shop");
+    try {
+      await workWhileLeased(shop, lease, access);
+    } finally {
+      await releaseLease(db, lease);
+    }
+  }
+
+  async function workWhileLeased(
+    shop: string,
+    lease: Lease,
+    access: NonNullable<Awaited<ReturnType<typeof warehouseAccess>>>,
+  ): Promise<void> {
+    const exchanges: WarehouseExchange[] = [];
+    const warehouse = createWarehouseClient({
+      apiKey: access.apiKey,
+      endpoints: options.endpoints,
+      limiter: new WarehouseRateLimiter(new DatabaseRateLimitStore(db, shop), {
+        ...(options.rateLimits && { limits: options.rateLimits }),
+      }),
+      batchAddOrder: access.batchAddOrder,
+      onExchange: (exchange) => exchanges.push(exchange),
+      ...(options.fetch && { fetch: options.fetch }),
+    });
+    const deps: ShopWorkDeps = {
+      db,
+      log: log.child({ shop }),
+      clock,
+      warehouse,
+      takeExchanges: () => exchanges.splice(0),
+      ...(options.inDoubtSettleMs !== undefined && { inDoubtSettleMs: options.inDoubtSettleMs }),
+      ...(options.backoff && { backoff: options.backoff }),
+    };
+    const lookup: { current: InDoubtLookup | null } = { current: null };
+    // Renewed on a timer too, so a slow request (up to WAREHOUSE_TIMEOUT_MS) never outlives the lease.
+    let leaseLost = false;
+    const heartbeat = setInterval(() => {
+      void renewLease(db, lease, clock(), leaseTtlMs).then(
+        (held) => (leaseLost ||= !held),
+        () => undefined,
+      );
+    }, leaseTtlMs / 3);
+    try {
+      await recoverInterruptedSubmissions(deps, shop);
+      while (!stopping && !leaseLost) {
+        const results: StepResult[] = [];
+        for (const step of [
+          () => lookUpInDoubtOrders(deps, shop, lookup),
+          () => submitReadyOrders(deps, shop),
+          () => sendPendingChange(deps, shop),
+        ]) {
+          const result = await step();
+          results.push(result);
+          if (result.did === "stop") return;
+        }
+        if (leaseLost || !(await renewLease(db, lease, clock(), leaseTtlMs))) {
+          log.warn({ shop, event: "worker.lease_lost" }, "lost the shop's lease; another worker continues");
+          return;
+        }
+        if (results.some((result) => result.did === "work")) continue;
+
+        const next = await nextDue(shop, results);
+        if (!next) return;
+        const waitMs = next.getTime() - clock().getTime();
+        if (waitMs > holdWaitMs) return;
+        // Keep the lease while waiting, so the batch after a rate-limit wait leaves on time.
+        await sleep(Math.max(0, Math.min(waitMs, leaseTtlMs / 3)));
+      }
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  async function nextDue(shop: string, results: StepResult[]): Promise<Date | null> {
+    const waits = results.flatMap((result) => (result.did === "wait" ? [result.until.getTime()] : []));
+    const row = await db.warehouseOrder.findFirst({
+      where: { shop, ...dueWorkWhere(END_OF_TIME) },
+      orderBy: { nextAttemptAt: "asc" },
+      select: { nextAttemptAt: true },
+    });
+    const now = clock().getTime();
+    const candidates = [...waits, ...(row?.nextAttemptAt ? [row.nextAttemptAt.getTime()] : [])];
+    // A row due now whose step had to wait is covered by that wait.
+    const future = candidates.filter((at) => at > now || waits.length === 0);
+    if (!future.length) return null;
+    return new Date(Math.max(now, Math.min(...future)));
+  }
+
+  return {
+    holder,
+    start() {
+      if (timer) return;
+      stopping = false;
+      timer = setInterval(() => void sweepOnce(), sweepIntervalMs);
+      timer.unref();
+      void sweepOnce();
+    },
+    async stop() {
+      stopping = true;
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      for (const wake of [...sleepers]) wake();
+      await sweeping;
+      await Promise.allSettled([...running.values()]);
+    },
+    wake(shop: string) {
+      if (stopping) return;
+      if (running.has(shop)) {
+        // It may be sleeping until later work; what just arrived is due now.
+        wokenAgain.add(shop);
+        for (const wake of [...sleepers]) wake();
+        return;
+      }
+      startShop(shop);
+    },
+    async sweep() {
+      sweeping = sweepOnce();
+      await sweeping;
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+}
+
+declare global {
+  var skladSyncWorker: Worker | undefined;
+}
+
+/** Wakes this process's worker for a shop, if this process runs one. */
+export function wakeWorker(shop: string): void {
+  globalThis.skladSyncWorker?.wake(shop);
+}
+
+/** Starts this process's worker once (kept on globalThis across development reloads). */
+export function startProcessWorker(deps: ServiceDeps, endpoints: WarehouseEndpoints): Worker {
+  globalThis.skladSyncWorker ??= createWorker({ ...deps, endpoints });
+  globalThis.skladSyncWorker.start();
+  return globalThis.skladSyncWorker;
+}
+
+export async function stopProcessWorker(): Promise<void> {
+  const worker = globalThis.skladSyncWorker;
+  globalThis.skladSyncWorker = undefined;
+  await worker?.stop();
+}

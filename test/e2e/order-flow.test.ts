@@ -1,0 +1,230 @@
+// A Shopify order reaching the warehouse, end to end over real HTTP: webhook in, AddOrder out.
+import { afterEach, describe, expect, it } from "vitest";
+import { appContext } from "../../app/context.server";
+import {
+  BRANCH_REF,
+  eventually,
+  orderPayload,
+  ordersInState,
+  SHOP,
+  startOrderFlow,
+  type OrderFlow,
+} from "./harness";
+
+let flow: OrderFlow | undefined;
+afterEach(async () => {
+  await flow?.close();
+  flow = undefined;
+});
+
+const db = () => appContext().db;
+
+describe("a new order", () => {
+  it("is answered at once, mapped, and sent with the right AddOrder body", async () => {
+    flow = await startOrderFlow();
+    const response = await flow.post({ topic: "orders/create", payload: orderPayload(1042) });
+    expect(response.status).toBe(200);
+
+    await eventually(async () => (await ordersInState("accepted")) === 1, "the order to be accepted");
+    const [sent] = flow.sim.orders();
+    expect(sent?.submitted).toEqual({
+      id_order: "1042",
+      external_id: "7000001042",
+      date_order: expect.stringMatching(/^\d\d\.\d\d\.\d{4}$/),
+      recipient: "Олена Коваленко",
+      rec_phone: expect.stringMatching(/^380\d{9}$/),
+      comment: "Зателефонуйте, будь ласка, перед відправкою.",
+      Cost: expect.any(Number),
+      payment_method: "Наличными",
+      order_payment_sum: "1319.50",
+      delivery_method: "Новая Почта",
+      delivery_address: { WarehouseRef: BRANCH_REF },
+      products: expect.arrayContaining([expect.objectContaining({ sku: "CUP-KARP-BLUE" })]),
+    });
+    const row = await db().warehouseOrder.findFirstOrThrow({ where: { shop: SHOP } });
+    expect(row).toMatchObject({ idOrderFF: sent!.id_order_FF, keyOrder: sent!.key_order, pending: null });
+    expect(JSON.parse(row.sentOrder!)).toEqual(sent!.submitted);
+    const events = await db().orderEvent.findMany({ where: { orderId: row.id }, orderBy: { at: "asc" } });
+    expect(events.map((event) => event.kind)).toEqual(["received", "ready", "accepted"]);
+    expect(events.at(-1)!.data).not.toContain(flow.sim.apiKey);
+  });
+});
+
+describe("exactly once", () => {
+  it("takes a webhook delivered three times, and the same order under a new event, as one order sent once", async () => {
+    flow = await startOrderFlow();
+    const payload = orderPayload(2001);
+    const statuses = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push((await flow.post({ topic: "orders/create", payload, eventId: "event-2001" })).status);
+    }
+    statuses.push((await flow.post({ topic: "orders/create", payload, eventId: "event-2001-again" })).status);
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    await eventually(async () => (await ordersInState("accepted")) === 1, "the order to be accepted");
+    await flow.worker.sweep();
+    expect(await db().warehouseOrder.count()).toBe(1);
+    expect(await db().webhookEvent.count({ where: { shop: SHOP } })).toBe(2);
+    expect(flow.sim.orders()).toHaveLength(1);
+    expect(flow.sim.stats().requests.AddOrder).toBe(1);
+  });
+
+  it("sends everything after the warehouse recovers from failing for a while, nothing twice", async () => {
+    flow = await startOrderFlow();
+    flow.sim.faults.failNext({ count: 4, status: 503, operations: ["AddOrder"] });
+    for (let n = 3001; n <= 3010; n++) await flow.post({ topic: "orders/create", payload: orderPayload(n) });
+
+    await eventually(async () => (await ordersInState("accepted")) === 10, "all ten to be accepted", 20_000);
+    expect(flow.sim.stats().statuses["503"]).toBe(4);
+    expect(flow.sim.orders()).toHaveLength(10);
+    expect(flow.sim.stats().duplicateIdOrders).toBe(0);
+    // Each 503 left its orders in doubt, and each was looked up (and not found) before it was sent again.
+    const events = await db().orderEvent.groupBy({ by: ["kind"], _count: true });
+    const count = (kind: string) => events.find((event) => event.kind === kind)?._count ?? 0;
+    expect(count("in_doubt")).toBeGreaterThanOrEqual(4);
+    expect(count("not_at_warehouse")).toBe(count("in_doubt"));
+  });
+
+  it("finds an order whose answer was lost after the warehouse took it, and never sends it again", async () => {
+    flow = await startOrderFlow();
+    flow.sim.faults.dropNext({ count: 1, operations: ["AddOrder"] });
+    for (let n = 4001; n <= 4005; n++) {
+      await flow.post({ topic: "orders/create", payload: orderPayload(n) });
+    }
+    await eventually(async () => (await ordersInState("accepted")) === 5, "all five to be accepted");
+    expect(flow.sim.stats().droppedAnswers).toBe(1);
+    expect(flow.sim.stats().duplicateIdOrders).toBe(0);
+    expect(flow.sim.orders()).toHaveLength(5);
+    const rows = await db().warehouseOrder.findMany({ where: { shop: SHOP } });
+    const sim = new Map(flow.sim.orders().map((order) => [order.id_order, order]));
+    for (const row of rows) {
+      expect(row.idOrderFF).toBe(sim.get(row.idOrder)!.id_order_FF);
+      expect(row.keyOrder).toBe(sim.get(row.idOrder)!.key_order);
+    }
+    expect(await db().orderEvent.count({ where: { kind: "found_at_warehouse" } })).toBeGreaterThanOrEqual(1);
+  });
+
+  it("honours a 429 and its Retry-After", async () => {
+    flow = await startOrderFlow();
+    flow.sim.faults.failNext({ count: 1, status: 429, operations: ["AddOrder"], retryAfterSeconds: 1 });
+    await flow.post({ topic: "orders/create", payload: orderPayload(5001) });
+    await eventually(async () => (await ordersInState("accepted")) === 1, "the order to be accepted");
+    expect(flow.sim.stats().statuses["429"]).toBe(1);
+    expect(flow.sim.stats().requests.AddOrder).toBe(2);
+    const events = await db().orderEvent.findMany({ orderBy: { at: "asc" } });
+    const refused = events.find((event) => event.kind === "retry_scheduled")!;
+    const accepted = events.find((event) => event.kind === "accepted")!;
+    expect(accepted.at.getTime() - refused.at.getTime()).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it("pauses the shop when the warehouse refuses the key, loses nothing, and resumes with a new key", async () => {
+    flow = await startOrderFlow();
+    const context = appContext();
+    const { saveSettings } = await import("../../app/settings/settings.server");
+    const good = flow.sim.apiKey;
+    const wrong = await saveSettings(context, SHOP, {
+      apiKey: "wrong-key-0000",
+      environment: "production",
+      mapping: {},
+    });
+    expect(wrong.ok).toBe(true);
+    await flow.post({ topic: "orders/create", payload: orderPayload(6001) });
+    await eventually(
+      async () => (await db().shopSettings.findUnique({ where: { shop: SHOP } }))?.pausedAt,
+      "the shop to be paused",
+    );
+    expect(await ordersInState("ready")).toBe(1);
+    expect(flow.sim.orders()).toHaveLength(0);
+
+    await saveSettings({ ...context, wake: (shop) => flow!.worker.wake(shop) }, SHOP, {
+      apiKey: good,
+      environment: "production",
+      mapping: {},
+    });
+    await eventually(async () => (await ordersInState("accepted")) === 1, "the order to be accepted");
+    expect(flow.sim.orders()).toHaveLength(1);
+  });
+});
+
+describe("edits and cancellations", () => {
+  async function acceptedOrder(n: number) {
+    flow = await startOrderFlow();
+    const payload = orderPayload(n);
+    await flow.post({ topic: "orders/create", payload });
+    await eventually(async () => (await ordersInState("accepted")) === 1, "the order to be accepted");
+    return payload;
+  }
+  const later = (payload: Record<string, unknown>, changes: Record<string, unknown>) => ({
+    ...payload,
+    updated_at: new Date(Date.now() + 1000).toISOString(),
+    ...changes,
+  });
+  const shippingPhone = (payload: Record<string, unknown>, phone: string) => ({
+    shipping_address: { ...(payload.shipping_address as object), phone },
+  });
+
+  it("sends an edit that changes the warehouse order, and nothing for one that does not", async () => {
+    const payload = await acceptedOrder(7001);
+    await flow!.post({ topic: "orders/updated", payload: later(payload, { tags: "vip" }) });
+    await flow!.worker.sweep();
+    expect(flow!.sim.stats().requests.EditOrder).toBeUndefined();
+
+    const edited = later(payload, {
+      ...shippingPhone(payload, "+380 50 765 43 21"),
+      updated_at: new Date(Date.now() + 2000).toISOString(),
+    });
+    await flow!.post({ topic: "orders/updated", payload: edited });
+    await eventually(
+      () => flow!.sim.orders()[0]!.submitted.rec_phone === "380507654321",
+      "the edit to arrive",
+    );
+    expect(flow!.sim.stats().requests.EditOrder).toBe(1);
+    const row = await db().warehouseOrder.findFirstOrThrow();
+    await eventually(
+      async () => (await db().warehouseOrder.findFirstOrThrow()).pending === null,
+      "the edit to settle",
+    );
+    expect(JSON.parse((await db().warehouseOrder.findFirstOrThrow()).sentOrder!).rec_phone).toBe(
+      "380507654321",
+    );
+    expect(row.state).toBe("accepted");
+  });
+
+  it("flags an edit the warehouse refuses once the order is picked", async () => {
+    const payload = await acceptedOrder(7002);
+    flow!.sim.advanceOrder({ id_order: "7002", to: "picked" });
+    await flow!.post({
+      topic: "orders/updated",
+      payload: later(payload, shippingPhone(payload, "0501112233")),
+    });
+    await eventually(
+      async () => (await db().warehouseOrder.findFirstOrThrow()).attention === "edit_refused",
+      "the refusal to be flagged",
+    );
+    const row = await db().warehouseOrder.findFirstOrThrow();
+    expect(row.attentionMessage).toBeTruthy();
+    expect(row.pending).toBeNull();
+  });
+
+  it("cancels at the warehouse", async () => {
+    const payload = await acceptedOrder(7003);
+    const cancelled = later(payload, { cancelled_at: new Date().toISOString(), cancel_reason: "customer" });
+    await flow!.post({ topic: "orders/cancelled", payload: cancelled });
+    await eventually(async () => (await ordersInState("cancelled")) === 1, "the order to be cancelled");
+    expect(flow!.sim.orders()[0]!.stage).toBe("cancelled");
+    expect(flow!.sim.stats().requests.CancelOrder).toBe(1);
+  });
+
+  it("flags a cancellation the warehouse refuses because the order shipped", async () => {
+    const second = await acceptedOrder(7004);
+    flow!.sim.advanceOrder({ id_order: "7004", to: "shipped" });
+    await flow!.post({
+      topic: "orders/cancelled",
+      payload: later(second, { cancelled_at: new Date().toISOString() }),
+    });
+    await eventually(
+      async () => (await db().warehouseOrder.findFirstOrThrow()).attention === "cancel_refused",
+      "the refusal to be flagged",
+    );
+    expect((await db().warehouseOrder.findFirstOrThrow()).state).toBe("accepted");
+  });
+});

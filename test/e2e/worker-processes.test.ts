@@ -1,0 +1,133 @@
+// The worker as its own process (`npm run worker`): killed with SIGKILL in the middle of a batch and
+// started again, nothing is lost or sent twice; two of them on one PostgreSQL database send each order
+// exactly once.
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { appContext } from "../../app/context.server";
+import { databaseFlavour } from "../../app/db/flavour";
+import { takeInOrderWebhook } from "../../app/orders/intake.server";
+import { shopifyOrderSchema } from "../../app/orders/payload";
+import { saveSettings } from "../../app/settings/settings.server";
+import {
+  eventually,
+  orderPayload,
+  ordersInState,
+  SCALED_LIMITS,
+  SHOP,
+  startOrderFlow,
+  type OrderFlow,
+} from "./harness";
+
+let flow: OrderFlow | undefined;
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+  await flow?.close();
+  flow = undefined;
+});
+
+function startWorkerProcess(sim: OrderFlow["sim"]): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+    env: {
+      ...process.env,
+      WAREHOUSE_API_URL: sim.url,
+      WAREHOUSE_API_V2_URL: sim.urlV2,
+      WORKER_SWEEP_MS: "100",
+      WORKER_LEASE_TTL_MS: "1500",
+      WAREHOUSE_RATE_WINDOW_MS: String(SCALED_LIMITS.windowMs),
+      LOG_LEVEL: process.env.WORKER_TEST_LOG_LEVEL ?? "warn",
+    },
+    stdio: ["ignore", process.env.WORKER_TEST_LOG_LEVEL ? "inherit" : "ignore", "inherit"],
+  });
+  children.push(child);
+  return child;
+}
+
+async function takeIn(shop: string, n: number) {
+  await takeInOrderWebhook(appContext(), {
+    shop,
+    topic: "orders/create",
+    eventId: `event-${shop}-${n}`,
+    order: shopifyOrderSchema.parse(orderPayload(n)),
+  });
+}
+
+describe("worker processes", () => {
+  it("loses and doubles nothing when killed with SIGKILL mid-batch and started again", async () => {
+    flow = await startOrderFlow({ noWorker: true, simulator: { rateLimits: SCALED_LIMITS } });
+    for (let n = 1; n <= 250; n++) await takeIn(SHOP, n);
+    // Each answer takes a while, so the kill lands while a batch is at the warehouse.
+    flow.sim.faults.setDelay(1_000);
+
+    const first = startWorkerProcess(flow.sim);
+    await eventually(
+      () => (flow!.sim.stats().requests.AddOrder ?? 0) >= 2,
+      "the second batch to be sent",
+      30_000,
+    );
+    first.kill("SIGKILL");
+    await new Promise((resolve) => first.once("exit", resolve));
+    const sentBeforeKill = flow.sim.orders().length;
+    expect(await ordersInState("submitting")).toBeGreaterThan(0);
+    expect(sentBeforeKill).toBeLessThan(250);
+
+    flow.sim.faults.setDelay(0);
+    startWorkerProcess(flow.sim);
+    await eventually(async () => (await ordersInState("accepted")) === 250, "all 250 to be accepted", 60_000);
+    expect(flow.sim.orders()).toHaveLength(250);
+    expect(flow.sim.stats().duplicateIdOrders).toBe(0);
+    // The interrupted batch was looked up, not blindly sent again.
+    expect(await appContext().db.orderEvent.count({ where: { kind: "in_doubt" } })).toBeGreaterThan(0);
+  }, 120_000);
+
+  it.runIf(databaseFlavour(process.env.DATABASE_URL ?? "file:") === "postgresql")(
+    "two workers on PostgreSQL send each of 1,000 orders of four shops exactly once",
+    async () => {
+      flow = await startOrderFlow({ noWorker: true, simulator: { rateLimits: SCALED_LIMITS } });
+      const { db } = appContext();
+      // Four stores sharing one warehouse account, told apart by their id_order prefix.
+      const shops = [
+        SHOP,
+        "lviv-goods.myshopify.com",
+        "odesa-goods.myshopify.com",
+        "kharkiv-goods.myshopify.com",
+      ];
+      for (const [index, shop] of shops.entries()) {
+        if (shop !== SHOP) {
+          await db.shop.create({
+            data: {
+              shop,
+              name: shop,
+              currencyCode: "UAH",
+              ianaTimezone: "Europe/Kyiv",
+              primaryLocale: "uk",
+              scopes: "read_orders",
+              installedAt: new Date(Date.now() - 3600_000),
+            },
+          });
+        }
+        const saved = await saveSettings(appContext(), shop, {
+          apiKey: flow.sim.apiKey,
+          environment: "production",
+          batchAddOrder: true,
+          mapping: { idOrderPrefix: `S${index}-` },
+        });
+        expect(saved.ok).toBe(true);
+        for (let n = 1; n <= 250; n++) await takeIn(shop, n);
+      }
+      expect(await ordersInState("ready")).toBe(250);
+
+      startWorkerProcess(flow.sim);
+      startWorkerProcess(flow.sim);
+      await eventually(
+        async () => (await db.warehouseOrder.count({ where: { state: "accepted" } })) === 1_000,
+        "all 1,000 to be accepted",
+        90_000,
+      );
+      expect(flow.sim.orders()).toHaveLength(1_000);
+      expect(flow.sim.stats().duplicateIdOrders).toBe(0);
+      expect(flow.sim.stats().requests.AddOrder).toBe(12);
+    },
+    120_000,
+  );
+});
