@@ -73,12 +73,12 @@ describe("worker processes", () => {
 
     flow.sim.faults.setDelay(0);
     startWorkerProcess(flow.sim);
-    await eventually(async () => (await ordersInState("accepted")) === 250, "all 250 to be accepted", 60_000);
+    await eventually(async () => (await ordersInState("accepted")) === 250, "all 250 to be accepted", 90_000);
     expect(flow.sim.orders()).toHaveLength(250);
     expect(flow.sim.stats().duplicateIdOrders).toBe(0);
     // The interrupted batch was looked up, not blindly sent again.
     expect(await appContext().db.orderEvent.count({ where: { kind: "in_doubt" } })).toBeGreaterThan(0);
-  }, 120_000);
+  }, 150_000);
 
   it.runIf(databaseFlavour(process.env.DATABASE_URL ?? "file:") === "postgresql")(
     "two workers on PostgreSQL send each of 1,000 orders of four shops exactly once",

@@ -1,0 +1,25 @@
+// What the order benchmarks share: a fresh, migrated SQLite database in a temporary folder, the app's
+// environment, then the same end-to-end setup as the tests (routes over HTTP, simulator, worker).
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export async function prepareBenchEnvironment(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), "sklad-bench-"));
+  process.env.DATABASE_URL = `file:${path.join(dir, "bench.sqlite")}`;
+  // The test helpers' app credentials, which the harness signs webhooks with.
+  const { API_KEY, API_SECRET_KEY, APP_URL } = await import("@shopify/shopify-api/test-helpers");
+  process.env.SHOPIFY_API_KEY = API_KEY;
+  process.env.SHOPIFY_API_SECRET = API_SECRET_KEY;
+  process.env.SHOPIFY_APP_URL = APP_URL;
+  process.env.LOG_LEVEL = "silent";
+  execFileSync("npm", ["run", "--silent", "setup"], { stdio: "ignore", env: process.env });
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (!sorted.length) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export const round = (value: number, digits = 2) => Number(value.toFixed(digits));
