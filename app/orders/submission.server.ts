@@ -17,7 +17,7 @@ import type { WarehouseOrder } from "../warehouse/schemas";
 import { LIST_PAGE_SIZE, MAX_ORDERS_PER_BATCH, OPERATIONS, type OperationName } from "../warehouse/wire";
 import { backoffMs, type BACKOFF } from "../work/backoff";
 import { ATTENTION, ORDER_STATE, PENDING } from "./states";
-import { EVENT, recordEvents, type OrderEventInput } from "./timeline.server";
+import { EVENT, eventRow, recordEvents, type OrderEventInput } from "./timeline.server";
 
 export interface ShopWorkDeps extends ServiceDeps {
   warehouse: WarehouseClient;
@@ -44,16 +44,14 @@ const UNAUTHORIZED_REASON =
 
 type Change = { row: OrderRow; data: Partial<OrderRow> };
 
-/** Applies changes conditionally on each order still being in the state read, and writes the events. */
+/** Applies changes conditionally on each order still being in the state read, with their events, at once. */
 async function commit(deps: ShopWorkDeps, changes: Change[], events: OrderEventInput[]): Promise<void> {
-  if (changes.length) {
-    await deps.db.$transaction(
-      changes.map(({ row, data }) =>
-        deps.db.warehouseOrder.updateMany({ where: { id: row.id, state: row.state }, data }),
-      ),
-    );
-  }
-  await recordEvents(deps.db, events);
+  await deps.db.$transaction([
+    ...changes.map(({ row, data }) =>
+      deps.db.warehouseOrder.updateMany({ where: { id: row.id, state: row.state }, data }),
+    ),
+    ...(events.length ? [deps.db.orderEvent.createMany({ data: events.map(eventRow) })] : []),
+  ]);
 }
 
 /** Whether the limits let `operation` go now; else when. */
