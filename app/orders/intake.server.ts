@@ -1,6 +1,7 @@
 // Order intake: a Shopify order webhook becomes (or updates) one WarehouseOrder row, mapped at once (the
 // mapping is pure and fast), with the work it now needs made due. Nothing here calls the warehouse or
 // Shopify, so the webhook is answered in milliseconds and nothing is lost while the warehouse is down.
+import { randomUUID } from "node:crypto";
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
 import { isUniqueViolation, type Db } from "../db.server";
@@ -9,7 +10,7 @@ import { mapOrder, idOrderFor, type HoldReason, type MappingResult } from "./map
 import { customerIdOf, shopifyOrderSchema, type ShopifyOrder } from "./payload";
 import { orderOverridesSchema, type OrderOverrides, type OrderSettings } from "./settings";
 import { ATTENTION, ORDER_STATE, PENDING, type OrderState } from "./states";
-import { EVENT, recordEvents, type OrderEventInput } from "./timeline.server";
+import { EVENT, eventRow, recordEvents, type OrderEventInput } from "./timeline.server";
 
 export const ORDER_TOPICS = ["orders/create", "orders/updated", "orders/cancelled"] as const;
 export type OrderTopic = (typeof ORDER_TOPICS)[number];
@@ -46,15 +47,17 @@ export async function takeInOrderWebhook(
   const { shop, eventId } = input;
   const seen = await db.webhookEvent.findUnique({ where: { shop_eventId: { shop, eventId } } });
   if (seen) return "duplicate";
-  const outcome = await applyOrderWebhook(deps, input);
-  // Recorded after the order, so a crash in between only means the redelivery is applied again, which
-  // changes nothing: the order's own updated_at makes applying it idempotent.
-  try {
-    await db.webhookEvent.create({
-      data: { shop, eventId, topic: input.topic, receivedAt: deps.clock() },
-    });
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
+  const delivery: Delivery = { shop, eventId, topic: input.topic, receivedAt: deps.clock() };
+  const outcome = await applyOrderWebhook(deps, input, delivery);
+  // A new order is committed together with its delivery. Anything else records the delivery after the
+  // order: a crash in between only means the redelivery is applied again, which changes nothing, because
+  // the order's own updated_at makes applying it idempotent.
+  if (outcome !== "recorded") {
+    try {
+      await db.webhookEvent.create({ data: delivery });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
   }
   deps.log.info(
     { shop, event: "order.webhook", topic: input.topic, shopifyOrderId: input.order.id, outcome },
@@ -64,9 +67,18 @@ export async function takeInOrderWebhook(
   return outcome;
 }
 
+/** The webhook delivery as WebhookEvent keeps it. */
+interface Delivery {
+  shop: string;
+  eventId: string;
+  topic: string;
+  receivedAt: Date;
+}
+
 async function applyOrderWebhook(
   deps: ServiceDeps,
   input: { shop: string; topic: OrderTopic; order: ShopifyOrder },
+  delivery: Delivery,
 ): Promise<IntakeOutcome> {
   const { db } = deps;
   const { shop, order } = input;
@@ -81,10 +93,11 @@ async function applyOrderWebhook(
     if (!installed || new Date(order.created_at) < installed.installedAt) return "ignored_before_install";
   }
   try {
-    await createOrder(deps, input);
+    await createOrder(deps, input, delivery);
     return "recorded";
   } catch (error) {
-    // The same order arriving twice at once (create and updated together): the other one made the row.
+    // The same order arriving twice at once (create and updated together, or a redelivery racing the
+    // first delivery): the other one made the row.
     if (!isUniqueViolation(error)) throw error;
     const row = await db.warehouseOrder.findUniqueOrThrow({
       where: { shop_shopifyOrderId: { shop, shopifyOrderId: order.id } },
@@ -93,9 +106,11 @@ async function applyOrderWebhook(
   }
 }
 
+/** Records a new order, its first timeline events and the delivery that brought it, in one commit. */
 async function createOrder(
   deps: ServiceDeps,
   input: { shop: string; topic: OrderTopic; order: ShopifyOrder },
+  delivery: Delivery,
 ): Promise<void> {
   const { db, clock } = deps;
   const { shop, order } = input;
@@ -130,8 +145,11 @@ async function createOrder(
   } else {
     events.push({ shop, at: now, kind: EVENT.held, message: holdSummary(result.hold), data: result.hold });
   }
-  const row = await db.warehouseOrder.create({
+  // The id is ours, so the events can name their order in the same commit.
+  const id = randomUUID();
+  const create = db.warehouseOrder.create({
     data: {
+      id,
       shop,
       shopifyOrderId: order.id,
       orderName: order.name,
@@ -146,10 +164,11 @@ async function createOrder(
       nextAttemptAt: state === ORDER_STATE.ready ? now : null,
     },
   });
-  await recordEvents(
-    db,
-    events.map((event) => ({ ...event, orderId: row.id })),
-  );
+  await db.$transaction([
+    create,
+    db.orderEvent.createMany({ data: events.map((event) => eventRow({ ...event, orderId: id })) }),
+    db.webhookEvent.create({ data: delivery }),
+  ]);
 }
 
 async function updateOrder(
@@ -296,7 +315,12 @@ export async function remapOpenOrders(deps: ServiceDeps, shop: string): Promise<
   let changed = 0;
   for (const row of rows) {
     const order = shopifyOrderSchema.parse(JSON.parse(row.payload));
-    if (await applyChange(deps, row, { order, settings, cancelled: false })) changed++;
+    try {
+      if (await applyChange(deps, row, { order, settings, cancelled: false })) changed++;
+    } catch (error) {
+      // Claimed by the worker meanwhile: it is being sent as it was mapped, like any order in flight.
+      if (!(error instanceof OrderMovedMeanwhile)) throw error;
+    }
   }
   return changed;
 }
