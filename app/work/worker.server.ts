@@ -175,7 +175,10 @@ export function createWorker(options: WorkerOptions): Worker {
     }
     if (!access) return;
     const lease = await takeLease(db, shop, holder, clock(), leaseTtlMs);
-    if (!lease) return;
+    if (!lease) {
+      log.debug({ shop, event: "worker.lease_busy" }, "another worker holds the shop's lease");
+      return;
+    }
     log.debug({ shop, event: "worker.lease_taken", holder }, "working for the shop");
     try {
       await workWhileLeased(shop, lease, access);
