@@ -6,6 +6,9 @@ export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
     include: ["test/**/*.test.ts", "app/**/*.test.ts"],
+    // The admin pages in Chromium: `npm run test:browser` (vitest.browser.config.ts), since Chromium is a
+    // system package that `npm ci` cannot install.
+    exclude: ["test/pages/**", "**/node_modules/**"],
     globalSetup: ["test/support/global-setup.ts"],
     setupFiles: ["test/support/setup.ts"],
     pool: "forks",

@@ -23,6 +23,8 @@ export default function AdminLayout() {
         <Link to="/app" rel="home">
           Home
         </Link>
+        <Link to="/app/orders">Orders</Link>
+        <Link to="/app/settings">Settings</Link>
         <Link to="/app/privacy">Privacy requests</Link>
       </NavMenu>
       <Outlet />

@@ -1,20 +1,16 @@
 // The order flow end to end: Shopify webhooks over real HTTP into the app's routes, the app's worker
 // sending to the warehouse simulator over loopback, with a real database. Limits and retry timing are
 // scaled down on both sides (the simulator and our limiter agree on the window) so tests take seconds.
-import { readFileSync } from "node:fs";
 import { appContext } from "../../app/context.server";
 import { saveSettings } from "../../app/settings/settings.server";
 import { createWorker, type Worker, type WorkerOptions } from "../../app/work/worker.server";
 import { startWarehouseSimulator, type WarehouseSimulator } from "../warehouse-sim";
 import { defaultReferenceData, KYIV_CITY_REF } from "../warehouse-sim/reference-data";
+import { FIXTURE_ORDER } from "../support/orders";
 import { startRouteServer, type RouteServer } from "../support/route-server";
 import { signedWebhookRequest, type WebhookOptions } from "../support/webhooks";
 
 export const SHOP = "kyiv-goods.myshopify.com";
-const FIXTURE = JSON.parse(readFileSync("test/fixtures/orders/ua-cod-nova-poshta.json", "utf8")) as Record<
-  string,
-  unknown
->;
 /** A real Kyiv branch of the simulator's reference data. */
 export const BRANCH_REF = defaultReferenceData().branchesInCity(KYIV_CITY_REF)[0]!.Ref;
 
@@ -24,7 +20,7 @@ export const SCALED_LIMITS = { windowMs: 1_000, requestsPerWindow: 60, reportReq
 export function orderPayload(n: number, changes: Record<string, unknown> = {}): Record<string, unknown> {
   const now = new Date().toISOString();
   return {
-    ...FIXTURE,
+    ...FIXTURE_ORDER,
     id: 7_000_000_000 + n,
     admin_graphql_api_id: `gid://shopify/Order/${7_000_000_000 + n}`,
     order_number: n,

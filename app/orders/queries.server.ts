@@ -1,0 +1,263 @@
+// The read side of the orders pages: the list with its counts per state, and one order with its timeline.
+// Every query is scoped to the shop; stored JSON columns come back parsed, and a malformed one reads as
+// empty rather than breaking the page.
+import type { Prisma } from "@prisma/client";
+import { z } from "zod";
+import type { Db } from "../db.server";
+import { ORDER_STATES, type OrderState } from "./states";
+
+/** A list filter: one state, or the orders with a problem only the merchant can solve. */
+export const ORDER_FILTERS = [...ORDER_STATES, "attention"] as const;
+export type OrderFilter = (typeof ORDER_FILTERS)[number];
+
+export const DEFAULT_PAGE_SIZE = 25;
+const MAX_PAGE_SIZE = 100;
+const MAX_SEARCH_LENGTH = 100;
+
+/** The list's query, as it comes from the page's URL: anything unusable falls back to its default. */
+export const orderListQuerySchema = z.object({
+  state: z.enum(ORDER_FILTERS).optional().catch(undefined),
+  search: z
+    .string()
+    .trim()
+    .max(MAX_SEARCH_LENGTH)
+    .optional()
+    .catch(undefined)
+    .transform((search) => search || undefined),
+  page: z.coerce.number().int().min(1).default(1).catch(1),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE)
+    .default(DEFAULT_PAGE_SIZE)
+    .catch(DEFAULT_PAGE_SIZE),
+});
+/** What a caller may ask for; anything unusable (an unknown state, page "x") falls back to its default. */
+export interface OrderListQuery {
+  state?: string;
+  search?: string;
+  page?: number | string;
+  pageSize?: number | string;
+}
+
+const holdReasonSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  fix: z.string().default(""),
+  action: z.string().nullable().default(null),
+});
+export type HoldReasonView = z.infer<typeof holdReasonSchema>;
+
+function parseJson(text: string | null | undefined): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function parseHoldReasons(text: string | null): HoldReasonView[] {
+  const parsed = z.array(holdReasonSchema).safeParse(parseJson(text));
+  return parsed.success ? parsed.data : [];
+}
+
+function parseObject(text: string | null): Record<string, unknown> | null {
+  const value = parseJson(text);
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+}
+
+export interface OrderListRow {
+  id: string;
+  orderName: string;
+  idOrder: string;
+  state: OrderState;
+  holdReasons: { code: string; message: string }[];
+  attention: string | null;
+  attentionMessage: string | null;
+  pending: string | null;
+  lastError: string | null;
+  idOrderFF: string | null;
+  orderCreatedAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface OrderListPage {
+  rows: OrderListRow[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+  hasPrevious: boolean;
+  hasNext: boolean;
+}
+
+function searchWhere(search: string): Prisma.WarehouseOrderWhereInput {
+  // `contains` is case-insensitive on SQLite (LIKE, ASCII) and case-sensitive on PostgreSQL, whose
+  // `mode: "insensitive"` SQLite's client does not accept. Searching the text as typed, in lower case and
+  // in upper case finds "ua-1042" in "UA-1042" on both, which covers order names and warehouse ids.
+  const variants = [...new Set([search, search.toLowerCase(), search.toUpperCase()])];
+  return {
+    OR: variants.flatMap((text) => [
+      { orderName: { contains: text } },
+      { idOrder: { contains: text } },
+      { idOrderFF: { contains: text } },
+    ]),
+  };
+}
+
+function filterWhere(shop: string, state: OrderFilter | undefined): Prisma.WarehouseOrderWhereInput {
+  if (state === "attention") return { shop, attention: { not: null } };
+  return state ? { shop, state } : { shop };
+}
+
+export async function listOrders(db: Db, shop: string, query: OrderListQuery = {}): Promise<OrderListPage> {
+  const { state, search, page, pageSize } = orderListQuerySchema.parse(query);
+  const where: Prisma.WarehouseOrderWhereInput = {
+    AND: [filterWhere(shop, state), ...(search ? [searchWhere(search)] : [])],
+  };
+  const total = await db.warehouseOrder.count({ where });
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const current = Math.min(page, pageCount);
+  const rows = await db.warehouseOrder.findMany({
+    where,
+    orderBy: [{ orderCreatedAt: "desc" }, { id: "desc" }],
+    skip: (current - 1) * pageSize,
+    take: pageSize,
+    select: {
+      id: true,
+      orderName: true,
+      idOrder: true,
+      state: true,
+      holdReasons: true,
+      attention: true,
+      attentionMessage: true,
+      pending: true,
+      lastError: true,
+      idOrderFF: true,
+      orderCreatedAt: true,
+      createdAt: true,
+      updatedAt: true,
+    },
+  });
+  return {
+    rows: rows.map((row) => ({
+      ...row,
+      state: row.state as OrderState,
+      holdReasons: parseHoldReasons(row.holdReasons).map(({ code, message }) => ({ code, message })),
+    })),
+    total,
+    page: current,
+    pageSize,
+    pageCount,
+    hasPrevious: current > 1,
+    hasNext: current < pageCount,
+  };
+}
+
+export type OrderCounts = Record<OrderState, number> & { all: number; attention: number };
+
+export async function countOrdersByState(db: Db, shop: string): Promise<OrderCounts> {
+  const [groups, attention] = await Promise.all([
+    db.warehouseOrder.groupBy({ by: ["state"], where: { shop }, _count: { _all: true } }),
+    db.warehouseOrder.count({ where: { shop, attention: { not: null } } }),
+  ]);
+  const counts = Object.fromEntries(ORDER_STATES.map((state) => [state, 0])) as Record<OrderState, number>;
+  let all = 0;
+  for (const group of groups) {
+    all += group._count._all;
+    if (group.state in counts) counts[group.state as OrderState] = group._count._all;
+  }
+  return { ...counts, all, attention };
+}
+
+export interface OrderEventView {
+  id: string;
+  at: Date;
+  kind: string;
+  message: string;
+  /** The request sent and the answer read (the key already masked), or the facts behind the event. */
+  data: unknown;
+}
+
+export interface OrderDetail {
+  id: string;
+  orderName: string;
+  shopifyOrderId: string;
+  idOrder: string;
+  idOrderFF: string | null;
+  keyOrder: string | null;
+  state: OrderState;
+  pending: string | null;
+  attention: string | null;
+  attentionMessage: string | null;
+  lastError: string | null;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  submittedAt: Date | null;
+  acceptedAt: Date | null;
+  cancelledAt: Date | null;
+  orderCreatedAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  /** The warehouse order the mapping produced last; null while held. */
+  mapped: Record<string, unknown> | null;
+  /** The exact body last sent to the warehouse (AddOrder, or the last EditOrder it accepted). */
+  sentOrder: Record<string, unknown> | null;
+  holdReasons: HoldReasonView[];
+  /** The merchant's corrections so far. */
+  overrides: Record<string, unknown>;
+  /** Newest first. */
+  events: OrderEventView[];
+}
+
+/** One order of the shop with its timeline; null when there is none with that id in this shop. */
+export async function orderDetail(db: Db, shop: string, id: string): Promise<OrderDetail | null> {
+  const row = await db.warehouseOrder.findFirst({
+    where: { id, shop },
+    include: { events: { orderBy: [{ at: "desc" }, { id: "desc" }] } },
+  });
+  if (!row) return null;
+  // Everything but the Shopify payload (customer data the page does not show) and the shop.
+  const { events, payload: _payload, shop: _shop, customerId: _customerId, ...columns } = row;
+  return {
+    ...columns,
+    state: row.state as OrderState,
+    mapped: parseObject(row.mapped),
+    sentOrder: parseObject(row.sentOrder),
+    holdReasons: parseHoldReasons(row.holdReasons),
+    overrides: parseObject(row.overrides) ?? {},
+    events: events.map((event) => ({
+      id: event.id,
+      at: event.at,
+      kind: event.kind,
+      message: event.message,
+      data: parseJson(event.data),
+    })),
+  };
+}
+
+/** The shop's IANA time zone as read at install; Kyiv time until the shop's facts are known. */
+export async function shopTimeZone(db: Db, shop: string): Promise<string> {
+  const row = await db.shop.findUnique({ where: { shop }, select: { ianaTimezone: true } });
+  return row?.ianaTimezone || "Europe/Kyiv";
+}
+
+/**
+ * A moment as the merchant reads it, in the shop's time zone ("14 Mar 2026, 10:15"). Formatted on the
+ * server so that the page renders the same text on the server and in the browser.
+ */
+export function formatShopTime(date: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  }).format(date);
+}

@@ -1,0 +1,504 @@
+// One order: where it stands and why, what held it with a form for each fix, the actions on it, the exact
+// body the warehouse has, and its timeline with the requests sent and the answers read.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import {
+  Banner,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  Divider,
+  FormLayout,
+  InlineStack,
+  Layout,
+  Page,
+  Select,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { useState } from "react";
+import { z } from "zod";
+import { OrderStateBadge } from "../components/order-state";
+import { appContext } from "../context.server";
+import { cancelAtWarehouse, correctOrder, submitNow } from "../orders/actions.server";
+import { formatShopTime, orderDetail, shopTimeZone } from "../orders/queries.server";
+import { DELIVERY_METHOD_KEYS, DELIVERY_METHOD_LABELS } from "../orders/settings";
+import { ORDER_STATE_DESCRIPTION, type OrderState } from "../orders/states";
+import { authenticate } from "../shopify.server";
+import { wakeWorker } from "../work/worker.server";
+
+const json = (value: unknown) =>
+  value === null || value === undefined ? null : JSON.stringify(value, null, 2);
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const { db } = appContext();
+  const [order, timeZone] = await Promise.all([
+    orderDetail(db, session.shop, params.id ?? ""),
+    shopTimeZone(db, session.shop),
+  ]);
+  if (!order) return { order: null, deliveryMethods: [] };
+  const time = (date: Date | null) => (date ? formatShopTime(date, timeZone) : null);
+  return {
+    order: {
+      id: order.id,
+      orderName: order.orderName,
+      shopifyOrderId: order.shopifyOrderId,
+      idOrder: order.idOrder,
+      idOrderFF: order.idOrderFF,
+      keyOrder: order.keyOrder,
+      state: order.state,
+      pending: order.pending,
+      attention: order.attention,
+      attentionMessage: order.attentionMessage,
+      lastError: order.lastError,
+      attempts: order.attempts,
+      nextAttemptAt: time(order.nextAttemptAt),
+      placedAt: time(order.orderCreatedAt),
+      acceptedAt: time(order.acceptedAt),
+      holdReasons: order.holdReasons,
+      overrides: order.overrides,
+      mappedJson: json(order.mapped),
+      sentOrderJson: json(order.sentOrder),
+      events: order.events.map((event) => ({
+        id: event.id,
+        at: time(event.at),
+        kind: event.kind,
+        message: event.message,
+        dataJson: json(event.data),
+        // The data of a call to the warehouse holds the request sent (and the answer, when one came).
+        exchange: typeof event.data === "object" && event.data !== null && "request" in event.data,
+      })),
+    },
+    deliveryMethods: DELIVERY_METHOD_KEYS.map((key) => ({ value: key, label: DELIVERY_METHOD_LABELS[key] })),
+  };
+};
+
+const FIXES = ["phone", "deliveryMethod", "warehouseRef", "courierAddress", "postcode"] as const;
+type Fix = (typeof FIXES)[number];
+
+const intentSchema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal("submit") }),
+    z.object({ intent: z.literal("retry") }),
+    z.object({ intent: z.literal("cancel") }),
+    z.object({ intent: z.literal("correct"), fix: z.enum(FIXES) }),
+  ],
+  { error: "Unknown action." },
+);
+const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : undefined);
+
+/** The corrections one fix form sends, as correctOrder's overrides; correctOrder checks them. */
+function overridesFrom(fix: Fix, form: FormData): Record<string, unknown> {
+  switch (fix) {
+    case "phone":
+      return { phone: text(form.get("phone")) };
+    case "deliveryMethod":
+      return { deliveryMethod: text(form.get("deliveryMethod")) };
+    case "warehouseRef":
+      return { warehouseRef: text(form.get("warehouseRef")) };
+    case "postcode":
+      return { postcode: text(form.get("postcode")) };
+    case "courierAddress":
+      return {
+        courier: {
+          street: text(form.get("street")),
+          house: text(form.get("house")),
+          flat: text(form.get("flat")) || undefined,
+        },
+      };
+  }
+}
+
+export const action = async ({ request, params }: ActionFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const form = await request.formData();
+  const parsed = intentSchema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) return { ok: false, message: "The request was not understood.", fix: null };
+  const deps = { ...appContext(), wake: wakeWorker };
+  const orderId = params.id ?? "";
+  switch (parsed.data.intent) {
+    case "submit":
+    case "retry":
+      return { ...(await submitNow(deps, session.shop, orderId)), fix: null };
+    case "cancel":
+      return { ...(await cancelAtWarehouse(deps, session.shop, orderId)), fix: null };
+    case "correct": {
+      const { fix } = parsed.data;
+      return { ...(await correctOrder(deps, session.shop, orderId, overridesFrom(fix, form))), fix };
+    }
+  }
+};
+
+const SENDABLE: OrderState[] = ["ready", "rejected", "in_doubt"];
+
+export default function OrderPage() {
+  const { order, deliveryMethods } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
+
+  if (!order) {
+    return (
+      <Page title="Order not found" backAction={{ content: "Orders", url: "/app/orders" }}>
+        <Card>
+          <Text as="p">
+            This store has no such order. It may have been erased at the customer&apos;s request.
+          </Text>
+        </Card>
+      </Page>
+    );
+  }
+
+  const busy = navigation.state !== "idle";
+  const run = (intent: "submit" | "retry" | "cancel") => submit({ intent }, { method: "post" });
+  const canCancel = order.state !== "cancelled" && order.pending !== "cancel";
+  const sendAction = SENDABLE.includes(order.state)
+    ? {
+        content: order.state === "ready" ? "Submit now" : "Retry",
+        onAction: () => run(order.state === "ready" ? "submit" : "retry"),
+        loading: busy && navigation.formData?.get("intent") !== "cancel",
+        disabled: busy,
+      }
+    : undefined;
+  // One form per kind of fix, shown under the first reason that needs it; a failed fix shows its error there.
+  const fixes = new Set(order.holdReasons.map((reason) => reason.action));
+  const fixShown = new Set<string>();
+
+  return (
+    <Page
+      title={order.orderName}
+      titleMetadata={<OrderStateBadge state={order.state} />}
+      subtitle={`id_order ${order.idOrder}${order.placedAt ? ` · placed ${order.placedAt}` : ""}`}
+      backAction={{ content: "Orders", url: "/app/orders" }}
+      primaryAction={sendAction}
+      secondaryActions={
+        canCancel
+          ? [
+              {
+                content: "Cancel at the warehouse",
+                destructive: true,
+                disabled: busy,
+                onAction: () => setConfirmingCancel(true),
+              },
+            ]
+          : []
+      }
+    >
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            {result && !(result.fix && !result.ok && fixes.has(result.fix)) && (
+              <Banner tone={result.ok ? "success" : "warning"}>
+                <p>{result.message}</p>
+              </Banner>
+            )}
+            {confirmingCancel && canCancel && (
+              <Banner tone="critical" title={`Cancel ${order.orderName} at the warehouse?`}>
+                <BlockStack gap="200">
+                  <p>
+                    {order.state === "accepted" || order.state === "in_doubt" || order.state === "submitting"
+                      ? "The warehouse is asked to cancel it. Once it has been picked it can no longer be cancelled; you will see that here."
+                      : "The warehouse does not have it yet: it will simply never be sent."}{" "}
+                    The order stays as it is in Shopify.
+                  </p>
+                  <InlineStack gap="200">
+                    <Button
+                      variant="primary"
+                      tone="critical"
+                      loading={busy}
+                      onClick={() => {
+                        setConfirmingCancel(false);
+                        run("cancel");
+                      }}
+                    >
+                      Yes, cancel it
+                    </Button>
+                    <Button onClick={() => setConfirmingCancel(false)}>Keep the order</Button>
+                  </InlineStack>
+                </BlockStack>
+              </Banner>
+            )}
+            <Card>
+              <BlockStack gap="200">
+                <InlineStack gap="200" blockAlign="center">
+                  <Text as="h2" variant="headingMd">
+                    Where it stands
+                  </Text>
+                  <OrderStateBadge state={order.state} />
+                </InlineStack>
+                <Text as="p">{ORDER_STATE_DESCRIPTION[order.state]}</Text>
+                {order.pending && (
+                  <Text as="p" tone="caution">
+                    {order.pending === "cancel"
+                      ? "A cancellation is waiting to be sent to the warehouse."
+                      : "A change to the order is waiting to be sent to the warehouse."}
+                  </Text>
+                )}
+                {order.lastError && order.state !== "accepted" && (
+                  <Text as="p" tone="critical">
+                    {order.state === "rejected" ? "The warehouse answered: " : "Last attempt: "}
+                    {order.lastError}
+                    {order.state === "ready" && order.nextAttemptAt
+                      ? ` Next attempt ${order.nextAttemptAt}.`
+                      : ""}
+                  </Text>
+                )}
+              </BlockStack>
+            </Card>
+            {order.attention && (
+              <Banner tone="critical" title={ATTENTION_TITLE[order.attention] ?? "This order needs you"}>
+                <p>{order.attentionMessage}</p>
+              </Banner>
+            )}
+            {order.holdReasons.length > 0 && (
+              <Card>
+                <BlockStack gap="400">
+                  <Text as="h2" variant="headingMd">
+                    What to fix before it can be sent
+                  </Text>
+                  {order.holdReasons.map((reason, index) => {
+                    const first = reason.action !== null && !fixShown.has(reason.action);
+                    if (reason.action) fixShown.add(reason.action);
+                    return (
+                      <BlockStack gap="200" key={`${reason.code}-${index}`}>
+                        {index > 0 && <Divider />}
+                        <Text as="p" fontWeight="semibold">
+                          {reason.message}
+                        </Text>
+                        <Text as="p" tone="subdued">
+                          {reason.fix}
+                        </Text>
+                        {first && reason.action && (
+                          <FixForm
+                            action={reason.action}
+                            overrides={order.overrides}
+                            deliveryMethods={deliveryMethods}
+                            error={result?.fix === reason.action && !result.ok ? result.message : undefined}
+                            busy={busy}
+                          />
+                        )}
+                      </BlockStack>
+                    );
+                  })}
+                </BlockStack>
+              </Card>
+            )}
+            <Card>
+              <BlockStack gap="200">
+                <Text as="h2" variant="headingMd">
+                  Sent to the warehouse
+                </Text>
+                {order.sentOrderJson ? (
+                  <>
+                    <Text as="p" tone="subdued">
+                      The exact order the warehouse holds (the last AddOrder or EditOrder it accepted).
+                    </Text>
+                    <JsonBlock label="Order sent" json={order.sentOrderJson} />
+                  </>
+                ) : (
+                  <Text as="p" tone="subdued">
+                    Nothing has been accepted by the warehouse yet.
+                  </Text>
+                )}
+                {order.mappedJson && order.mappedJson !== order.sentOrderJson && (
+                  <>
+                    <Text as="p" tone="subdued">
+                      {order.sentOrderJson
+                        ? "The order as it is now, which differs from what the warehouse has:"
+                        : "What will be sent:"}
+                    </Text>
+                    <JsonBlock label="Order to send" json={order.mappedJson} />
+                  </>
+                )}
+              </BlockStack>
+            </Card>
+            <Card>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  Timeline
+                </Text>
+                {order.events.length === 0 && (
+                  <Text as="p" tone="subdued">
+                    Nothing has happened to this order yet.
+                  </Text>
+                )}
+                <BlockStack gap="300">
+                  {order.events.map((event) => (
+                    <div key={event.id} data-event-kind={event.kind}>
+                      <BlockStack gap="100">
+                        <InlineStack gap="200" blockAlign="baseline">
+                          <Text as="span" tone="subdued" variant="bodySm">
+                            {event.at}
+                          </Text>
+                          <Text as="span" fontWeight="semibold">
+                            {event.message}
+                          </Text>
+                        </InlineStack>
+                        {event.dataJson && (
+                          <details>
+                            <summary>
+                              <Text as="span" variant="bodySm">
+                                {event.exchange ? "Request and answer" : "Details"}
+                              </Text>
+                            </summary>
+                            <JsonBlock label="Event details" json={event.dataJson} />
+                          </details>
+                        )}
+                      </BlockStack>
+                    </div>
+                  ))}
+                </BlockStack>
+              </BlockStack>
+            </Card>
+          </BlockStack>
+        </Layout.Section>
+        <Layout.Section variant="oneThird">
+          <Card>
+            <BlockStack gap="200">
+              <Text as="h2" variant="headingMd">
+                At the warehouse
+              </Text>
+              {[
+                { term: "id_order", description: order.idOrder },
+                { term: "id_order_FF", description: order.idOrderFF ?? "Not yet assigned" },
+                { term: "key_order", description: order.keyOrder ?? "Not yet assigned" },
+                { term: "Accepted", description: order.acceptedAt ?? "Not yet" },
+                { term: "Shopify order id", description: order.shopifyOrderId },
+              ].map(({ term, description }) => (
+                <BlockStack gap="050" key={term}>
+                  <Text as="span" variant="bodySm" tone="subdued">
+                    {term}
+                  </Text>
+                  <Text as="span" breakWord>
+                    {description}
+                  </Text>
+                </BlockStack>
+              ))}
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
+
+const ATTENTION_TITLE: Record<string, string> = {
+  edit_refused: "The warehouse refused the change to this order",
+  edit_held: "The change to this order cannot be sent",
+  cancel_refused: "The warehouse could not cancel this order",
+};
+
+function JsonBlock({ label, json }: { label: string; json: string }) {
+  return (
+    <Box background="bg-surface-secondary" padding="300" borderRadius="200" overflowX="scroll">
+      <pre aria-label={label} style={{ margin: 0, fontSize: 12, whiteSpace: "pre" }}>
+        <code>{json}</code>
+      </pre>
+    </Box>
+  );
+}
+
+function FixForm({
+  action,
+  overrides,
+  deliveryMethods,
+  error,
+  busy,
+}: {
+  action: string;
+  overrides: Record<string, unknown>;
+  deliveryMethods: { value: string; label: string }[];
+  error: string | undefined;
+  busy: boolean;
+}) {
+  const initial = (name: string) => (typeof overrides[name] === "string" ? (overrides[name] as string) : "");
+  const courier = (overrides.courier ?? {}) as Record<string, string | undefined>;
+  const [values, setValues] = useState<Record<string, string>>({
+    phone: initial("phone"),
+    deliveryMethod: initial("deliveryMethod") || deliveryMethods[0]?.value || "",
+    warehouseRef: initial("warehouseRef"),
+    postcode: initial("postcode"),
+    street: courier.street ?? "",
+    house: courier.house ?? "",
+    flat: courier.flat ?? "",
+  });
+  const field = (name: string) => ({
+    name,
+    value: values[name] ?? "",
+    onChange: (value: string) => setValues((current) => ({ ...current, [name]: value })),
+    autoComplete: "off",
+  });
+
+  if (action === "settings") {
+    return (
+      <InlineStack>
+        <Button url="/app/settings">Open settings</Button>
+      </InlineStack>
+    );
+  }
+  if (!(FIXES as readonly string[]).includes(action)) return null;
+
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="correct" />
+      <input type="hidden" name="fix" value={action} />
+      <FormLayout>
+        {action === "phone" && (
+          <TextField
+            label="Recipient's phone"
+            type="tel"
+            placeholder="+380 67 123 45 67"
+            helpText="A Ukrainian mobile or landline number; it replaces the phone the order has."
+            error={error}
+            {...field("phone")}
+          />
+        )}
+        {action === "deliveryMethod" && (
+          <Select
+            label="Delivery method"
+            options={deliveryMethods}
+            error={error}
+            name="deliveryMethod"
+            value={values.deliveryMethod}
+            onChange={(value) => setValues((current) => ({ ...current, deliveryMethod: value }))}
+          />
+        )}
+        {action === "warehouseRef" && (
+          <TextField
+            label="Carrier branch Ref"
+            placeholder="1ec09d88-e1c2-11e3-8c4a-0050568002cf"
+            helpText="The branch's Ref in the carrier's directory: a 36-character id."
+            maxLength={36}
+            error={error}
+            {...field("warehouseRef")}
+          />
+        )}
+        {action === "postcode" && (
+          <TextField
+            label="Postcode"
+            placeholder="01001"
+            maxLength={5}
+            error={error}
+            {...field("postcode")}
+          />
+        )}
+        {action === "courierAddress" && (
+          <FormLayout.Group>
+            <TextField label="Street" error={error} {...field("street")} />
+            <TextField label="House" {...field("house")} />
+            <TextField label="Flat" {...field("flat")} />
+          </FormLayout.Group>
+        )}
+        <InlineStack>
+          <Button submit variant="primary" loading={busy}>
+            Save and check again
+          </Button>
+        </InlineStack>
+      </FormLayout>
+    </Form>
+  );
+}

@@ -1,0 +1,143 @@
+// One order's page in a real browser: hold reasons with their fix forms, the actions, the exact body
+// sent, the warehouse ids and the timeline.
+import { describe, expect, it } from "vitest";
+import { appContext } from "../../app/context.server";
+import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
+import { seedOrder } from "../support/orders";
+
+const pages = useAdminPages();
+
+describe("order page", () => {
+  it("shows why a held order waits, and a phone fix re-maps it so it becomes ready", async () => {
+    const { db } = appContext();
+    const order = await seedOrder(db, { shop: SHOP, number: 1001, state: "held", phone: "+48 601 234 567" });
+    const { page } = pages.admin;
+    await pages.admin.open(`/app/orders/${order.id}`);
+
+    const body = () => textOf(page.locator("body"));
+    expect(await body()).toContain("Waiting for you: something in the order must be fixed");
+    expect(await body()).toContain(
+      'The phone number "+48 601 234 567" (from the shipping address) is not a Ukrainian mobile or landline number.',
+    );
+    expect(await body()).toContain("Enter the recipient's Ukrainian phone number");
+
+    await page.getByLabel("Recipient's phone").fill("+380 67 123 45 67");
+    await page.getByRole("button", { name: "Save and check again" }).click();
+
+    const standing = page.getByText("Where it stands").locator("..");
+    await expect.poll(() => textOf(standing)).toContain("Ready to send");
+    expect(await body()).toContain("Saved; the order will be sent.");
+    expect(await body()).not.toContain("What to fix before it can be sent");
+    const row = await db.warehouseOrder.findUniqueOrThrow({ where: { id: order.id } });
+    expect(row.state).toBe("ready");
+    expect(JSON.parse(row.overrides)).toEqual({ phone: "+380 67 123 45 67" });
+    expect(JSON.parse(row.mapped!)).toMatchObject({ rec_phone: "380671234567", id_order: "1001" });
+    // What will be sent is on the page.
+    expect(await textOf(page.getByLabel("Order to send"))).toContain('"rec_phone": "380671234567"');
+  });
+
+  it("a phone that is not Ukrainian is refused beside the field and changes nothing", async () => {
+    const { db } = appContext();
+    const order = await seedOrder(db, { shop: SHOP, number: 1001, state: "held", phone: "+48 601 234 567" });
+    const { page } = pages.admin;
+    await pages.admin.open(`/app/orders/${order.id}`);
+
+    await page.getByLabel("Recipient's phone").fill("+44 20 7946 0958");
+    await page.getByRole("button", { name: "Save and check again" }).click();
+
+    const field = page.locator(".Polaris-Labelled__Error", { hasText: "must be a Ukrainian phone number" });
+    await field.waitFor();
+    const row = await db.warehouseOrder.findUniqueOrThrow({ where: { id: order.id } });
+    expect(row).toMatchObject({ state: "held", overrides: "{}", mapped: null });
+    expect(await db.orderEvent.count({ where: { orderId: order.id } })).toBe(0);
+  });
+
+  it("shows the exact body the warehouse has, its ids, and the timeline newest first with request and answer", async () => {
+    const { db } = appContext();
+    const order = await seedOrder(db, {
+      shop: SHOP,
+      number: 1003,
+      state: "accepted",
+      idOrderFF: "77001",
+      events: [
+        {
+          at: new Date("2026-03-01T09:03:00Z"),
+          kind: "received",
+          message: "Order #1003 received from Shopify.",
+        },
+        {
+          at: new Date("2026-03-01T09:04:00Z"),
+          kind: "accepted",
+          message: "Accepted by the warehouse as 77001.",
+          data: {
+            request: { ApiKey: "[masked]", order: [{ id_order: "1003" }] },
+            answer: { status: "ok", id_order_FF: "77001", key_order: "key-77001" },
+          },
+        },
+      ],
+    });
+    const { page } = pages.admin;
+    await pages.admin.open(`/app/orders/${order.id}`);
+
+    const sent = await textOf(page.getByLabel("Order sent"));
+    expect(JSON.parse((await page.getByLabel("Order sent").textContent())!)).toEqual(
+      JSON.parse(order.sentOrder!),
+    );
+    expect(sent).toContain('"id_order": "1003"');
+    const ids = await textOf(page.getByRole("heading", { name: "At the warehouse" }).locator(".."));
+    expect(ids).toContain("id_order1003");
+    expect(ids).toContain("id_order_FF77001");
+    expect(ids).toContain("key_orderkey-77001");
+
+    const kinds = await page
+      .locator("[data-event-kind]")
+      .evaluateAll((events) => events.map((event) => event.getAttribute("data-event-kind")));
+    expect(kinds).toEqual(["accepted", "received"]);
+    const details = page.getByLabel("Event details");
+    expect(await details.isVisible()).toBe(false);
+    await page.getByText("Request and answer").click();
+    expect(await details.isVisible()).toBe(true);
+    expect(await textOf(details)).toContain('"id_order_FF": "77001"');
+    expect(await textOf(details)).toContain('"ApiKey": "[masked]"');
+  });
+
+  it("cancels at the warehouse only after the merchant confirms", async () => {
+    const { db } = appContext();
+    const order = await seedOrder(db, { shop: SHOP, number: 1003, state: "accepted", idOrderFF: "77001" });
+    const { page } = pages.admin;
+    await pages.admin.open(`/app/orders/${order.id}`);
+
+    await page.getByRole("button", { name: "Cancel at the warehouse" }).click();
+    await page.getByRole("button", { name: "Keep the order" }).click();
+    expect(await page.getByRole("button", { name: "Yes, cancel it" }).count()).toBe(0);
+    expect((await db.warehouseOrder.findUniqueOrThrow({ where: { id: order.id } })).pending).toBeNull();
+
+    await page.getByRole("button", { name: "Cancel at the warehouse" }).click();
+    await page.getByRole("button", { name: "Yes, cancel it" }).click();
+    await expect
+      .poll(() => textOf(page.locator("body")))
+      .toContain("A cancellation is waiting to be sent to the warehouse.");
+    expect(await textOf(page.locator("body"))).toContain("The cancellation will be sent to the warehouse.");
+    expect((await db.warehouseOrder.findUniqueOrThrow({ where: { id: order.id } })).pending).toBe("cancel");
+    expect(await page.getByRole("button", { name: "Cancel at the warehouse" }).count()).toBe(0);
+  });
+
+  it("submits a ready order now", async () => {
+    const { db } = appContext();
+    const order = await seedOrder(db, { shop: SHOP, number: 1002, state: "ready" });
+    const { page } = pages.admin;
+    await pages.admin.open(`/app/orders/${order.id}`);
+    await page.getByRole("button", { name: "Submit now" }).click();
+    await expect.poll(() => textOf(page.locator("body"))).toContain("The order will be sent now.");
+    expect(await db.orderEvent.count({ where: { orderId: order.id, kind: "retry_requested" } })).toBe(1);
+  });
+
+  it("another store's order is not found", async () => {
+    const { db } = appContext();
+    const order = await seedOrder(db, { shop: "other-store.myshopify.com", number: 1001, state: "held" });
+    await pages.admin.open(`/app/orders/${order.id}`);
+    const body = await textOf(pages.admin.page.locator("body"));
+    expect(body).toContain("Order not found");
+    expect(body).not.toContain("#1001");
+  });
+});

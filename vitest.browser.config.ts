@@ -1,0 +1,9 @@
+// `npm run test:browser`: the admin pages driven in Debian's Chromium (`apt-get install -y chromium`),
+// with the same setup as the main suite (a fresh database per worker, the network and console guards).
+import { defineConfig } from "vitest/config";
+import base from "./vitest.config";
+
+export default defineConfig({
+  ...base,
+  test: { ...base.test, include: ["test/pages/**/*.test.ts"], exclude: ["**/node_modules/**"] },
+});
