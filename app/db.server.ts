@@ -1,10 +1,10 @@
 // The database client: SQLite through libSQL by default, PostgreSQL when DATABASE_URL says so. Both use
 // Prisma's JavaScript driver adapters, so no native engine is needed anywhere.
 import { createRequire } from "node:module";
-import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { type Prisma, PrismaClient } from "@prisma/client";
 import { databaseFlavour } from "./db/flavour";
+import { SingleConnectionLibSQL } from "./db/libsql.server";
 
 /** The client type; the PostgreSQL client is generated from the same models and has the same shape. */
 export type Db = PrismaClient;
@@ -17,7 +17,7 @@ export function createDb(url: string): Db {
     };
     return new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) });
   }
-  return new PrismaClient({ adapter: new PrismaLibSQL({ url }) });
+  return new PrismaClient({ adapter: new SingleConnectionLibSQL({ url }) });
 }
 
 /** The table-wide operations every model has, reached by model name (for work over all tables). */
