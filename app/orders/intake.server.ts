@@ -29,7 +29,8 @@ export function holdSummary(hold: HoldReason[]): string {
   return hold.map((reason) => reason.message).join(" ");
 }
 
-async function shopMapping(db: Db, shop: string): Promise<OrderSettings> {
+/** The shop's mapping settings, its defaults when it has saved none. */
+export async function shopMapping(db: Db, shop: string): Promise<OrderSettings> {
   const row = await db.shopSettings.findUnique({ where: { shop }, select: { mapping: true } });
   return parseMapping(row?.mapping);
 }
@@ -324,5 +325,3 @@ export async function remapOpenOrders(deps: ServiceDeps, shop: string): Promise<
   }
   return changed;
 }
-
-export { shopMapping };

@@ -273,6 +273,15 @@ function inDoubt(
   };
 }
 
+/** When to try again after a transient failure: the warehouse's Retry-After if it gave one, else backoff. */
+function retryAt(deps: ShopWorkDeps, error: WarehouseError, attempts: number, at: Date): Date {
+  const waitMs =
+    error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined
+      ? Math.max(error.retryAfterMs, 1_000)
+      : backoffMs(attempts, deps.random, deps.backoff);
+  return new Date(at.getTime() + waitMs);
+}
+
 function failedSubmission(
   deps: ShopWorkDeps,
   row: OrderRow,
@@ -295,11 +304,7 @@ function failedSubmission(
     };
   }
   const attempts = row.attempts + 1;
-  const waitMs =
-    error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined
-      ? Math.max(error.retryAfterMs, 1_000)
-      : backoffMs(attempts, deps.random, deps.backoff);
-  const next = new Date(at.getTime() + waitMs);
+  const next = retryAt(deps, error, attempts, at);
   return {
     data: { state: ORDER_STATE.ready, attempts, nextAttemptAt: next, lastError: error.message },
     event: {
@@ -589,11 +594,7 @@ async function changeFailed(
   }
   // Transient (or in doubt: sending an edit or cancellation again does no harm).
   const attempts = row.attempts + 1;
-  const waitMs =
-    error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined
-      ? Math.max(error.retryAfterMs, 1_000)
-      : backoffMs(attempts, deps.random, deps.backoff);
-  const next = new Date(at.getTime() + waitMs);
+  const next = retryAt(deps, error, attempts, at);
   await commit(
     deps,
     [{ row, data: { attempts, nextAttemptAt: next, lastError: error.message } }],

@@ -119,7 +119,13 @@ export function createWorker(options: WorkerOptions): Worker {
     return [...new Set([...due, ...interrupted].map((row) => row.shop))];
   }
 
-  async function sweepOnce(): Promise<void> {
+  /** One sweep at a time: a sweep slower than the interval is not joined by another doing the same reads. */
+  function sweepOnce(): Promise<void> {
+    sweeping ??= sweepForDueShops().finally(() => (sweeping = null));
+    return sweeping;
+  }
+
+  async function sweepForDueShops(): Promise<void> {
     if (stopping) return;
     try {
       await pruneWebhookEvents();
@@ -295,8 +301,7 @@ export function createWorker(options: WorkerOptions): Worker {
       startShop(shop);
     },
     async sweep() {
-      sweeping = sweepOnce();
-      await sweeping;
+      await sweepOnce();
       await Promise.allSettled([...running.values()]);
     },
   };

@@ -1,6 +1,7 @@
 // A Shopify order reaching the warehouse, end to end over real HTTP: webhook in, AddOrder out.
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { saveSettings } from "../../app/settings/settings.server";
 import {
   BRANCH_REF,
   eventually,
@@ -119,7 +120,6 @@ describe("exactly once", () => {
   it("pauses the shop when the warehouse refuses the key, loses nothing, and resumes with a new key", async () => {
     flow = await startOrderFlow();
     const context = appContext();
-    const { saveSettings } = await import("../../app/settings/settings.server");
     const good = flow.sim.apiKey;
     const wrong = await saveSettings(context, SHOP, {
       apiKey: "wrong-key-0000",
