@@ -10,10 +10,11 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 await prepareBenchEnvironment();
 const { orderPayload, startOrderFlow } = await import("../test/e2e/harness");
 const { appContext } = await import("../app/context.server");
+const { WAREHOUSE_RATE_LIMITS } = await import("../app/warehouse/limiter.server");
 const flow = await startOrderFlow({
   noWorker: process.env.BENCH_NO_WORKER === "1",
   simulator: { rateLimits: undefined },
-  worker: { rateLimits: { windowMs: 60_000, marginMs: 200 }, backoff: undefined, sweepIntervalMs: 2_000 },
+  worker: { rateLimits: WAREHOUSE_RATE_LIMITS, backoff: undefined, sweepIntervalMs: 2_000 },
 });
 // Warm-up: the first requests load the route modules.
 for (let i = 0; i < 20; i++)

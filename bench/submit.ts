@@ -13,7 +13,13 @@ const { appContext } = await import("../app/context.server");
 const { takeInOrderWebhook } = await import("../app/orders/intake.server");
 const { shopifyOrderSchema } = await import("../app/orders/payload");
 
-const flow = await startOrderFlow({ noWorker: true, simulator: { rateLimits: undefined } });
+const { WAREHOUSE_RATE_LIMITS } = await import("../app/warehouse/limiter.server");
+// Both sides with the warehouse's real limits (the harness scales them down for tests).
+const flow = await startOrderFlow({
+  noWorker: true,
+  simulator: { rateLimits: undefined },
+  worker: { rateLimits: WAREHOUSE_RATE_LIMITS, backoff: undefined },
+});
 const { db } = appContext();
 console.error(`recording ${ORDERS} orders...`);
 for (let n = 1; n <= ORDERS; n++) {

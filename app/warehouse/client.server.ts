@@ -143,10 +143,11 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const { apiKey } = options;
 
-  async function waitForLimiter(operation: OperationName): Promise<void> {
+  /** Waits for the limits; answers the send's stamp in the limiter's window. */
+  async function waitForLimiter(operation: OperationName): Promise<number> {
     for (;;) {
       const decision = await limiter.tryAcquire(apiKey, operation);
-      if (decision.granted) return;
+      if (decision.granted) return decision.sentAt;
       if (decision.retryAfterMs > maxLimiterWaitMs) {
         throw new WarehouseRateLimited(operation, "local", decision.retryAfterMs);
       }
@@ -182,7 +183,7 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
     const maskedUrl = maskUrl(url);
     const masked = withKey(MASKED_KEY);
 
-    if (!spec.keyless) await waitForLimiter(operation);
+    const sentAt = spec.keyless ? undefined : await waitForLimiter(operation);
 
     const started = performance.now();
     const record = (part: Partial<WarehouseExchange>) =>
@@ -232,6 +233,8 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
     } catch (error) {
       if (error instanceof WarehouseError) record({ status, answer: text, error });
       throw error;
+    } finally {
+      if (sentAt !== undefined) await limiter.settle(apiKey, operation, sentAt);
     }
   }
 

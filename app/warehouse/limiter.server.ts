@@ -69,7 +69,8 @@ export function rateLimitKey(apiKey: string): string {
   return createHash("sha256").update(apiKey).digest("hex").slice(0, 32);
 }
 
-export type RateLimitDecision = { granted: true } | { granted: false; retryAfterMs: number };
+/** `sentAt` names the send in the window, for `settle` once its answer is in. */
+export type RateLimitDecision = { granted: true; sentAt: number } | { granted: false; retryAfterMs: number };
 
 export class WarehouseRateLimiter {
   private readonly limits: RateLimits;
@@ -101,7 +102,30 @@ export class WarehouseRateLimiter {
       const sent = this.inWindow(state.sent, now);
       sent.push(now);
       const lastReport = isReport(operation) ? { ...state.lastReport, [operation]: now } : state.lastReport;
-      return { state: { ...state, sent, lastReport }, result: { granted: true } };
+      return { state: { ...state, sent, lastReport }, result: { granted: true, sentAt: now } };
+    });
+  }
+
+  /**
+   * The request stamped `sentAt` has been answered (or failed): it counts from now instead. The warehouse
+   * stamps a request when it arrives, at some moment between our send and its answer, so counting from
+   * the answer keeps our window behind the warehouse's whatever the latency (a fixed margin alone did not:
+   * a busy moment delayed requests past it and drew 429s).
+   */
+  async settle(apiKey: string, operation: OperationName, sentAt: number): Promise<void> {
+    const now = this.now();
+    await this.store.update(rateLimitKey(apiKey), (state) => {
+      const index = state.sent.indexOf(sentAt);
+      if (index < 0) return { state, result: undefined };
+      const sent = [...state.sent];
+      sent.splice(index, 1);
+      sent.push(now);
+      sent.sort((a, b) => a - b);
+      const lastReport =
+        isReport(operation) && state.lastReport[operation] === sentAt
+          ? { ...state.lastReport, [operation]: now }
+          : state.lastReport;
+      return { state: { ...state, sent, lastReport }, result: undefined };
     });
   }
 

@@ -24,7 +24,7 @@ describe("the warehouse rate limiter", () => {
     for (let i = 0; i < 60; i++) {
       clock.now = start + i * 100;
       const operation = i % 2 ? OPERATIONS.addOrder : OPERATIONS.getCities;
-      expect(await limiter.tryAcquire(KEY, operation)).toEqual({ granted: true });
+      expect(await limiter.tryAcquire(KEY, operation)).toEqual({ granted: true, sentAt: clock.now });
     }
     clock.now = start + 6_000;
     // The first request leaves the window a minute (plus the margin) after it was sent.
@@ -104,5 +104,27 @@ describe("the warehouse rate limiter", () => {
     // A second limiter (another process) over the same store sees the first one's send.
     const second = limiterAt(1_700_000_000_000 + 10_000, store);
     expect((await second.limiter.tryAcquire(KEY, OPERATIONS.reportSklad)).granted).toBe(false);
+  });
+
+  it("counts a request from its answer once settled, so slow answers keep the window behind the warehouse's", async () => {
+    const { clock, limiter } = limiterAt();
+    const start = clock.now;
+    const stamps: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const decision = await limiter.tryAcquire(KEY, i === 0 ? OPERATIONS.listOrder : OPERATIONS.addOrder);
+      if (decision.granted) stamps.push(decision.sentAt);
+    }
+    expect(stamps).toHaveLength(60);
+    // The answers came 3 s after the requests left: the warehouse may have stamped them that late.
+    clock.now = start + 3_000;
+    for (const [i, sentAt] of stamps.entries()) {
+      await limiter.settle(KEY, i === 0 ? OPERATIONS.listOrder : OPERATIONS.addOrder, sentAt);
+    }
+    const expectedAt = start + 3_000 + 60_000 + MARGIN;
+    expect(await limiter.nextAllowedAt(KEY, OPERATIONS.addOrder)).toBe(expectedAt);
+    expect(await limiter.nextAllowedAt(KEY, OPERATIONS.listOrder)).toBe(expectedAt);
+    // Settling a stamp that is no longer in the window changes nothing.
+    await limiter.settle(KEY, OPERATIONS.addOrder, start - 1);
+    expect(await limiter.nextAllowedAt(KEY, OPERATIONS.addOrder)).toBe(expectedAt);
   });
 });
