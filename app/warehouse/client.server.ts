@@ -125,7 +125,7 @@ const NEVER_SENT_CODES = new Set([
 
 type AnswerForm = "envelope" | "array" | "v2";
 
-interface Call<T> {
+interface Call<T> extends SendOptions {
   operation: OperationName;
   method?: "GET" | "POST";
   /** Fields beside the key (POST body) or query parameters (GET). */
@@ -134,6 +134,16 @@ interface Call<T> {
   data: z.ZodType<T>;
   /** Keyless operations (GetToken) send no key at all. */
   keyless?: boolean;
+}
+
+export interface SendOptions {
+  /**
+   * Called once the rate limits have let the (first) request go, just before it leaves: from then on the
+   * request holds its place in the window, and the caller may claim the next one.
+   */
+  onSent?: () => void;
+  /** This call's exchanges, beside the client's own `onExchange` (which sees every call's). */
+  onExchange?: (exchange: WarehouseExchange) => void;
 }
 
 export function createWarehouseClient(options: WarehouseClientOptions) {
@@ -184,17 +194,21 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
     const masked = withKey(MASKED_KEY);
 
     const sentAt = spec.keyless ? undefined : await waitForLimiter(operation);
+    spec.onSent?.();
 
     const started = performance.now();
-    const record = (part: Partial<WarehouseExchange>) =>
-      options.onExchange?.({
+    const record = (part: Partial<WarehouseExchange>) => {
+      const exchange: WarehouseExchange = {
         operation,
         method,
         url: maskedUrl,
         request: masked,
         durationMs: performance.now() - started,
         ...part,
-      });
+      };
+      options.onExchange?.(exchange);
+      spec.onExchange?.(exchange);
+    };
 
     let status: number | undefined;
     let text: string | undefined;
@@ -245,11 +259,14 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
   }
 
   /** One AddOrder request carrying `orders` as the batch shape; an outcome for each order. */
-  async function addOrderBatch(orders: WarehouseOrder[]): Promise<OrderSubmissionOutcome[]> {
+  async function addOrderBatch(
+    orders: WarehouseOrder[],
+    options: SendOptions,
+  ): Promise<OrderSubmissionOutcome[]> {
     const operation = OPERATIONS.addOrder;
     let raw: { body: unknown; text: string };
     try {
-      raw = await exchange({ operation, fields: { order: orders } });
+      raw = await exchange({ operation, fields: { order: orders }, ...options });
     } catch (error) {
       if (!(error instanceof WarehouseError)) throw error;
       return orders.map((order) => ({ id_order: order.id_order, status: "failed", error }));
@@ -310,13 +327,14 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
     },
 
     /** AddOrder with one order. */
-    async addOrder(order: WarehouseOrder): Promise<AddedOrder> {
+    async addOrder(order: WarehouseOrder, options: SendOptions = {}): Promise<AddedOrder> {
       const operation = OPERATIONS.addOrder;
       return call({
         operation,
         fields: { order: checked(operation, warehouseOrderSchema, order) },
         answer: "envelope",
         data: addedOrderSchema,
+        ...options,
       });
     },
 
@@ -326,7 +344,10 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
      * an id_order of this submission, is not sent. After a refusal that will repeat for every request
      * (the key, the limiter), the remaining orders are failed with the same error without being sent.
      */
-    async submitOrders(orders: readonly WarehouseOrder[]): Promise<OrderSubmissionOutcome[]> {
+    async submitOrders(
+      orders: readonly WarehouseOrder[],
+      send: SendOptions = {},
+    ): Promise<OrderSubmissionOutcome[]> {
       const operation = OPERATIONS.addOrder;
       const outcomes = new Map<number, OrderSubmissionOutcome>();
       const sendable: { index: number; order: WarehouseOrder }[] = [];
@@ -354,9 +375,12 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
           const error = stopped;
           results = chunk.map(({ order }) => ({ id_order: order.id_order, status: "failed", error }));
         } else if (options.batchAddOrder) {
-          results = await addOrderBatch(chunk.map(({ order }) => order));
+          results = await addOrderBatch(
+            chunk.map(({ order }) => order),
+            start === 0 ? send : {},
+          );
         } else {
-          results = [await submitOne(chunk[0]!.order)];
+          results = [await submitOne(chunk[0]!.order, start === 0 ? send : {})];
         }
         chunk.forEach(({ index }, position) => outcomes.set(index, results[position]!));
         const failure = results.find((result) => result.status === "failed");
@@ -366,21 +390,28 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
     },
 
     /** EditOrder: the whole order again, identified by key_order; refused once picking has started. */
-    async editOrder(order: EditedWarehouseOrder): Promise<void> {
+    async editOrder(order: EditedWarehouseOrder, send: SendOptions = {}): Promise<void> {
       const operation = OPERATIONS.editOrder;
       await call({
         operation,
         fields: { order: checked(operation, editedOrderSchema, order) },
         answer: "envelope",
         data: z.unknown(),
+        ...send,
       });
     },
 
     /** CancelOrder by our id_order; refused once the order has shipped. */
-    async cancelOrder(idOrder: string): Promise<void> {
+    async cancelOrder(idOrder: string, send: SendOptions = {}): Promise<void> {
       const operation = OPERATIONS.cancelOrder;
       const id_order = checked(operation, z.string().min(1), idOrder);
-      await call({ operation, fields: { order: { id_order } }, answer: "envelope", data: z.unknown() });
+      await call({
+        operation,
+        fields: { order: { id_order } },
+        answer: "envelope",
+        data: z.unknown(),
+        ...send,
+      });
     },
 
     /** ReportStatusOrder (one a minute): the status, waybill and tracking of each listed order. */
@@ -409,13 +440,14 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
     },
 
     /** ListOrder (one a minute): one page (up to 100) of orders created between two dates, YYYYMMDD. */
-    async listOrder(query: z.input<typeof listPeriodSchema>) {
+    async listOrder(query: z.input<typeof listPeriodSchema>, send: SendOptions = {}) {
       const operation = OPERATIONS.listOrder;
       return call({
         operation,
         fields: checked(operation, listPeriodSchema, query),
         answer: "envelope",
         data: z.array(listedOrderSchema),
+        ...send,
       });
     },
 
@@ -548,9 +580,9 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
     },
   };
 
-  async function submitOne(order: WarehouseOrder): Promise<OrderSubmissionOutcome> {
+  async function submitOne(order: WarehouseOrder, options: SendOptions): Promise<OrderSubmissionOutcome> {
     try {
-      const added = await client.addOrder(order);
+      const added = await client.addOrder(order, options);
       const { id_order_FF, key_order } = added;
       return { id_order: order.id_order, status: "accepted", id_order_FF, key_order };
     } catch (error) {
