@@ -2,22 +2,38 @@
 // Prisma's JavaScript driver adapters, so no native engine is needed anywhere.
 import { createRequire } from "node:module";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { type Prisma, PrismaClient } from "@prisma/client";
+import { Prisma, PrismaClient } from "@prisma/client";
 import { databaseFlavour } from "./db/flavour";
 import { SingleConnectionLibSQL } from "./db/libsql.server";
 
 /** The client type; the PostgreSQL client is generated from the same models and has the same shape. */
 export type Db = PrismaClient;
 
+/** Builders of raw SQL fragments (`Prisma.sql`, `Prisma.join`, `Prisma.raw`). */
+export type SqlFragments = Pick<typeof Prisma, "sql" | "join" | "raw">;
+/** Set on the PostgreSQL client; its transaction clients see it through their prototype. */
+const FRAGMENTS = Symbol("sql fragments");
+
 export function createDb(url: string): Db {
   if (databaseFlavour(url) === "postgresql") {
     // Generated beside @prisma/client by scripts/db-generate.ts from the derived PostgreSQL schema.
-    const { PrismaClient: PostgresClient } = createRequire(import.meta.url)(".prisma/client-postgresql") as {
-      PrismaClient: new (options: { adapter: PrismaPg }) => Db;
-    };
-    return new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) });
+    const { PrismaClient: PostgresClient, Prisma: PostgresPrisma } = createRequire(import.meta.url)(
+      ".prisma/client-postgresql",
+    ) as { PrismaClient: new (options: { adapter: PrismaPg }) => Db; Prisma: SqlFragments };
+    const db = new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) });
+    Object.defineProperty(db, FRAGMENTS, { value: PostgresPrisma });
+    return db;
   }
   return new PrismaClient({ adapter: new SingleConnectionLibSQL({ url }) });
+}
+
+/**
+ * The SQL fragment builders of the client `db` is (or of the client whose transaction it is). Each
+ * generated client has its own copy of Prisma's runtime and takes only its own fragments as SQL: another's
+ * is sent as a parameter instead, which is a syntax error at best and, in `IN (…)`, silently matches nothing.
+ */
+export function sqlFragments(db: Db | Prisma.TransactionClient): SqlFragments {
+  return (db as { [FRAGMENTS]?: SqlFragments })[FRAGMENTS] ?? Prisma;
 }
 
 /** The table-wide operations every model has, reached by model name (for work over all tables). */

@@ -1,8 +1,9 @@
 // Sending orders to the warehouse, for one shop, by the worker holding that shop's lease: ready orders
 // in AddOrder batches, in-doubt orders looked up before anything is sent again, then edits and
 // cancellations. Each step does one request's worth of work and says when it can do more.
-import type { WarehouseOrder as OrderRow } from "@prisma/client";
+import { Prisma, type WarehouseOrder as OrderRow } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
+import { sqlFragments } from "../db.server";
 import { pauseShop } from "../settings/settings.server";
 import type { WarehouseClient, WarehouseExchange, OrderSubmissionOutcome } from "../warehouse/client.server";
 import { toCompactDate } from "../warehouse/dates";
@@ -17,12 +18,10 @@ import type { WarehouseOrder } from "../warehouse/schemas";
 import { LIST_PAGE_SIZE, MAX_ORDERS_PER_BATCH, OPERATIONS, type OperationName } from "../warehouse/wire";
 import { backoffMs, type BACKOFF } from "../work/backoff";
 import { ATTENTION, ORDER_STATE, PENDING } from "./states";
-import { EVENT, eventRow, recordEvents, type OrderEventInput } from "./timeline.server";
+import { EVENT, recordEvents, type OrderEventInput } from "./timeline.server";
 
 export interface ShopWorkDeps extends ServiceDeps {
   warehouse: WarehouseClient;
-  /** The exchanges the client made since the last call (key masked), for the timeline. */
-  takeExchanges: () => WarehouseExchange[];
   random?: () => number;
   /** Retry timing; scaled down in tests together with the simulator's limits. */
   backoff?: typeof BACKOFF;
@@ -42,16 +41,70 @@ const STOP = { did: "stop" } as const;
 const UNAUTHORIZED_REASON =
   "The warehouse refused the ApiKey (HTTP 401). Nothing was lost: orders wait until a valid key is saved in Settings.";
 
-type Change = { row: OrderRow; data: Partial<OrderRow> };
+/** An order as the worker reads it: everything but the Shopify payload, which only intake needs. */
+type WorkRow = Omit<OrderRow, "payload">;
+const WITHOUT_PAYLOAD = { payload: true } as const;
 
-/** Applies changes conditionally on each order still being in the state read, with their events, at once. */
-async function commit(deps: ShopWorkDeps, changes: Change[], events: OrderEventInput[]): Promise<void> {
-  await deps.db.$transaction([
-    ...changes.map(({ row, data }) =>
-      deps.db.warehouseOrder.updateMany({ where: { id: row.id, state: row.state }, data }),
-    ),
-    ...(events.length ? [deps.db.orderEvent.createMany({ data: events.map(eventRow) })] : []),
-  ]);
+type Change = { row: WorkRow; data: Partial<OrderRow> };
+
+/** The warehouse's own ids for an order, which differ from row to row. */
+type WarehouseIds = Pick<OrderRow, "idOrderFF" | "keyOrder">;
+
+/** An order was changed by someone else after the worker read it; nothing of the commit was written. */
+class ChangedMeanwhile extends Error {}
+
+/**
+ * Applies changes conditionally on each order still being in the state read, with their events, in one
+ * transaction of a few statements however many orders change: orders given the same columns share one
+ * update, and the warehouse's ids (the one thing that differs per order) go in one more. The cost of a
+ * statement, not of a row, is what counts here; a batch of 100 orders row by row was most of a batch's time.
+ *
+ * With `asClaimed`, each order must also still be as the AddOrder claim left it (no update or
+ * cancellation came in since); if any is not, nothing is written and ChangedMeanwhile is thrown.
+ */
+async function commit(
+  deps: ServiceDeps,
+  changes: Change[],
+  events: OrderEventInput[],
+  options: { asClaimed?: boolean } = {},
+): Promise<void> {
+  const { db } = deps;
+  const groups = new Map<string, { state: string; data: Partial<OrderRow>; ids: string[] }>();
+  const warehouseIds: { id: string; ids: WarehouseIds }[] = [];
+  for (const { row, data } of changes) {
+    const { idOrderFF, keyOrder, ...rest } = data;
+    const perRow = typeof idOrderFF === "string" && typeof keyOrder === "string";
+    if (perRow) warehouseIds.push({ id: row.id, ids: { idOrderFF, keyOrder } });
+    const shared = perRow ? rest : data;
+    // Dates become their ISO strings here, so equal data groups together whatever the Date objects.
+    const key = JSON.stringify([row.state, shared]);
+    const group = groups.get(key) ?? { state: row.state, data: shared, ids: [] as string[] };
+    group.ids.push(row.id);
+    groups.set(key, group);
+  }
+  const asClaimed = options.asClaimed
+    ? { pending: null, mapped: { equals: db.warehouseOrder.fields.sentOrder } }
+    : {};
+  await db.$transaction(async (tx) => {
+    for (const { state, data, ids } of groups.values()) {
+      const where = { id: { in: ids }, state, ...asClaimed };
+      const { count } = await tx.warehouseOrder.updateMany({ where, data });
+      if (options.asClaimed && count !== ids.length) throw new ChangedMeanwhile();
+    }
+    if (warehouseIds.length) {
+      const { join, sql } = sqlFragments(db);
+      const caseOf = (column: keyof WarehouseIds) =>
+        join(
+          warehouseIds.map(({ id, ids }) => sql`WHEN ${id} THEN ${ids[column]}`),
+          " ",
+        );
+      await tx.$executeRaw`
+        UPDATE "WarehouseOrder"
+        SET "idOrderFF" = CASE "id" ${caseOf("idOrderFF")} END, "keyOrder" = CASE "id" ${caseOf("keyOrder")} END
+        WHERE "id" IN (${join(warehouseIds.map(({ id }) => id))}) AND "state" = ${ORDER_STATE.accepted}`;
+    }
+    await recordEvents(tx, events);
+  });
 }
 
 /** Whether the limits let `operation` go now; else when. */
@@ -60,14 +113,33 @@ async function limiterWait(deps: ShopWorkDeps, operation: OperationName): Promis
   return at > deps.clock().getTime() ? new Date(at) : null;
 }
 
-function exchangeSummary(exchange: WarehouseExchange | undefined) {
+/** One call's exchanges (key masked), for the timeline; calls overlap, so each keeps its own. */
+function exchangeLog() {
+  const exchanges: WarehouseExchange[] = [];
+  return {
+    onExchange: (exchange: WarehouseExchange) => void exchanges.push(exchange),
+    last: () => exchanges.at(-1),
+  };
+}
+
+/** Longest answer text an event keeps: enough for any error page the warehouse sends. */
+const ANSWER_EXCERPT_CHARS = 2_000;
+
+/**
+ * A request and its answer as an order's timeline keeps them. A successful AddOrder batch answers for
+ * up to a hundred orders at once, and each order's event already holds its own part of that answer, so
+ * the whole text is kept only when it explains a failure (copied into a hundred events, it was most of
+ * the worker's time and of the table).
+ */
+function exchangeSummary(exchange: WarehouseExchange | undefined, options: { batch?: boolean } = {}) {
   if (!exchange) return undefined;
+  const keepAnswer = !options.batch || exchange.error !== undefined;
   return {
     operation: exchange.operation,
     url: exchange.url,
     status: exchange.status,
     durationMs: Math.round(exchange.durationMs),
-    answer: exchange.answer,
+    answer: keepAnswer ? exchange.answer?.slice(0, ANSWER_EXCERPT_CHARS) : undefined,
     error: exchange.error?.message,
   };
 }
@@ -98,65 +170,176 @@ export async function recoverInterruptedSubmissions(deps: ServiceDeps, shop: str
   return rows.length;
 }
 
-/** Sends up to one AddOrder batch of the shop's due ready orders. */
+/** The columns of a WorkRow, for SQL that answers one (the names come from the schema, not from input). */
+const WORK_COLUMNS = Object.values(Prisma.WarehouseOrderScalarFieldEnum)
+  .filter((column) => column !== "payload")
+  .map((column) => `"${column}"`)
+  .join(", ");
+
+/**
+ * Claims the ready orders among `ids` for one AddOrder, in one statement: each becomes `submitting` with
+ * the body about to be sent fixed as `sentOrder`, so from here on a crash leaves it in doubt, never unsent
+ * and never sent twice. Answers the orders claimed, as the claim left them.
+ */
+async function claimForSubmission(db: ServiceDeps["db"], ids: string[], now: Date): Promise<WorkRow[]> {
+  const { join, raw } = sqlFragments(db);
+  return db.$queryRaw`
+    UPDATE "WarehouseOrder"
+    SET "state" = ${ORDER_STATE.submitting}, "sentOrder" = "mapped",
+      "submittedAt" = COALESCE("submittedAt", ${now}), "updatedAt" = ${now}
+    WHERE "id" IN (${join(ids)}) AND "state" = ${ORDER_STATE.ready} AND "mapped" IS NOT NULL
+    RETURNING ${raw(WORK_COLUMNS)}`;
+}
+
+/**
+ * The AddOrder batches of one shop on their way. Each leaves as soon as the limits let it and is settled
+ * when its answer comes, so several can be out at once: sending them one after another made the network's
+ * latency, and our own bookkeeping, the pace instead of the warehouse's limits. A few at most, because a
+ * worker that dies leaves them all in doubt, to be looked up page by page (one ListOrder page a minute).
+ */
+export class BatchesInFlight {
+  private readonly out = new Set<Promise<void>>();
+  private failure: unknown;
+  private stop = false;
+
+  constructor(readonly limit: number) {}
+
+  get size(): number {
+    return this.out.size;
+  }
+
+  /** `settling` answers "stop" when the shop's work must stop (the key was refused). */
+  add(settling: Promise<"stop" | "go">): void {
+    const tracked: Promise<void> = settling
+      .then((next) => void (this.stop ||= next === "stop"))
+      .catch((error: unknown) => {
+        // Kept for the next step to throw, where the worker's error handling sees it.
+        this.failure ??= error;
+      })
+      .finally(() => this.out.delete(tracked));
+    this.out.add(tracked);
+  }
+
+  /** What the batches settled so far call for: throws what went wrong settling one, if anything did. */
+  next(): StepResult {
+    const failure = this.failure;
+    this.failure = undefined;
+    if (failure !== undefined) throw failure;
+    return this.stop ? STOP : WORK;
+  }
+
+  /** Resolves when one batch is settled (at once when none is out). */
+  async one(): Promise<void> {
+    if (this.out.size) await Promise.race(this.out);
+  }
+
+  async all(): Promise<void> {
+    await Promise.all(this.out);
+  }
+}
+
+/**
+ * Sends the next AddOrder batch of the shop's due ready orders, and returns once it has left (its answer
+ * is settled in the background, tracked by `inFlight`), or once a batch already out is settled when
+ * `inFlight` is full or nothing else is due.
+ */
 export async function submitReadyOrders(
   deps: ShopWorkDeps,
   shop: string,
+  inFlight = new BatchesInFlight(1),
   batchSize = MAX_ORDERS_PER_BATCH,
 ): Promise<StepResult> {
   const { db } = deps;
+  if (inFlight.next() === STOP) return STOP;
+  if (inFlight.size >= inFlight.limit) {
+    await inFlight.one();
+    return inFlight.next();
+  }
   const now = deps.clock();
   const due = await db.warehouseOrder.findMany({
     where: { shop, state: ORDER_STATE.ready, nextAttemptAt: { lte: now } },
     orderBy: [{ nextAttemptAt: "asc" }, { createdAt: "asc" }],
     take: batchSize,
+    select: { id: true },
   });
-  if (!due.length) return NOTHING;
+  if (!due.length) {
+    if (!inFlight.size) return NOTHING;
+    // What is out may make more due (a retry, an edit that came in meanwhile): look again once it is in.
+    await inFlight.one();
+    return inFlight.next();
+  }
   const wait = await limiterWait(deps, OPERATIONS.addOrder);
   if (wait) return { did: "wait", until: wait };
 
-  // Claimed (and the body to send fixed) before sending: from here on, a crash leaves them in doubt.
-  const claimed = await db.$transaction(
-    due.map((row) =>
-      db.warehouseOrder.updateMany({
-        where: { id: row.id, state: ORDER_STATE.ready },
-        data: { state: ORDER_STATE.submitting, sentOrder: row.mapped, submittedAt: row.submittedAt ?? now },
-      }),
-    ),
+  const claimed = await claimForSubmission(
+    db,
+    due.map((row) => row.id),
+    now,
   );
-  const batch = due
-    .filter((row, index) => claimed[index]!.count === 1 && row.mapped)
-    .map((row) => ({ ...row, state: ORDER_STATE.submitting, sentOrder: row.mapped }));
+  const byRowId = new Map(claimed.map((row) => [row.id, row]));
+  // In the order they fell due (the statement's own order is unspecified).
+  const batch = due.flatMap((row) => byRowId.get(row.id) ?? []);
   if (!batch.length) return WORK;
-  const orders = batch.map((row) => JSON.parse(row.mapped!) as WarehouseOrder);
 
-  const outcomes = await deps.warehouse.submitOrders(orders);
-  const exchange = exchangeSummary(deps.takeExchanges().at(-1));
+  const exchanges = exchangeLog();
+  let sent!: () => void;
+  const leaving = new Promise<void>((resolve) => (sent = resolve));
+  const sending = deps.warehouse.submitOrders(
+    batch.map((row) => JSON.parse(row.sentOrder!) as WarehouseOrder),
+    { onSent: sent, onExchange: exchanges.onExchange },
+  );
+  const settling = sending.then((outcomes) =>
+    settleBatch(deps, shop, batch, outcomes, exchangeSummary(exchanges.last(), { batch: true })),
+  );
+  inFlight.add(settling);
+  // Once it holds its place in the rate-limit window, the next batch may be claimed (a batch refused
+  // before it left, by the limiter or by its own schema, is settled at once).
+  await Promise.race([leaving, settling.catch(() => undefined)]);
+  return inFlight.next();
+}
+
+/** Records what the warehouse answered for each order of an AddOrder batch. */
+async function settleBatch(
+  deps: ShopWorkDeps,
+  shop: string,
+  batch: WorkRow[],
+  outcomes: OrderSubmissionOutcome[],
+  exchange: ReturnType<typeof exchangeSummary>,
+): Promise<"stop" | "go"> {
+  const { db } = deps;
   const byId = new Map(outcomes.map((outcome) => [outcome.id_order, outcome]));
   const after = deps.clock();
-  // Read again: an update or a cancellation may have come in while the request was out.
-  const current = new Map(
-    (await db.warehouseOrder.findMany({ where: { id: { in: batch.map((row) => row.id) } } })).map((row) => [
-      row.id,
-      row,
-    ]),
-  );
-  const changes: Change[] = [];
-  const events: OrderEventInput[] = [];
-  let unauthorized = false;
-  for (const row of batch) {
-    const now = current.get(row.id) ?? row;
-    const outcome = byId.get(row.idOrder);
-    const result = settleSubmission(deps, now, outcome, after, exchange);
-    if (outcome?.status === "failed" && outcome.error instanceof WarehouseUnauthorized) unauthorized = true;
-    changes.push({ row: now, data: result.data });
-    events.push(result.event);
+  const settle = (rows: WorkRow[]) => {
+    const changes: Change[] = [];
+    const events: OrderEventInput[] = [];
+    for (const row of rows) {
+      const result = settleSubmission(deps, row, byId.get(row.idOrder), after, exchange);
+      changes.push({ row, data: result.data });
+      events.push(result.event);
+    }
+    return { changes, events };
+  };
+  // Usually nothing touched the orders while the request was out, and the claim's copy is current.
+  try {
+    const { changes, events } = settle(batch);
+    await commit(deps, changes, events, { asClaimed: true });
+  } catch (error) {
+    if (!(error instanceof ChangedMeanwhile)) throw error;
+    // An update or a cancellation came in meanwhile: settle from the orders as they are now.
+    const current = await db.warehouseOrder.findMany({
+      where: { id: { in: batch.map((row) => row.id) } },
+      omit: WITHOUT_PAYLOAD,
+    });
+    const { changes, events } = settle(current);
+    await commit(deps, changes, events);
   }
-  await commit(deps, changes, events);
+  const unauthorized = outcomes.some(
+    (outcome) => outcome.status === "failed" && outcome.error instanceof WarehouseUnauthorized,
+  );
   if (unauthorized) {
     await pauseShop(db, shop, after, UNAUTHORIZED_REASON);
     deps.log.warn({ event: "shop.paused" }, "warehouse refused the ApiKey; the shop's work is paused");
-    return STOP;
+    return "stop";
   }
   deps.log.info(
     {
@@ -166,12 +349,12 @@ export async function submitReadyOrders(
     },
     "AddOrder batch sent",
   );
-  return WORK;
+  return "go";
 }
 
 function settleSubmission(
   deps: ShopWorkDeps,
-  row: OrderRow,
+  row: WorkRow,
   outcome: OrderSubmissionOutcome | undefined,
   at: Date,
   exchange: ReturnType<typeof exchangeSummary>,
@@ -232,7 +415,7 @@ function settleSubmission(
 }
 
 /** The columns of an order the warehouse now has; an update that came in meanwhile becomes an edit. */
-function acceptedColumns(row: OrderRow, at: Date, idOrderFF: string, keyOrder: string): Partial<OrderRow> {
+function acceptedColumns(row: WorkRow, at: Date, idOrderFF: string, keyOrder: string): Partial<OrderRow> {
   const changedMeanwhile = row.mapped !== null && row.mapped !== row.sentOrder;
   const pending = row.pending ?? (changedMeanwhile ? PENDING.edit : null);
   return {
@@ -249,7 +432,7 @@ function acceptedColumns(row: OrderRow, at: Date, idOrderFF: string, keyOrder: s
 
 function inDoubt(
   deps: ShopWorkDeps,
-  row: OrderRow,
+  row: WorkRow,
   at: Date,
   reason: string,
   data: unknown,
@@ -284,7 +467,7 @@ function retryAt(deps: ShopWorkDeps, error: WarehouseError, attempts: number, at
 
 function failedSubmission(
   deps: ShopWorkDeps,
-  row: OrderRow,
+  row: WorkRow,
   error: WarehouseError,
   at: Date,
   data: { request: unknown; exchange: unknown },
@@ -341,6 +524,7 @@ export async function lookUpInDoubtOrders(
       where: { shop, state: ORDER_STATE.inDoubt, nextAttemptAt: { lte: now } },
       orderBy: { submittedAt: "asc" },
       take: 1000,
+      select: { id: true, idOrder: true, submittedAt: true, createdAt: true },
     });
     if (!due.length) return NOTHING;
     const first = due[0]!.submittedAt ?? due[0]!.createdAt;
@@ -366,8 +550,6 @@ export async function lookUpInDoubtOrders(
   } catch (error) {
     cursor.current = null;
     return lookupFailed(deps, shop, [...lookup.missing.values()], error);
-  } finally {
-    deps.takeExchanges();
   }
   const at = deps.clock();
   const found = records.filter((record) => lookup.missing.has(record.id_order));
@@ -377,6 +559,7 @@ export async function lookUpInDoubtOrders(
         id: { in: found.map((record) => lookup.missing.get(record.id_order)!) },
         state: ORDER_STATE.inDoubt,
       },
+      omit: WITHOUT_PAYLOAD,
     });
     const byIdOrder = new Map(rows.map((row) => [row.idOrder, row]));
     const changes: Change[] = [];
@@ -404,6 +587,7 @@ export async function lookUpInDoubtOrders(
     cursor.current = null;
     const rows = await db.warehouseOrder.findMany({
       where: { id: { in: [...lookup.missing.values()] }, state: ORDER_STATE.inDoubt },
+      omit: WITHOUT_PAYLOAD,
     });
     await commit(
       deps,
@@ -443,6 +627,7 @@ async function lookupFailed(
   const at = deps.clock();
   const rows = await deps.db.warehouseOrder.findMany({
     where: { id: { in: ids }, state: ORDER_STATE.inDoubt },
+    omit: WITHOUT_PAYLOAD,
   });
   await commit(
     deps,
@@ -482,14 +667,17 @@ export async function sendPendingChange(deps: ShopWorkDeps, shop: string): Promi
   const body = cancel
     ? { order: { id_order: row.idOrder } }
     : { ...(JSON.parse(row.mapped ?? "null") as WarehouseOrder), key_order: row.keyOrder ?? "" };
+  const exchanges = exchangeLog();
   try {
-    if (cancel) await deps.warehouse.cancelOrder(row.idOrder);
-    else await deps.warehouse.editOrder(body as WarehouseOrder & { key_order: string });
+    if (cancel) await deps.warehouse.cancelOrder(row.idOrder, exchanges);
+    else await deps.warehouse.editOrder(body as WarehouseOrder & { key_order: string }, exchanges);
   } catch (error) {
-    const exchange = exchangeSummary(deps.takeExchanges().at(-1));
-    return changeFailed(deps, row, cancel, error, { request: body, exchange });
+    return changeFailed(deps, row, cancel, error, {
+      request: body,
+      exchange: exchangeSummary(exchanges.last()),
+    });
   }
-  const exchange = exchangeSummary(deps.takeExchanges().at(-1));
+  const exchange = exchangeSummary(exchanges.last());
   const at = deps.clock();
   const fresh = await db.warehouseOrder.findUniqueOrThrow({ where: { id: row.id } });
   if (cancel) {
@@ -552,7 +740,7 @@ export async function sendPendingChange(deps: ShopWorkDeps, shop: string): Promi
 
 async function changeFailed(
   deps: ShopWorkDeps,
-  row: OrderRow,
+  row: WorkRow,
   cancel: boolean,
   error: unknown,
   data: { request: unknown; exchange: unknown },

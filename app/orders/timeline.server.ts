@@ -1,7 +1,8 @@
 // An order's timeline: each change of its state as an event row, shown on the order page and kept as
 // the audit trail of what was sent to the warehouse and what it answered.
+import { randomBytes } from "node:crypto";
 import type { Prisma } from "@prisma/client";
-import type { Db } from "../db.server";
+import { sqlFragments, type Db } from "../db.server";
 
 export const EVENT = {
   received: "received",
@@ -37,10 +38,21 @@ export interface OrderEventInput {
   data?: unknown;
 }
 
-type EventWriter = Pick<Db, "orderEvent"> | Prisma.TransactionClient;
+let sequence = 0;
 
-export function eventRow(event: OrderEventInput) {
+/**
+ * An event id that sorts as the events were written: time, then a counter of this process, then chance,
+ * in the shape of the cuids Prisma gave earlier rows. Events of one moment are shown in this order.
+ */
+export function newEventId(now = Date.now()): string {
+  sequence = (sequence + 1) % 36 ** 4;
+  const time = now.toString(36).padStart(8, "0");
+  return `c${time}${sequence.toString(36).padStart(4, "0")}${randomBytes(6).toString("hex")}`;
+}
+
+function eventRow(event: OrderEventInput) {
   return {
+    id: newEventId(),
     shop: event.shop,
     orderId: event.orderId,
     at: event.at,
@@ -50,6 +62,21 @@ export function eventRow(event: OrderEventInput) {
   };
 }
 
-export async function recordEvents(db: EventWriter, events: OrderEventInput[]): Promise<void> {
-  if (events.length) await db.orderEvent.createMany({ data: events.map(eventRow) });
+/**
+ * One INSERT of the events, for a batch transaction or on its own. Written as SQL because Prisma's
+ * createMany took twice as long for a batch of a hundred events with their requests and answers.
+ */
+export function insertEvents(db: Db | Prisma.TransactionClient, events: OrderEventInput[]) {
+  const { join, sql } = sqlFragments(db);
+  const rows = events.map(eventRow);
+  return db.$executeRaw`
+    INSERT INTO "OrderEvent" ("id", "shop", "orderId", "at", "kind", "message", "data")
+    VALUES ${join(rows.map((row) => sql`(${row.id}, ${row.shop}, ${row.orderId}, ${row.at}, ${row.kind}, ${row.message}, ${row.data})`))}`;
+}
+
+export async function recordEvents(
+  db: Db | Prisma.TransactionClient,
+  events: OrderEventInput[],
+): Promise<void> {
+  if (events.length) await insertEvents(db, events);
 }

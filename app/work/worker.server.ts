@@ -8,6 +8,7 @@ import type { Clock, ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
 import type { Log } from "../logger.server";
 import {
+  BatchesInFlight,
   lookUpInDoubtOrders,
   recoverInterruptedSubmissions,
   sendPendingChange,
@@ -20,11 +21,7 @@ import { ORDER_STATE, PENDING } from "../orders/states";
 import { pauseShop, warehouseAccess } from "../settings/settings.server";
 import { SecretUnreadable } from "../settings/secret-box.server";
 import { shopIsActive } from "../shops/lifecycle.server";
-import {
-  createWarehouseClient,
-  type WarehouseEndpoints,
-  type WarehouseExchange,
-} from "../warehouse/client.server";
+import { createWarehouseClient, type WarehouseEndpoints } from "../warehouse/client.server";
 import { WarehouseRateLimiter, type RateLimits } from "../warehouse/limiter.server";
 import type { BACKOFF } from "./backoff";
 import { releaseLease, renewLease, takeLease, type Lease } from "./lease.server";
@@ -44,6 +41,8 @@ export interface WorkerOptions {
   concurrency?: number;
   /** A shop whose next work is due within this keeps its lease and waits; later, the sweep comes back. */
   holdWaitMs?: number;
+  /** AddOrder batches of one shop out at once (see BatchesInFlight). */
+  addOrderBatchesInFlight?: number;
   inDoubtSettleMs?: number;
   /** The warehouse's limits and our retry timing: the real ones unless a test scales them down. */
   rateLimits?: Partial<RateLimits>;
@@ -85,36 +84,38 @@ export function createWorker(options: WorkerOptions): Worker {
   const leaseTtlMs = options.leaseTtlMs ?? 30_000;
   const concurrency = options.concurrency ?? 4;
   const holdWaitMs = options.holdWaitMs ?? 65_000;
+  const addOrderBatchesInFlight = options.addOrderBatchesInFlight ?? 4;
   const running = new Map<string, Promise<void>>();
   const wokenAgain = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let stopping = false;
   let sweeping: Promise<void> | null = null;
   let lastPrune = 0;
-  const sleepers = new Set<() => void>();
+  /** The shop loops sleeping now, each with what ends its sleep early. */
+  const sleepers = new Map<string, () => void>();
+  /** Shops whose AddOrder must wait for the rate limits, and until when (ms since the epoch). */
+  const heldByLimits = new Map<string, number>();
 
-  function sleep(ms: number): Promise<void> {
+  function sleep(shop: string, ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(handle);
-        sleepers.delete(done);
+        sleepers.delete(shop);
         resolve();
       };
       const handle = setTimeout(done, ms);
-      sleepers.add(done);
+      sleepers.set(shop, done);
     });
   }
 
   async function dueShops(): Promise<string[]> {
     const now = clock();
+    // Grouped in SQL: Prisma's `distinct` reads every matching row and drops the repeats itself, which
+    // with a backlog of thousands of orders was most of a sweep.
     const [due, interrupted] = await Promise.all([
-      db.warehouseOrder.findMany({ where: dueWorkWhere(now), distinct: ["shop"], select: { shop: true } }),
+      db.warehouseOrder.groupBy({ by: ["shop"], where: dueWorkWhere(now) }),
       // Orders left mid-send by a worker that died: its lease expires, then someone must take over.
-      db.warehouseOrder.findMany({
-        where: { state: ORDER_STATE.submitting },
-        distinct: ["shop"],
-        select: { shop: true },
-      }),
+      db.warehouseOrder.groupBy({ by: ["shop"], where: { state: ORDER_STATE.submitting } }),
     ]);
     return [...new Set([...due, ...interrupted].map((row) => row.shop))];
   }
@@ -198,7 +199,6 @@ export function createWorker(options: WorkerOptions): Worker {
     lease: Lease,
     access: NonNullable<Awaited<ReturnType<typeof warehouseAccess>>>,
   ): Promise<void> {
-    const exchanges: WarehouseExchange[] = [];
     const warehouse = createWarehouseClient({
       apiKey: access.apiKey,
       endpoints: options.endpoints,
@@ -206,7 +206,6 @@ export function createWorker(options: WorkerOptions): Worker {
         ...(options.rateLimits && { limits: options.rateLimits }),
       }),
       batchAddOrder: access.batchAddOrder,
-      onExchange: (exchange) => exchanges.push(exchange),
       ...(options.fetch && { fetch: options.fetch }),
     });
     const deps: ShopWorkDeps = {
@@ -214,11 +213,12 @@ export function createWorker(options: WorkerOptions): Worker {
       log: log.child({ shop }),
       clock,
       warehouse,
-      takeExchanges: () => exchanges.splice(0),
       ...(options.inDoubtSettleMs !== undefined && { inDoubtSettleMs: options.inDoubtSettleMs }),
       ...(options.backoff && { backoff: options.backoff }),
     };
     const lookup: { current: InDoubtLookup | null } = { current: null };
+    // One order a request (the batch switch off) leaves one at a time: each takes a place in the window.
+    const batches = new BatchesInFlight(access.batchAddOrder ? addOrderBatchesInFlight : 1);
     // Renewed on a timer too, so a slow request (up to WAREHOUSE_TIMEOUT_MS) never outlives the lease.
     let leaseLost = false;
     const heartbeat = setInterval(() => {
@@ -233,13 +233,16 @@ export function createWorker(options: WorkerOptions): Worker {
         const results: StepResult[] = [];
         for (const step of [
           () => lookUpInDoubtOrders(deps, shop, lookup),
-          () => submitReadyOrders(deps, shop),
+          () => submitReadyOrders(deps, shop, batches),
           () => sendPendingChange(deps, shop),
         ]) {
           const result = await step();
           results.push(result);
           if (result.did === "stop") return;
         }
+        const submitted = results[1]!;
+        if (submitted.did === "wait") heldByLimits.set(shop, submitted.until.getTime());
+        else heldByLimits.delete(shop);
         if (leaseLost || !(await renewLease(db, lease, clock(), leaseTtlMs))) {
           log.warn({ shop, event: "worker.lease_lost" }, "lost the shop's lease; another worker continues");
           return;
@@ -251,9 +254,12 @@ export function createWorker(options: WorkerOptions): Worker {
         const waitMs = next.getTime() - clock().getTime();
         if (waitMs > holdWaitMs) return;
         // Keep the lease while waiting, so the batch after a rate-limit wait leaves on time.
-        await sleep(Math.max(0, Math.min(waitMs, leaseTtlMs / 3)));
+        await sleep(shop, Math.max(0, Math.min(waitMs, leaseTtlMs / 3)));
       }
     } finally {
+      heldByLimits.delete(shop);
+      // The lease covers the batches still out until their answers are recorded.
+      await batches.all();
       clearInterval(heartbeat);
     }
   }
@@ -286,16 +292,19 @@ export function createWorker(options: WorkerOptions): Worker {
       stopping = true;
       if (timer) clearInterval(timer);
       timer = undefined;
-      for (const wake of [...sleepers]) wake();
+      for (const wake of [...sleepers.values()]) wake();
       await sweeping;
       await Promise.allSettled([...running.values()]);
     },
     wake(shop: string) {
       if (stopping) return;
       if (running.has(shop)) {
+        // Held by the rate limits, what just arrived leaves with the next batch they allow: waking the
+        // loop for each new order would only ask the limiter again, a hundred times a second under load.
+        if ((heldByLimits.get(shop) ?? 0) > clock().getTime()) return;
         // It may be sleeping until later work; what just arrived is due now.
         wokenAgain.add(shop);
-        for (const wake of [...sleepers]) wake();
+        sleepers.get(shop)?.();
         return;
       }
       startShop(shop);

@@ -189,6 +189,52 @@ describe("edits and cancellations", () => {
     expect(row.state).toBe("accepted");
   });
 
+  /** An order whose AddOrder is out (the warehouse answers slowly) when the next webhook comes. */
+  async function orderOnItsWay(n: number) {
+    flow = await startOrderFlow();
+    flow.sim.faults.setDelay(800);
+    const payload = orderPayload(n);
+    await flow.post({ topic: "orders/create", payload });
+    await eventually(async () => (await ordersInState("submitting")) === 1, "the order to be on its way");
+    return payload;
+  }
+
+  it("sends a change that came in while the order was on its way as an edit once it is accepted", async () => {
+    const payload = await orderOnItsWay(7005);
+    await flow!.post({
+      topic: "orders/updated",
+      payload: later(payload, shippingPhone(payload, "+380 50 765 43 21")),
+    });
+    flow!.sim.faults.setDelay(0);
+    await eventually(
+      () => flow!.sim.orders()[0]?.submitted.rec_phone === "380507654321",
+      "the edit to arrive",
+    );
+    // Settled from its answer: no look-up, as there would be for an order left in doubt.
+    expect(flow!.sim.stats().requests).toMatchObject({ AddOrder: 1, EditOrder: 1 });
+    expect(flow!.sim.stats().requests.ListOrder).toBeUndefined();
+    await eventually(
+      async () => (await db().warehouseOrder.findFirstOrThrow()).pending === null,
+      "the edit to settle",
+    );
+    const row = await db().warehouseOrder.findFirstOrThrow();
+    expect(row.state).toBe("accepted");
+    expect(JSON.parse(row.sentOrder!).rec_phone).toBe("380507654321");
+  });
+
+  it("cancels at the warehouse an order cancelled while it was on its way", async () => {
+    const payload = await orderOnItsWay(7006);
+    await flow!.post({
+      topic: "orders/cancelled",
+      payload: later(payload, { cancelled_at: new Date().toISOString() }),
+    });
+    flow!.sim.faults.setDelay(0);
+    await eventually(async () => (await ordersInState("cancelled")) === 1, "the order to be cancelled");
+    expect(flow!.sim.orders()[0]!.stage).toBe("cancelled");
+    expect(flow!.sim.stats().requests).toMatchObject({ AddOrder: 1, CancelOrder: 1 });
+    expect(flow!.sim.stats().requests.ListOrder).toBeUndefined();
+  });
+
   it("flags an edit the warehouse refuses once the order is picked", async () => {
     const payload = await acceptedOrder(7002);
     flow!.sim.advanceOrder({ id_order: "7002", to: "picked" });
