@@ -10,7 +10,7 @@ import { mapOrder, idOrderFor, type HoldReason, type MappingResult } from "./map
 import { customerIdOf, shopifyOrderSchema, type ShopifyOrder } from "./payload";
 import { orderOverridesSchema, type OrderOverrides, type OrderSettings } from "./settings";
 import { ATTENTION, ORDER_STATE, PENDING, type OrderState } from "./states";
-import { EVENT, eventRow, recordEvents, type OrderEventInput } from "./timeline.server";
+import { EVENT, insertEvents, recordEvents, type OrderEventInput } from "./timeline.server";
 
 export const ORDER_TOPICS = ["orders/create", "orders/updated", "orders/cancelled"] as const;
 export type OrderTopic = (typeof ORDER_TOPICS)[number];
@@ -44,11 +44,47 @@ export async function takeInOrderWebhook(
   deps: ServiceDeps,
   input: { shop: string; topic: OrderTopic; eventId: string; order: ShopifyOrder },
 ): Promise<IntakeOutcome> {
-  const { db } = deps;
   const { shop, eventId } = input;
+  const delivery: Delivery = { shop, eventId, topic: input.topic, receivedAt: deps.clock() };
+  const outcome =
+    (input.topic === "orders/create" && (await recordIfNew(deps, input, delivery))) ||
+    (await takeInCarefully(deps, input, delivery));
+  deps.log.info(
+    { shop, event: "order.webhook", topic: input.topic, shopifyOrderId: input.order.id, outcome },
+    "order webhook taken in",
+  );
+  if (outcome === "recorded" || outcome === "updated") deps.wake?.(shop);
+  return outcome;
+}
+
+/**
+ * The usual orders/create, a new order's first delivery, recorded without looking first: the delivery's
+ * and the order's unique keys turn any other case into a unique violation, which rolls the whole commit
+ * back, and then the careful path runs. Two reads fewer per webhook is a third of intake's database time.
+ */
+async function recordIfNew(
+  deps: ServiceDeps,
+  input: { shop: string; topic: OrderTopic; order: ShopifyOrder },
+  delivery: Delivery,
+): Promise<"recorded" | null> {
+  try {
+    await createOrder(deps, input, delivery);
+    return "recorded";
+  } catch (error) {
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  }
+}
+
+async function takeInCarefully(
+  deps: ServiceDeps,
+  input: { shop: string; topic: OrderTopic; order: ShopifyOrder },
+  delivery: Delivery,
+): Promise<IntakeOutcome> {
+  const { db } = deps;
+  const { shop, eventId } = delivery;
   const seen = await db.webhookEvent.findUnique({ where: { shop_eventId: { shop, eventId } } });
   if (seen) return "duplicate";
-  const delivery: Delivery = { shop, eventId, topic: input.topic, receivedAt: deps.clock() };
   const outcome = await applyOrderWebhook(deps, input, delivery);
   // A new order is committed together with its delivery. Anything else records the delivery after the
   // order: a crash in between only means the redelivery is applied again, which changes nothing, because
@@ -60,11 +96,6 @@ export async function takeInOrderWebhook(
       if (!isUniqueViolation(error)) throw error;
     }
   }
-  deps.log.info(
-    { shop, event: "order.webhook", topic: input.topic, shopifyOrderId: input.order.id, outcome },
-    "order webhook taken in",
-  );
-  if (outcome === "recorded" || outcome === "updated") deps.wake?.(shop);
   return outcome;
 }
 
@@ -167,7 +198,10 @@ async function createOrder(
   });
   await db.$transaction([
     create,
-    db.orderEvent.createMany({ data: events.map((event) => eventRow({ ...event, orderId: id })) }),
+    insertEvents(
+      db,
+      events.map((event) => ({ ...event, orderId: id })),
+    ),
     db.webhookEvent.create({ data: delivery }),
   ]);
 }
