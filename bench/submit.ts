@@ -18,7 +18,8 @@ const { WAREHOUSE_RATE_LIMITS } = await import("../app/warehouse/limiter.server"
 const flow = await startOrderFlow({
   noWorker: true,
   simulator: { rateLimits: undefined },
-  worker: { rateLimits: WAREHOUSE_RATE_LIMITS, backoff: undefined },
+  // The production sweep interval, not the tests' quick one.
+  worker: { rateLimits: WAREHOUSE_RATE_LIMITS, backoff: undefined, sweepIntervalMs: 2_000 },
 });
 const { db } = appContext();
 console.error(`recording ${ORDERS} orders...`);
@@ -35,7 +36,7 @@ flow.worker.start();
 let accepted = 0;
 while (accepted < ORDERS) {
   await new Promise((resolve) => setTimeout(resolve, 100));
-  accepted = await db.warehouseOrder.count({ where: { state: "accepted" } });
+  accepted = await db.warehouseOrder.count({ where: { shop: SHOP, state: "accepted" } });
 }
 const elapsedMs = performance.now() - started;
 const stats = flow.sim.stats();
