@@ -7,6 +7,7 @@ import {
   eventually,
   orderPayload,
   ordersInState,
+  SCALED_LIMITS,
   SHOP,
   startOrderFlow,
   type OrderFlow,
@@ -102,6 +103,19 @@ describe("exactly once", () => {
       expect(row.keyOrder).toBe(sim.get(row.idOrder)!.key_order);
     }
     expect(await db().orderEvent.count({ where: { kind: "found_at_warehouse" } })).toBeGreaterThanOrEqual(1);
+  });
+
+  it("sends the orders that come while the limits hold the shop together, in the next request they allow", async () => {
+    // Our side allows one request in 1.5 s; the simulator's own limits are looser.
+    flow = await startOrderFlow({
+      worker: { rateLimits: { ...SCALED_LIMITS, windowMs: 1_500, requestsPerWindow: 1 } },
+    });
+    await flow.post({ topic: "orders/create", payload: orderPayload(5101) });
+    await eventually(async () => (await ordersInState("accepted")) === 1, "the first order to be accepted");
+    for (const n of [5102, 5103, 5104]) await flow.post({ topic: "orders/create", payload: orderPayload(n) });
+    await eventually(async () => (await ordersInState("accepted")) === 4, "all four to be accepted");
+    expect(flow.sim.stats().requests.AddOrder).toBe(2);
+    expect(flow.sim.stats().statuses["429"]).toBeUndefined();
   });
 
   it("honours a 429 and its Retry-After", async () => {
