@@ -16,7 +16,7 @@ import {
   WarehouseUnknownMethod,
   type WarehouseEffect,
 } from "./errors";
-import { WarehouseRateLimiter } from "./limiter.server";
+import { type Headroom, WarehouseRateLimiter } from "./limiter.server";
 import {
   addDeliveryRequestSchema,
   addedDeliveryRequestSchema,
@@ -577,6 +577,11 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
     /** When `operation` may next be called with this key, without calling it (ms since the epoch). */
     nextAllowedAt(operation: OperationName): Promise<number> {
       return limiter.nextAllowedAt(apiKey, operation);
+    },
+
+    /** The key's standing in its rate-limit window (see WarehouseRateLimiter.headroom). */
+    headroom(operation: OperationName): Promise<Headroom> {
+      return limiter.headroom(apiKey, operation);
     },
   };
 

@@ -69,6 +69,15 @@ export function rateLimitKey(apiKey: string): string {
   return createHash("sha256").update(apiKey).digest("hex").slice(0, 32);
 }
 
+export interface Headroom {
+  at: number;
+  unused: number;
+  requestsPerWindow: number;
+  paceMs: number;
+  /** The latest request in the window (ms since the epoch), if any. */
+  lastAt: number | null;
+}
+
 /** `sentAt` names the send in the window, for `settle` once its answer is in. */
 export type RateLimitDecision = { granted: true; sentAt: number } | { granted: false; retryAfterMs: number };
 
@@ -86,11 +95,30 @@ export class WarehouseRateLimiter {
 
   /** When `operation` may next be called with this key (ms since the epoch; ≤ now means at once). */
   async nextAllowedAt(apiKey: string, operation: OperationName): Promise<number> {
+    return (await this.headroom(apiKey, operation)).at;
+  }
+
+  /**
+   * Where the key stands in its window: when `operation` may next be called, how many of the window's
+   * requests are still unused now, the latest one, and the window's average pace (the interval that
+   * spends it evenly).
+   */
+  async headroom(apiKey: string, operation: OperationName): Promise<Headroom> {
     const now = this.now();
-    return this.store.update(rateLimitKey(apiKey), (state) => ({
-      state,
-      result: this.earliest(state, operation, now),
-    }));
+    const { requestsPerWindow, windowMs } = this.limits;
+    return this.store.update(rateLimitKey(apiKey), (state) => {
+      const sent = this.inWindow(state.sent, now);
+      return {
+        state,
+        result: {
+          at: this.earliest(state, operation, now),
+          unused: Math.max(0, requestsPerWindow - sent.length),
+          requestsPerWindow,
+          paceMs: windowMs / requestsPerWindow,
+          lastAt: sent.length ? Math.max(...sent) : null,
+        },
+      };
+    });
   }
 
   /** Records a send if the limits allow it now; otherwise says how long to wait. */

@@ -118,6 +118,27 @@ describe("exactly once", () => {
     expect(flow.sim.stats().statuses["429"]).toBeUndefined();
   });
 
+  it("sends orders at once while the window is mostly unused, and gathers them once half of it is spent", async () => {
+    // Four requests in 4 s on our side: the third request waits for the pace (1 s after the second).
+    flow = await startOrderFlow({
+      worker: { rateLimits: { ...SCALED_LIMITS, windowMs: 4_000, requestsPerWindow: 4 } },
+    });
+    for (const [index, n] of [5201, 5202].entries()) {
+      await flow.post({ topic: "orders/create", payload: orderPayload(n) });
+      await eventually(
+        async () => (await ordersInState("accepted")) === index + 1,
+        `order ${n} to be accepted`,
+      );
+    }
+    expect(flow.sim.stats().requests.AddOrder).toBe(2);
+    await flow.post({ topic: "orders/create", payload: orderPayload(5203) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await ordersInState("ready")).toBe(1);
+    for (const n of [5204, 5205]) await flow.post({ topic: "orders/create", payload: orderPayload(n) });
+    await eventually(async () => (await ordersInState("accepted")) === 5, "all five to be accepted");
+    expect(flow.sim.stats().requests.AddOrder).toBe(3);
+  });
+
   it("honours a 429 and its Retry-After", async () => {
     flow = await startOrderFlow();
     flow.sim.faults.failNext({ count: 1, status: 429, operations: ["AddOrder"], retryAfterSeconds: 1 });

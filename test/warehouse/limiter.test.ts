@@ -42,6 +42,29 @@ describe("the warehouse rate limiter", () => {
     expect(await limiter.nextAllowedAt(KEY, OPERATIONS.addOrder)).toBe(start + 100 + 60_000 + MARGIN);
   });
 
+  it("says how much of the window is unused and at what pace it is spent evenly", async () => {
+    const { clock, limiter } = limiterAt();
+    const start = clock.now;
+    expect(await limiter.headroom(KEY, OPERATIONS.addOrder)).toEqual({
+      at: start,
+      unused: 60,
+      requestsPerWindow: 60,
+      paceMs: 1_000,
+      lastAt: null,
+    });
+    for (let i = 0; i < 45; i++) {
+      clock.now = start + i;
+      await limiter.tryAcquire(KEY, OPERATIONS.addOrder);
+    }
+    expect(await limiter.headroom(KEY, OPERATIONS.addOrder)).toMatchObject({
+      unused: 15,
+      lastAt: start + 44,
+    });
+    // A minute (and the margin) after the last of them, the window is empty again.
+    clock.now = start + 44 + 60_000 + MARGIN;
+    expect(await limiter.headroom(KEY, OPERATIONS.addOrder)).toMatchObject({ unused: 60, lastAt: null });
+  });
+
   it("allows each report operation once a minute, independently of the others", async () => {
     const { clock, limiter } = limiterAt();
     const start = clock.now;
