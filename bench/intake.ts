@@ -2,7 +2,7 @@
 // HTTP with real signatures, on SQLite, with the worker sending to the simulator (real limits) meanwhile.
 // The load comes from a separate process (bench/intake-load.ts), as Shopify's would. Target: p99 < 50 ms.
 // Prints one JSON object as its last line.
-import { percentile, prepareBenchEnvironment, round } from "./support";
+import { benchDatabase, percentile, prepareBenchEnvironment, round } from "./support";
 
 const RATE = Number(process.env.BENCH_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -49,7 +49,7 @@ const latencies = result.latencies.sort((a, b) => a - b);
 console.log(
   JSON.stringify({
     benchmark: "intake",
-    database: "sqlite",
+    database: benchDatabase(),
     requests: RATE * SECONDS,
     targetRate: RATE,
     achievedRate: round((RATE * SECONDS) / result.elapsedS, 1),

@@ -3,7 +3,7 @@
 // runs by default) with the production sweep interval, the simulator with its real limits out. Orders come
 // one at a time, half a second apart, so none waits for another. Target: p50 < 1 s. Prints one JSON
 // object as its last line.
-import { percentile, prepareBenchEnvironment, round } from "./support";
+import { benchDatabase, percentile, prepareBenchEnvironment, round } from "./support";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 30);
 const POLL_MS = 5;
@@ -44,7 +44,7 @@ const sorted = [...latencies].sort((a, b) => a - b);
 console.log(
   JSON.stringify({
     benchmark: "latency",
-    database: "sqlite",
+    database: benchDatabase(),
     orders: ORDERS,
     addOrderRequests: stats.requests.AddOrder ?? 0,
     p50Ms: round(percentile(sorted, 50)),

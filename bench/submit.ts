@@ -2,7 +2,7 @@
 // (60 requests a minute). The least time those limits allow for 100 AddOrder requests of 100 is one
 // window: 60 leave at once, the other 40 a minute later. Reports elapsed / that minimum (target ≤ 1.05),
 // the 429 answers (target 0) and duplicates (target 0). One JSON object on the last line.
-import { prepareBenchEnvironment, round } from "./support";
+import { benchDatabase, prepareBenchEnvironment, round } from "./support";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000);
 const WINDOW_MS = 60_000;
@@ -44,7 +44,7 @@ await flow.close();
 console.log(
   JSON.stringify({
     benchmark: "submit",
-    database: "sqlite",
+    database: benchDatabase(),
     orders: ORDERS,
     addOrderRequests: stats.requests.AddOrder ?? 0,
     elapsedS: round(elapsedMs / 1000),

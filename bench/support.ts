@@ -1,13 +1,29 @@
-// What the order benchmarks share: a fresh, migrated SQLite database in a temporary folder, the app's
-// environment, then the same end-to-end setup as the tests (routes over HTTP, simulator, worker).
+// What the order benchmarks share: a fresh, migrated database (SQLite in a temporary folder, or a
+// PostgreSQL database when BENCH_DATABASE_URL names a server), the app's environment, then the same
+// end-to-end setup as the tests (routes over HTTP, simulator, worker).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { databaseFlavour } from "../app/db/flavour";
+
+/** The database the benchmark runs on: SQLite unless BENCH_DATABASE_URL names a PostgreSQL server. */
+export function benchDatabase(): "sqlite" | "postgresql" {
+  const server = process.env.BENCH_DATABASE_URL;
+  return server && databaseFlavour(server) === "postgresql" ? "postgresql" : "sqlite";
+}
 
 export async function prepareBenchEnvironment(): Promise<void> {
-  const dir = mkdtempSync(path.join(tmpdir(), "sklad-bench-"));
-  process.env.DATABASE_URL = `file:${path.join(dir, "bench.sqlite")}`;
+  if (benchDatabase() === "postgresql") {
+    const { freshPostgresDatabase } = await import("../test/support/databases");
+    process.env.DATABASE_URL = await freshPostgresDatabase(
+      process.env.BENCH_DATABASE_URL!,
+      "sklad_sync_bench",
+    );
+  } else {
+    const dir = mkdtempSync(path.join(tmpdir(), "sklad-bench-"));
+    process.env.DATABASE_URL = `file:${path.join(dir, "bench.sqlite")}`;
+  }
   // The test helpers' app credentials, which the harness signs webhooks with.
   const { API_KEY, API_SECRET_KEY, APP_URL } = await import("@shopify/shopify-api/test-helpers");
   process.env.SHOPIFY_API_KEY = API_KEY;

@@ -44,12 +44,17 @@ export async function prepareTemplateDatabase(baseUrl: string | undefined): Prom
     await useWriteAheadLog(`file:${SQLITE_TEMPLATE}`);
     return `file:${SQLITE_TEMPLATE}`;
   }
-  await admin(baseUrl, async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${PG_TEMPLATE} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${PG_TEMPLATE}`);
+  return freshPostgresDatabase(baseUrl, PG_TEMPLATE);
+}
+
+/** A new, migrated PostgreSQL database `name` on the server `serverUrl` names (dropped first if there). */
+export async function freshPostgresDatabase(serverUrl: string, name: string): Promise<string> {
+  await admin(serverUrl, async (client) => {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}`);
   });
-  migrate(withDatabase(baseUrl, PG_TEMPLATE));
-  return withDatabase(baseUrl, PG_TEMPLATE);
+  migrate(withDatabase(serverUrl, name));
+  return withDatabase(serverUrl, name);
 }
 
 /**
