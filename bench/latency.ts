@@ -1,9 +1,9 @@
 // `npm run bench:latency`: how long a new order takes, on an idle system, from its orders/create webhook
 // to its acceptance by the warehouse: HTTP with real signatures in, the worker in the same process (as it
-// runs by default) with the production sweep interval, the simulator with its real limits out. Orders come
+// runs by default) with the production sweep interval, the simulator (own process, real limits) out. Orders come
 // one at a time, half a second apart, so none waits for another. Target: p50 < 1 s. Prints one JSON
 // object as its last line.
-import { benchDatabase, percentile, prepareBenchEnvironment, round } from "./support";
+import { benchDatabase, percentile, prepareBenchEnvironment, round, startSimulatorProcess } from "./support";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 30);
 const POLL_MS = 5;
@@ -13,7 +13,8 @@ const { orderPayload, startOrderFlow } = await import("../test/e2e/harness");
 const { appContext } = await import("../app/context.server");
 const { WAREHOUSE_RATE_LIMITS } = await import("../app/warehouse/limiter.server");
 const flow = await startOrderFlow({
-  simulator: { rateLimits: undefined },
+  // The simulator in its own process, with its real limits: the warehouse does not share our CPU.
+  warehouse: await startSimulatorProcess(),
   worker: { rateLimits: WAREHOUSE_RATE_LIMITS, backoff: undefined, sweepIntervalMs: 2_000 },
 });
 const { db } = appContext();
@@ -37,7 +38,7 @@ for (let n = 1; n <= ORDERS; n++) {
   latencies.push(performance.now() - started);
   await sleep(500);
 }
-const stats = flow.sim.stats();
+const stats = await flow.sim.stats();
 await flow.close();
 
 const sorted = [...latencies].sort((a, b) => a - b);

@@ -1,10 +1,12 @@
 // What the order benchmarks share: a fresh, migrated database (SQLite in a temporary folder, or a
 // PostgreSQL database when BENCH_DATABASE_URL names a server), the app's environment, then the same
 // end-to-end setup as the tests (routes over HTTP, simulator, worker).
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { databaseFlavour } from "../app/db/flavour";
 
 /** The database the benchmark runs on: SQLite unless BENCH_DATABASE_URL names a PostgreSQL server. */
@@ -39,3 +41,50 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 export const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+
+/**
+ * The warehouse simulator in a process of its own (as `npm run sim` runs it), as the real warehouse is:
+ * its work then does not share the benchmarked process's thread. Real limits unless `limits` is false.
+ */
+export async function startSimulatorProcess(options: { limits?: boolean } = {}) {
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "test/warehouse-sim/cli.ts",
+      "--port",
+      "0",
+      ...(options.limits === false ? ["--no-limits"] : []),
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+  const started = JSON.parse(line) as { url: string; urlV2: string; apiKey: string; controlUrl: string };
+  const control = async (route: string, body?: object) => {
+    const response = await fetch(`${started.controlUrl}/${route}`, {
+      method: body ? "POST" : "GET",
+      ...(body && { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    });
+    if (!response.ok)
+      throw new Error(`simulator control ${route}: HTTP ${response.status} ${await response.text()}`);
+    return response.json() as Promise<unknown>;
+  };
+  return {
+    ...started,
+    seedProducts: (products: { sku: string; name?: string; quantity?: number }[]) =>
+      control("products", { products }),
+    stats: () =>
+      control("stats") as Promise<{
+        requests: Record<string, number>;
+        statuses: Record<string, number>;
+        duplicateIdOrders: number;
+        ordersAccepted: number;
+      }>,
+    async close() {
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}

@@ -1,15 +1,13 @@
 // npm run bench:warehouse — what the typed client costs per call over a bare fetch, and how many
 // requests a second the simulator answers, both on loopback. The last line printed is one JSON object.
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import http from "node:http";
-import { createInterface } from "node:readline";
 import { createWarehouseClient } from "../app/warehouse/client.server";
 import { MemoryRateLimitStore, WarehouseRateLimiter } from "../app/warehouse/limiter.server";
 import type { WarehouseOrder } from "../app/warehouse/schemas";
 import { DELIVERY_METHOD, OPERATIONS, PAYMENT_METHOD } from "../app/warehouse/wire";
 import { startWarehouseSimulator } from "../test/warehouse-sim";
 import { KYIV_CITY_REF } from "../test/warehouse-sim/reference-data";
+import { startSimulatorProcess } from "./support";
 
 const CALLS_PER_KIND = Number(process.env.BENCH_CALLS ?? 2_000);
 const CAPACITY_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -98,24 +96,6 @@ await sim.close();
 // Capacity: the simulator alone in its own process (as `npm run sim` runs it), CONCURRENCY loops of
 // AddOrder and getCities against it from this one for CAPACITY_SECONDS, over node:http with keep-alive
 // (fetch is too slow a load generator: the simulator sat idle most of the time behind it).
-async function startSeparateSimulator() {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "test/warehouse-sim/cli.ts", "--port", "0", "--no-limits"],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
-  const started = JSON.parse(line) as { url: string; apiKey: string; controlUrl: string };
-  await fetch(`${started.controlUrl}/products`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ products: [{ sku: "BENCH-1", name: "Bench item", quantity: 100_000_000 }] }),
-  });
-  return { ...started, stop: () => child.kill("SIGTERM") };
-}
-
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
 function post(url: string, body: object): Promise<string> {
@@ -143,7 +123,8 @@ function post(url: string, body: object): Promise<string> {
 }
 
 async function capacity() {
-  const separate = await startSeparateSimulator();
+  const separate = await startSimulatorProcess({ limits: false });
+  await separate.seedProducts([{ sku: "BENCH-1", name: "Bench item", quantity: 100_000_000 }]);
   const call = async (operation: string, fields: object) =>
     JSON.parse(await post(`${separate.url}/${operation}`, { ApiKey: separate.apiKey, ...fields })) as unknown;
   let requests = 0;
@@ -163,7 +144,7 @@ async function capacity() {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  separate.stop();
+  await separate.close();
   agent.destroy();
   return { requests, seconds: round(seconds), perSecond: Math.round(requests / seconds), errors };
 }

@@ -4,7 +4,7 @@
 import { appContext } from "../../app/context.server";
 import { saveSettings } from "../../app/settings/settings.server";
 import { createWorker, type Worker, type WorkerOptions } from "../../app/work/worker.server";
-import { startWarehouseSimulator, type WarehouseSimulator } from "../warehouse-sim";
+import { startWarehouseSimulator, type SeedProduct, type WarehouseSimulator } from "../warehouse-sim";
 import { defaultReferenceData, KYIV_CITY_REF } from "../warehouse-sim/reference-data";
 import { FIXTURE_ORDER } from "../support/orders";
 import { startRouteServer, type RouteServer } from "../support/route-server";
@@ -35,8 +35,17 @@ export function orderPayload(n: number, changes: Record<string, unknown> = {}): 
   };
 }
 
-export interface OrderFlow {
-  sim: WarehouseSimulator;
+/** The warehouse an order flow sends to: the simulator in this process (tests) or in its own (benchmarks). */
+export interface WarehouseSide {
+  url: string;
+  urlV2: string;
+  apiKey: string;
+  seedProducts(products: SeedProduct[]): unknown;
+  close(): Promise<void>;
+}
+
+export interface OrderFlow<Warehouse extends WarehouseSide = WarehouseSimulator> {
+  sim: Warehouse;
   app: RouteServer;
   worker: Worker;
   /** Sends a signed webhook to the app over HTTP. */
@@ -44,17 +53,24 @@ export interface OrderFlow {
   close(): Promise<void>;
 }
 
-export async function startOrderFlow(
+export async function startOrderFlow<Warehouse extends WarehouseSide = WarehouseSimulator>(
   options: {
     simulator?: Parameters<typeof startWarehouseSimulator>[0];
+    /** A warehouse already running, instead of a simulator started here (`simulator` is then unused). */
+    warehouse?: Warehouse;
     worker?: Partial<WorkerOptions>;
     /** Start without a worker (to look at what intake alone does). */
     noWorker?: boolean;
   } = {},
-): Promise<OrderFlow> {
+): Promise<OrderFlow<Warehouse>> {
   const context = appContext();
-  const sim = await startWarehouseSimulator({ rateLimits: SCALED_LIMITS, ...options.simulator });
-  sim.seedProducts([
+  const sim =
+    options.warehouse ??
+    ((await startWarehouseSimulator({
+      rateLimits: SCALED_LIMITS,
+      ...options.simulator,
+    })) as unknown as Warehouse);
+  await sim.seedProducts([
     { sku: "CUP-KARP-BLUE", name: "Чашка Карпати синя", quantity: 1_000_000 },
     { sku: "TEA-POL-100", name: "Чай полтавський 100 г", quantity: 1_000_000 },
   ]);
