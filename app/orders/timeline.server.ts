@@ -2,7 +2,7 @@
 // the audit trail of what was sent to the warehouse and what it answered.
 import { randomBytes } from "node:crypto";
 import type { Prisma } from "@prisma/client";
-import { sqlFragments, type Db } from "../db.server";
+import { insertRows, type Db } from "../db.server";
 
 export const EVENT = {
   received: "received",
@@ -67,11 +67,7 @@ function eventRow(event: OrderEventInput) {
  * createMany took twice as long for a batch of a hundred events with their requests and answers.
  */
 export function insertEvents(db: Db | Prisma.TransactionClient, events: OrderEventInput[]) {
-  const { join, sql } = sqlFragments(db);
-  const rows = events.map(eventRow);
-  return db.$executeRaw`
-    INSERT INTO "OrderEvent" ("id", "shop", "orderId", "at", "kind", "message", "data")
-    VALUES ${join(rows.map((row) => sql`(${row.id}, ${row.shop}, ${row.orderId}, ${row.at}, ${row.kind}, ${row.message}, ${row.data})`))}`;
+  return insertRows(db, "OrderEvent", events.map(eventRow));
 }
 
 export async function recordEvents(
