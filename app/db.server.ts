@@ -78,8 +78,9 @@ export function insertRows(
   table: string,
   rows: readonly Record<string, unknown>[],
 ): Prisma.PrismaPromise<number> {
+  if (!rows.length) throw new Error(`insertRows into ${table} was given no rows`);
   const { join, raw, sql } = sqlFragments(db);
-  const columns = Object.keys(rows[0] ?? {});
+  const columns = Object.keys(rows[0]!);
   const values = rows.map((row) => sql`(${join(columns.map((column) => row[column] ?? null))})`);
   return db.$executeRaw`INSERT INTO ${raw(`"${table}"`)} (${raw(columns.map((column) => `"${column}"`).join(", "))}) VALUES ${join(values)}`;
 }

@@ -246,9 +246,9 @@ export class BatchesInFlight {
 export async function submitReadyOrders(
   deps: ShopWorkDeps,
   shop: string,
-  inFlight = new BatchesInFlight(1),
-  batchSize = MAX_ORDERS_PER_BATCH,
+  inFlight: BatchesInFlight,
 ): Promise<StepResult> {
+  const batchSize = MAX_ORDERS_PER_BATCH;
   const { db } = deps;
   if (inFlight.next() === STOP) return STOP;
   if (inFlight.size >= inFlight.limit) {

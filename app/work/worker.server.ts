@@ -230,19 +230,15 @@ export function createWorker(options: WorkerOptions): Worker {
     try {
       await recoverInterruptedSubmissions(deps, shop);
       while (!stopping && !leaseLost) {
-        const results: StepResult[] = [];
-        for (const step of [
-          () => lookUpInDoubtOrders(deps, shop, lookup),
-          () => submitReadyOrders(deps, shop, batches),
-          () => sendPendingChange(deps, shop),
-        ]) {
-          const result = await step();
-          results.push(result);
-          if (result.did === "stop") return;
-        }
-        const submitted = results[1]!;
+        const lookedUp = await lookUpInDoubtOrders(deps, shop, lookup);
+        if (lookedUp.did === "stop") return;
+        const submitted = await submitReadyOrders(deps, shop, batches);
+        if (submitted.did === "stop") return;
         if (submitted.did === "wait") heldByLimits.set(shop, submitted.until.getTime());
         else heldByLimits.delete(shop);
+        const changed = await sendPendingChange(deps, shop);
+        if (changed.did === "stop") return;
+        const results = [lookedUp, submitted, changed];
         if (leaseLost || !(await renewLease(db, lease, clock(), leaseTtlMs))) {
           log.warn({ shop, event: "worker.lease_lost" }, "lost the shop's lease; another worker continues");
           return;
