@@ -61,6 +61,23 @@ export function dueWorkWhere(now: Date) {
   };
 }
 
+/**
+ * When a shop's loop should look again (ms since the epoch), or null when nothing is due: the earliest of
+ * the steps' waits and the earliest order due. A wait that has passed while the other steps ran means now;
+ * the shop's lease must not be given up for it, which left the next batch to the sweep, seconds later.
+ * An order due now whose step had to wait is covered by that wait.
+ */
+export function nextWakeAt(input: {
+  waits: number[];
+  earliestDue: number | null;
+  now: number;
+}): number | null {
+  const { waits, earliestDue, now } = input;
+  const rowDue = earliestDue !== null && (earliestDue > now || waits.length === 0) ? [earliestDue] : [];
+  const candidates = [...waits, ...rowDue];
+  return candidates.length ? Math.max(now, Math.min(...candidates)) : null;
+}
+
 /** Later than any nextAttemptAt, and still a date both databases store. */
 const END_OF_TIME = new Date("9999-12-31T00:00:00Z");
 const WEBHOOK_EVENT_RETENTION_MS = 7 * 24 * 3600_000;
@@ -267,12 +284,12 @@ export function createWorker(options: WorkerOptions): Worker {
       orderBy: { nextAttemptAt: "asc" },
       select: { nextAttemptAt: true },
     });
-    const now = clock().getTime();
-    const candidates = [...waits, ...(row?.nextAttemptAt ? [row.nextAttemptAt.getTime()] : [])];
-    // A row due now whose step had to wait is covered by that wait.
-    const future = candidates.filter((at) => at > now || waits.length === 0);
-    if (!future.length) return null;
-    return new Date(Math.max(now, Math.min(...future)));
+    const at = nextWakeAt({
+      waits,
+      earliestDue: row?.nextAttemptAt?.getTime() ?? null,
+      now: clock().getTime(),
+    });
+    return at === null ? null : new Date(at);
   }
 
   return {
