@@ -41,14 +41,14 @@ export const PERSONAL_DATA_SOURCES: PersonalDataSource[] = [
     },
   },
   {
-    // The order as Shopify sent it and as we mapped it carry the recipient's name, phone and address.
-    // Erasing keeps the row (its ids and state, the record of what happened) and drops every copy of the
-    // customer's data; the order takes no more work, since nothing is left to send.
+    // The order as we mapped it carries the recipient's name, phone and address. Erasing keeps the row
+    // (its ids and state, the record of what happened) and drops every copy of the customer's data; the
+    // order takes no more work, since nothing is left to send.
     table: "WarehouseOrder",
     async describe(db, shop, customer) {
       const orders = await db.warehouseOrder.findMany({
         where: customerOrders(shop, customer),
-        select: { orderName: true, state: true, payload: true, sentOrder: true, createdAt: true },
+        select: { orderName: true, state: true, sentOrder: true, createdAt: true },
         orderBy: { createdAt: "asc" },
       });
       return orders.map((order) => ({
@@ -56,7 +56,6 @@ export const PERSONAL_DATA_SOURCES: PersonalDataSource[] = [
         orderName: order.orderName,
         state: order.state,
         receivedAt: order.createdAt,
-        shopifyOrder: JSON.parse(order.payload) as unknown,
         warehouseOrder: order.sentOrder ? (JSON.parse(order.sentOrder) as unknown) : null,
       }));
     },
@@ -64,7 +63,6 @@ export const PERSONAL_DATA_SOURCES: PersonalDataSource[] = [
       const { count } = await db.warehouseOrder.updateMany({
         where: customerOrders(shop, customer),
         data: {
-          payload: "{}",
           mapped: null,
           sentOrder: null,
           holdReasons: null,
@@ -74,6 +72,29 @@ export const PERSONAL_DATA_SOURCES: PersonalDataSource[] = [
           pending: null,
           nextAttemptAt: null,
         },
+      });
+      return count;
+    },
+  },
+  {
+    // The order as Shopify sent it: the customer, the addresses, the phone numbers.
+    table: "OrderPayload",
+    async describe(db, shop, customer) {
+      const payloads = await db.orderPayload.findMany({
+        where: { shop, order: customerOrders(shop, customer) },
+        select: { payload: true, order: { select: { orderName: true } } },
+        orderBy: { order: { createdAt: "asc" } },
+      });
+      return payloads.map((stored) => ({
+        kind: "order as Shopify sent it",
+        orderName: stored.order.orderName,
+        shopifyOrder: JSON.parse(stored.payload) as unknown,
+      }));
+    },
+    async erase(db, shop, customer) {
+      const { count } = await db.orderPayload.updateMany({
+        where: { shop, order: customerOrders(shop, customer) },
+        data: { payload: "{}" },
       });
       return count;
     },

@@ -1,8 +1,7 @@
 // What a merchant can do to an order from the admin: send it now, retry, cancel it at the warehouse, or
 // correct what held it. Each answers a message to show, and wakes the worker when work became due.
 import type { ServiceDeps } from "../context.server";
-import { applyChange, shopMapping } from "./intake.server";
-import { shopifyOrderSchema } from "./payload";
+import { applyChange, shopMapping, storedShopifyOrder } from "./intake.server";
 import { orderOverridesSchema } from "./settings";
 import { ORDER_STATE, PENDING } from "./states";
 import { EVENT, recordEvents } from "./timeline.server";
@@ -124,11 +123,15 @@ export async function correctOrder(
       message: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "),
     };
   }
-  const row = await findOrder(deps, shop, orderId);
-  if (!row) return { ok: false, message: "No such order in this store." };
+  const found = await deps.db.warehouseOrder.findFirst({
+    where: { id: orderId, shop },
+    include: { shopifyOrder: true },
+  });
+  if (!found) return { ok: false, message: "No such order in this store." };
+  const { shopifyOrder, ...row } = found;
   if (row.state === ORDER_STATE.cancelled) return { ok: false, message: "The order is cancelled." };
   const overrides = { ...orderOverridesSchema.parse(JSON.parse(row.overrides)), ...parsed.data };
-  const order = shopifyOrderSchema.parse(JSON.parse(row.payload));
+  const order = storedShopifyOrder(row.id, shopifyOrder);
   await recordEvents(deps.db, [
     {
       shop,

@@ -191,7 +191,6 @@ async function createOrder(
         customerId: customerIdOf(order),
         idOrder,
         state,
-        payload: JSON.stringify(order),
         orderCreatedAt: new Date(order.created_at),
         orderUpdatedAt: new Date(order.updated_at ?? order.created_at),
         cancelledAt: cancelled ? new Date(order.cancelled_at ?? now) : null,
@@ -201,6 +200,7 @@ async function createOrder(
         updatedAt: now,
       },
     ]),
+    insertRows(db, "OrderPayload", [{ orderId: id, shop, payload: JSON.stringify(order) }]),
     insertEvents(
       db,
       events.map((event) => ({ ...event, orderId: id })),
@@ -225,7 +225,8 @@ async function updateOrder(
     order,
     settings,
     cancelled,
-    extra: { payload: JSON.stringify(order), orderUpdatedAt: updatedAt, orderName: order.name },
+    payload: JSON.stringify(order),
+    extra: { orderUpdatedAt: updatedAt, orderName: order.name },
   });
   return changed ? "updated" : "unchanged";
 }
@@ -242,7 +243,9 @@ export async function applyChange(
     settings: OrderSettings;
     cancelled: boolean;
     overrides?: OrderOverrides;
-    extra?: Partial<Pick<OrderRow, "payload" | "orderUpdatedAt" | "orderName" | "overrides">>;
+    /** The order as Shopify sent it now, when a webhook brought it (see OrderPayload). */
+    payload?: string;
+    extra?: Partial<Pick<OrderRow, "orderUpdatedAt" | "orderName" | "overrides">>;
   },
 ): Promise<boolean> {
   const { db, clock } = deps;
@@ -267,7 +270,7 @@ export async function applyChange(
       data = { ...data, pending: PENDING.cancel, nextAttemptAt: now };
       event(EVENT.cancelQueued, "Cancelled in Shopify; the cancellation will be sent to the warehouse.");
     }
-    await save(db, row, data, events);
+    await save(db, row, { data, events, payload: change.payload });
     return events.length > 0;
   }
 
@@ -326,15 +329,24 @@ export async function applyChange(
     case ORDER_STATE.cancelled:
       break;
   }
-  await save(db, row, data, events);
+  await save(db, row, { data, events, payload: change.payload });
   return mappedChanged;
 }
 
-async function save(db: Db, row: OrderRow, data: Partial<OrderRow>, events: OrderEventInput[]) {
-  // Conditional on the state read, so a worker that moved the order meanwhile is never overwritten.
-  const { count } = await db.warehouseOrder.updateMany({ where: { id: row.id, state: row.state }, data });
-  if (count === 0) throw new OrderMovedMeanwhile(row.id);
-  await recordEvents(db, events);
+async function save(
+  db: Db,
+  row: OrderRow,
+  change: { data: Partial<OrderRow>; events: OrderEventInput[]; payload: string | undefined },
+) {
+  const { data, events, payload } = change;
+  await db.$transaction(async (tx) => {
+    // Conditional on the state read, so a worker that moved the order meanwhile is never overwritten.
+    const { count } = await tx.warehouseOrder.updateMany({ where: { id: row.id, state: row.state }, data });
+    if (count === 0) throw new OrderMovedMeanwhile(row.id);
+    if (payload !== undefined)
+      await tx.orderPayload.update({ where: { orderId: row.id }, data: { payload } });
+    await recordEvents(tx, events);
+  });
 }
 
 export class OrderMovedMeanwhile extends Error {
@@ -344,15 +356,22 @@ export class OrderMovedMeanwhile extends Error {
   }
 }
 
+/** The Shopify order an order row was made from, as intake last stored it. */
+export function storedShopifyOrder(orderId: string, stored: { payload: string } | null): ShopifyOrder {
+  if (!stored) throw new Error(`order ${orderId} has no stored Shopify payload`);
+  return shopifyOrderSchema.parse(JSON.parse(stored.payload));
+}
+
 /** After the shop's mapping settings changed: orders not yet sent are mapped again with the new rules. */
 export async function remapOpenOrders(deps: ServiceDeps, shop: string): Promise<number> {
   const settings = await shopMapping(deps.db, shop);
   const rows = await deps.db.warehouseOrder.findMany({
     where: { shop, state: { in: [ORDER_STATE.held, ORDER_STATE.ready] } },
+    include: { shopifyOrder: true },
   });
   let changed = 0;
-  for (const row of rows) {
-    const order = shopifyOrderSchema.parse(JSON.parse(row.payload));
+  for (const { shopifyOrder, ...row } of rows) {
+    const order = storedShopifyOrder(row.id, shopifyOrder);
     try {
       if (await applyChange(deps, row, { order, settings, cancelled: false })) changed++;
     } catch (error) {

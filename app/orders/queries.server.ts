@@ -222,8 +222,8 @@ export async function orderDetail(db: Db, shop: string, id: string): Promise<Ord
     include: { events: { orderBy: [{ at: "desc" }, { id: "desc" }] } },
   });
   if (!row) return null;
-  // Everything but the Shopify payload (customer data the page does not show) and the shop.
-  const { events, payload: _payload, shop: _shop, customerId: _customerId, ...columns } = row;
+  // Everything but the shop and the customer's id.
+  const { events, shop: _shop, customerId: _customerId, ...columns } = row;
   return {
     ...columns,
     state: row.state as OrderState,

@@ -41,11 +41,7 @@ const STOP = { did: "stop" } as const;
 const UNAUTHORIZED_REASON =
   "The warehouse refused the ApiKey (HTTP 401). Nothing was lost: orders wait until a valid key is saved in Settings.";
 
-/** An order as the worker reads it: everything but the Shopify payload, which only intake needs. */
-type WorkRow = Omit<OrderRow, "payload">;
-const WITHOUT_PAYLOAD = { payload: true } as const;
-
-type Change = { row: WorkRow; data: Partial<OrderRow> };
+type Change = { row: OrderRow; data: Partial<OrderRow> };
 
 /** The warehouse's own ids for an order, which differ from row to row. */
 type WarehouseIds = Pick<OrderRow, "idOrderFF" | "keyOrder">;
@@ -170,9 +166,8 @@ export async function recoverInterruptedSubmissions(deps: ServiceDeps, shop: str
   return rows.length;
 }
 
-/** The columns of a WorkRow, for SQL that answers one (the names come from the schema, not from input). */
-const WORK_COLUMNS = Object.values(Prisma.WarehouseOrderScalarFieldEnum)
-  .filter((column) => column !== "payload")
+/** The columns of an order row, for SQL that answers one (the names come from the schema, not from input). */
+const ORDER_COLUMNS = Object.values(Prisma.WarehouseOrderScalarFieldEnum)
   .map((column) => `"${column}"`)
   .join(", ");
 
@@ -181,14 +176,14 @@ const WORK_COLUMNS = Object.values(Prisma.WarehouseOrderScalarFieldEnum)
  * the body about to be sent fixed as `sentOrder`, so from here on a crash leaves it in doubt, never unsent
  * and never sent twice. Answers the orders claimed, as the claim left them.
  */
-async function claimForSubmission(db: ServiceDeps["db"], ids: string[], now: Date): Promise<WorkRow[]> {
+async function claimForSubmission(db: ServiceDeps["db"], ids: string[], now: Date): Promise<OrderRow[]> {
   const { join, raw } = sqlFragments(db);
   return db.$queryRaw`
     UPDATE "WarehouseOrder"
     SET "state" = ${ORDER_STATE.submitting}, "sentOrder" = "mapped",
       "submittedAt" = COALESCE("submittedAt", ${now}), "updatedAt" = ${now}
     WHERE "id" IN (${join(ids)}) AND "state" = ${ORDER_STATE.ready} AND "mapped" IS NOT NULL
-    RETURNING ${raw(WORK_COLUMNS)}`;
+    RETURNING ${raw(ORDER_COLUMNS)}`;
 }
 
 /**
@@ -311,14 +306,14 @@ export async function submitReadyOrders(
 async function settleBatch(
   deps: ShopWorkDeps,
   shop: string,
-  batch: WorkRow[],
+  batch: OrderRow[],
   outcomes: OrderSubmissionOutcome[],
   exchange: ReturnType<typeof exchangeSummary>,
 ): Promise<"stop" | "go"> {
   const { db } = deps;
   const byId = new Map(outcomes.map((outcome) => [outcome.id_order, outcome]));
   const after = deps.clock();
-  const settle = (rows: WorkRow[]) => {
+  const settle = (rows: OrderRow[]) => {
     const changes: Change[] = [];
     const events: OrderEventInput[] = [];
     for (const row of rows) {
@@ -337,7 +332,6 @@ async function settleBatch(
     // An update or a cancellation came in meanwhile: settle from the orders as they are now.
     const current = await db.warehouseOrder.findMany({
       where: { id: { in: batch.map((row) => row.id) } },
-      omit: WITHOUT_PAYLOAD,
     });
     const { changes, events } = settle(current);
     await commit(deps, changes, events);
@@ -363,7 +357,7 @@ async function settleBatch(
 
 function settleSubmission(
   deps: ShopWorkDeps,
-  row: WorkRow,
+  row: OrderRow,
   outcome: OrderSubmissionOutcome | undefined,
   at: Date,
   exchange: ReturnType<typeof exchangeSummary>,
@@ -424,7 +418,7 @@ function settleSubmission(
 }
 
 /** The columns of an order the warehouse now has; an update that came in meanwhile becomes an edit. */
-function acceptedColumns(row: WorkRow, at: Date, idOrderFF: string, keyOrder: string): Partial<OrderRow> {
+function acceptedColumns(row: OrderRow, at: Date, idOrderFF: string, keyOrder: string): Partial<OrderRow> {
   const changedMeanwhile = row.mapped !== null && row.mapped !== row.sentOrder;
   const pending = row.pending ?? (changedMeanwhile ? PENDING.edit : null);
   return {
@@ -441,7 +435,7 @@ function acceptedColumns(row: WorkRow, at: Date, idOrderFF: string, keyOrder: st
 
 function inDoubt(
   deps: ShopWorkDeps,
-  row: WorkRow,
+  row: OrderRow,
   at: Date,
   reason: string,
   data: unknown,
@@ -476,7 +470,7 @@ function retryAt(deps: ShopWorkDeps, error: WarehouseError, attempts: number, at
 
 function failedSubmission(
   deps: ShopWorkDeps,
-  row: WorkRow,
+  row: OrderRow,
   error: WarehouseError,
   at: Date,
   data: { request: unknown; exchange: unknown },
@@ -568,7 +562,6 @@ export async function lookUpInDoubtOrders(
         id: { in: found.map((record) => lookup.missing.get(record.id_order)!) },
         state: ORDER_STATE.inDoubt,
       },
-      omit: WITHOUT_PAYLOAD,
     });
     const byIdOrder = new Map(rows.map((row) => [row.idOrder, row]));
     const changes: Change[] = [];
@@ -596,7 +589,6 @@ export async function lookUpInDoubtOrders(
     cursor.current = null;
     const rows = await db.warehouseOrder.findMany({
       where: { id: { in: [...lookup.missing.values()] }, state: ORDER_STATE.inDoubt },
-      omit: WITHOUT_PAYLOAD,
     });
     await commit(
       deps,
@@ -636,7 +628,6 @@ async function lookupFailed(
   const at = deps.clock();
   const rows = await deps.db.warehouseOrder.findMany({
     where: { id: { in: ids }, state: ORDER_STATE.inDoubt },
-    omit: WITHOUT_PAYLOAD,
   });
   await commit(
     deps,
@@ -749,7 +740,7 @@ export async function sendPendingChange(deps: ShopWorkDeps, shop: string): Promi
 
 async function changeFailed(
   deps: ShopWorkDeps,
-  row: WorkRow,
+  row: OrderRow,
   cancel: boolean,
   error: unknown,
   data: { request: unknown; exchange: unknown },

@@ -73,7 +73,12 @@ async function seedOrder(domain: string, shopifyOrderId: string, customerId: str
       customerId,
       idOrder: shopifyOrderId,
       state: "accepted",
-      payload: JSON.stringify({ id: shopifyOrderId, customer: { id: customerId }, ...personal }),
+      shopifyOrder: {
+        create: {
+          shop: domain,
+          payload: JSON.stringify({ id: shopifyOrderId, customer: { id: customerId }, ...personal }),
+        },
+      },
       mapped: JSON.stringify(personal),
       sentOrder: JSON.stringify(personal),
       orderCreatedAt: new Date(),
@@ -155,6 +160,10 @@ describe("customers/redact", () => {
     ) as { sources: { table: string; records: { orderName: string }[] }[] };
     const orders = report.sources.find((source) => source.table === "WarehouseOrder")!.records;
     expect(orders.map((order) => order.orderName)).toEqual(["#1001"]);
+    const asSent = report.sources.find((source) => source.table === "OrderPayload")!.records;
+    expect(asSent).toEqual([
+      expect.objectContaining({ orderName: "#1001", shopifyOrder: expect.objectContaining({ id: "1001" }) }),
+    ]);
 
     const response = await sendWebhook({
       topic: "customers/redact",
@@ -162,12 +171,20 @@ describe("customers/redact", () => {
       payload: { shop_id: 1, shop_domain: shop, customer, orders_to_redact: [1001] },
     });
     expect(response.status).toBe(200);
-    const erased = await db.warehouseOrder.findFirstOrThrow({ where: { shopifyOrderId: "1001" } });
-    expect(erased).toMatchObject({ state: "accepted", payload: "{}", mapped: null, sentOrder: null });
+    const erased = await db.warehouseOrder.findFirstOrThrow({
+      where: { shopifyOrderId: "1001" },
+      include: { shopifyOrder: true },
+    });
+    expect(erased).toMatchObject({ state: "accepted", mapped: null, sentOrder: null });
+    expect(erased.shopifyOrder?.payload).toBe("{}");
     const events = await db.orderEvent.findMany({ where: { orderId: erased.id } });
     expect(events.map((event) => event.message)).toEqual(["(erased at the customer's request)"]);
-    const kept = await db.warehouseOrder.findFirstOrThrow({ where: { shopifyOrderId: "3003" } });
+    const kept = await db.warehouseOrder.findFirstOrThrow({
+      where: { shopifyOrderId: "3003" },
+      include: { shopifyOrder: true },
+    });
     expect(kept.sentOrder).toContain("Олена");
+    expect(kept.shopifyOrder?.payload).toContain("Олена");
   });
 
   it("erases that customer's personal data and leaves other customers' alone", async () => {

@@ -50,7 +50,7 @@ export async function seedOrder(db: Db, seed: SeededOrder) {
       customerId: order.customer?.id ?? null,
       idOrder,
       state: seed.state,
-      payload: JSON.stringify(order),
+      shopifyOrder: { create: { shop: seed.shop, payload: JSON.stringify(order) } },
       orderCreatedAt: new Date(order.created_at),
       orderUpdatedAt: new Date(order.updated_at),
       mapped,
