@@ -74,6 +74,8 @@ export async function startSimulatorProcess(options: { limits?: boolean } = {}) 
     ...started,
     seedProducts: (products: { sku: string; name?: string; quantity?: number }[]) =>
       control("products", { products }),
+    /** Forgets every order, product, limit window and counter, as a fresh start would. */
+    reset: () => control("reset", {}),
     stats: () =>
       control("stats") as Promise<{
         requests: Record<string, number>;

@@ -14,6 +14,12 @@ export const SHOP = "kyiv-goods.myshopify.com";
 /** A real Kyiv branch of the simulator's reference data. */
 export const BRANCH_REF = defaultReferenceData().branchesInCity(KYIV_CITY_REF)[0]!.Ref;
 
+/** The warehouse's stock of what orderPayload orders. */
+export const FLOW_PRODUCTS = [
+  { sku: "CUP-KARP-BLUE", name: "Чашка Карпати синя", quantity: 1_000_000 },
+  { sku: "TEA-POL-100", name: "Чай полтавський 100 г", quantity: 1_000_000 },
+];
+
 export const SCALED_LIMITS = { windowMs: 1_000, requestsPerWindow: 60, reportRequestsPerWindow: 1 };
 
 /** A Shopify order webhook payload: the Ukrainian fixture as order number `n`, placed now. */
@@ -70,10 +76,7 @@ export async function startOrderFlow<Warehouse extends WarehouseSide = Warehouse
       rateLimits: SCALED_LIMITS,
       ...options.simulator,
     })) as unknown as Warehouse);
-  await sim.seedProducts([
-    { sku: "CUP-KARP-BLUE", name: "Чашка Карпати синя", quantity: 1_000_000 },
-    { sku: "TEA-POL-100", name: "Чай полтавський 100 г", quantity: 1_000_000 },
-  ]);
+  await sim.seedProducts(FLOW_PRODUCTS);
   await context.db.shop.create({
     data: {
       shop: SHOP,
