@@ -71,8 +71,6 @@ export function rateLimitKey(apiKey: string): string {
 
 export interface Headroom {
   at: number;
-  unused: number;
-  requestsPerWindow: number;
   paceMs: number;
   /** The latest request in the window (ms since the epoch), if any. */
   lastAt: number | null;
@@ -99,9 +97,8 @@ export class WarehouseRateLimiter {
   }
 
   /**
-   * Where the key stands in its window: when `operation` may next be called, how many of the window's
-   * requests are still unused now, the latest one, and the window's average pace (the interval that
-   * spends it evenly).
+   * Where the key stands in its window: when `operation` may next be called, the latest request in the
+   * window, and the window's even pace (the interval that spends it evenly).
    */
   async headroom(apiKey: string, operation: OperationName): Promise<Headroom> {
     const now = this.now();
@@ -112,8 +109,6 @@ export class WarehouseRateLimiter {
         state,
         result: {
           at: this.earliest(state, operation, now),
-          unused: Math.max(0, requestsPerWindow - sent.length),
-          requestsPerWindow,
           paceMs: windowMs / requestsPerWindow,
           lastAt: sent.length ? Math.max(...sent) : null,
         },
