@@ -39,10 +39,13 @@ function isCancelled(topic: OrderTopic, order: ShopifyOrder): boolean {
   return topic === "orders/cancelled" || Boolean(order.cancelled_at);
 }
 
+/** An order webhook as the steps of intake take it. */
+type OrderWebhook = { shop: string; topic: OrderTopic; order: ShopifyOrder };
+
 /** Takes in one order webhook. Redeliveries (same event id) and older versions of the order change nothing. */
 export async function takeInOrderWebhook(
   deps: ServiceDeps,
-  input: { shop: string; topic: OrderTopic; eventId: string; order: ShopifyOrder },
+  input: OrderWebhook & { eventId: string },
 ): Promise<IntakeOutcome> {
   const { shop, eventId } = input;
   const delivery: Delivery = { shop, eventId, topic: input.topic, receivedAt: deps.clock() };
@@ -64,7 +67,7 @@ export async function takeInOrderWebhook(
  */
 async function recordIfNew(
   deps: ServiceDeps,
-  input: { shop: string; topic: OrderTopic; order: ShopifyOrder },
+  input: OrderWebhook,
   delivery: Delivery,
 ): Promise<"recorded" | null> {
   try {
@@ -78,7 +81,7 @@ async function recordIfNew(
 
 async function takeInCarefully(
   deps: ServiceDeps,
-  input: { shop: string; topic: OrderTopic; order: ShopifyOrder },
+  input: OrderWebhook,
   delivery: Delivery,
 ): Promise<IntakeOutcome> {
   const { db } = deps;
@@ -109,7 +112,7 @@ interface Delivery {
 
 async function applyOrderWebhook(
   deps: ServiceDeps,
-  input: { shop: string; topic: OrderTopic; order: ShopifyOrder },
+  input: OrderWebhook,
   delivery: Delivery,
 ): Promise<IntakeOutcome> {
   const { db } = deps;
@@ -139,11 +142,7 @@ async function applyOrderWebhook(
 }
 
 /** Records a new order, its first timeline events and the delivery that brought it, in one commit. */
-async function createOrder(
-  deps: ServiceDeps,
-  input: { shop: string; topic: OrderTopic; order: ShopifyOrder },
-  delivery: Delivery,
-): Promise<void> {
+async function createOrder(deps: ServiceDeps, input: OrderWebhook, delivery: Delivery): Promise<void> {
   const { db, clock } = deps;
   const { shop, order } = input;
   const now = clock();
@@ -209,11 +208,7 @@ async function createOrder(
   ]);
 }
 
-async function updateOrder(
-  deps: ServiceDeps,
-  row: OrderRow,
-  input: { shop: string; topic: OrderTopic; order: ShopifyOrder },
-): Promise<IntakeOutcome> {
+async function updateOrder(deps: ServiceDeps, row: OrderRow, input: OrderWebhook): Promise<IntakeOutcome> {
   const { order } = input;
   const updatedAt = new Date(order.updated_at ?? order.created_at);
   const cancelled = isCancelled(input.topic, order);

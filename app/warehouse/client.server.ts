@@ -440,14 +440,13 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
     },
 
     /** ListOrder (one a minute): one page (up to 100) of orders created between two dates, YYYYMMDD. */
-    async listOrder(query: z.input<typeof listPeriodSchema>, send: SendOptions = {}) {
+    async listOrder(query: z.input<typeof listPeriodSchema>) {
       const operation = OPERATIONS.listOrder;
       return call({
         operation,
         fields: checked(operation, listPeriodSchema, query),
         answer: "envelope",
         data: z.array(listedOrderSchema),
-        ...send,
       });
     },
 
