@@ -5,5 +5,11 @@ import base from "./vitest.config";
 
 export default defineConfig({
   ...base,
-  test: { ...base.test, include: ["test/pages/**/*.test.ts"], exclude: ["**/node_modules/**"] },
+  test: {
+    ...base.test,
+    include: ["test/pages/**/*.test.ts"],
+    exclude: ["**/node_modules/**"],
+    // Room for a file's first page, compiled on request by vite (see openAdmin's navigation timeout).
+    testTimeout: 60_000,
+  },
 });

@@ -93,6 +93,9 @@ export async function openAdmin(
   const problems: string[] = [];
   const context: BrowserContext = await browser.newContext({ userAgent: USER_AGENT });
   context.setDefaultTimeout(10_000);
+  // A file's first page is compiled on request by vite's dev server; in a fresh checkout, with two test
+  // files compiling at once on two cores, that first navigation took 16 s.
+  context.setDefaultNavigationTimeout(45_000);
   await context.exposeFunction("__skladSyncSessionToken", sessionToken);
 
   const appOrigin = new URL(appUrl).origin;
