@@ -26,9 +26,12 @@ export function appContext(): AppContext {
   return globalThis.skladSyncContext;
 }
 
-/** What a service needs: the context, and a way to wake the local worker for a shop (none in a job). */
+/** What a service needs: the context, and ways to tell the local worker about a shop (none in a job). */
 export interface ServiceDeps extends AppContext {
+  /** Work became due for the shop. */
   wake?: (shop: string) => void;
+  /** The shop's standing changed (a new key, uninstalled): its loop must stop before its next step. */
+  shopChanged?: (shop: string) => void;
 }
 
 /** Closes what the context opened; the server calls it during graceful shutdown. */

@@ -7,12 +7,12 @@ import { renderToPipeableStream } from "react-dom/server";
 import { appContext, closeAppContext } from "./context.server";
 import { env } from "./env.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
-import { warehouseEndpoints } from "./warehouse/config.server";
+import { createEngine } from "./work/engine.server";
 import { startProcessWorker, stopProcessWorker } from "./work/worker.server";
 
 // The work engine runs inside the web process unless WORKER=off (separate `npm run worker` processes).
 if (env().WORKER === "on" && env().NODE_ENV !== "test")
-  startProcessWorker(appContext(), warehouseEndpoints());
+  startProcessWorker(() => createEngine(appContext(), env()));
 
 export const streamTimeout = 5000;
 

@@ -86,6 +86,20 @@ export const envSchema = z
     // Whether this process runs the work engine (order submission and the schedules). Turn it off on web
     // instances when separate `npm run worker` processes do the work.
     WORKER: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+    // How often the engine looks for due work that no wake-up announced, and how long a shop's lease lives
+    // without renewal (a worker that dies holds its shops this long). Defaults suit production.
+    WORKER_SWEEP_MS: z.coerce
+      .number({ error: "must be a number of milliseconds" })
+      .int("must be a whole number of milliseconds")
+      .min(10, "must be at least 10 ms")
+      .max(60_000, "must be at most 60000 ms: due work would wait too long")
+      .default(2_000),
+    WORKER_LEASE_TTL_MS: z.coerce
+      .number({ error: "must be a number of milliseconds" })
+      .int("must be a whole number of milliseconds")
+      .min(1_000, "must be at least 1000 ms")
+      .max(300_000, "must be at most 300000 ms: a dead worker would hold its shops too long")
+      .default(30_000),
   })
   .superRefine((value, ctx) => {
     if (value.NODE_ENV === "production" && !value.SKLAD_ENCRYPTION_KEY) {

@@ -2,8 +2,7 @@
 // run against one PostgreSQL database. SIGTERM or SIGINT lets the requests in flight finish, then exits.
 import { appContext, closeAppContext } from "../app/context.server";
 import { env, InvalidEnvironmentError } from "../app/env.server";
-import { warehouseEndpoints } from "../app/warehouse/config.server";
-import { createWorker } from "../app/work/worker.server";
+import { createEngine } from "../app/work/engine.server";
 
 let settings;
 try {
@@ -13,13 +12,7 @@ try {
   process.exit(1);
 }
 const context = appContext();
-const worker = createWorker({
-  ...context,
-  endpoints: warehouseEndpoints(settings),
-  rateLimits: { windowMs: settings.WAREHOUSE_RATE_WINDOW_MS },
-  ...(process.env.WORKER_SWEEP_MS && { sweepIntervalMs: Number(process.env.WORKER_SWEEP_MS) }),
-  ...(process.env.WORKER_LEASE_TTL_MS && { leaseTtlMs: Number(process.env.WORKER_LEASE_TTL_MS) }),
-});
+const worker = createEngine(context, settings);
 worker.start();
 context.log.info({ event: "worker.started", holder: worker.holder }, "worker started");
 

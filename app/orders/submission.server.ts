@@ -4,7 +4,6 @@
 import { Prisma, type WarehouseOrder as OrderRow } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
 import { sqlFragments } from "../db.server";
-import { pauseShop } from "../settings/settings.server";
 import type { WarehouseClient, WarehouseExchange, OrderSubmissionOutcome } from "../warehouse/client.server";
 import { toCompactDate } from "../warehouse/dates";
 import {
@@ -17,6 +16,7 @@ import {
 import type { WarehouseOrder } from "../warehouse/schemas";
 import { LIST_PAGE_SIZE, MAX_ORDERS_PER_BATCH, OPERATIONS, type OperationName } from "../warehouse/wire";
 import { backoffMs, type BACKOFF } from "../work/backoff";
+import { KEY_REFUSED, NOTHING, WORK, type StepResult } from "../work/steps";
 import { ATTENTION, ORDER_STATE, PENDING } from "./states";
 import { EVENT, recordEvents, type OrderEventInput } from "./timeline.server";
 
@@ -29,16 +29,11 @@ export interface ShopWorkDeps extends ServiceDeps {
   inDoubtSettleMs?: number;
 }
 
-/** What a step did: work done, nothing due, or due again at a known instant. */
-export type StepResult =
-  { did: "work" } | { did: "nothing" } | { did: "wait"; until: Date } | { did: "stop" };
+export type { StepResult } from "../work/steps";
 
 export const IN_DOUBT_SETTLE_MS = 5_000;
-const WORK = { did: "work" } as const;
-const NOTHING = { did: "nothing" } as const;
-const STOP = { did: "stop" } as const;
 
-const UNAUTHORIZED_REASON =
+export const UNAUTHORIZED_REASON =
   "The warehouse refused the ApiKey (HTTP 401). Nothing was lost: orders wait until a valid key is saved in Settings.";
 
 type Change = { row: OrderRow; data: Partial<OrderRow> };
@@ -210,7 +205,7 @@ export class BatchesInFlight {
     return this.out.size;
   }
 
-  /** `settling` answers "stop" when the shop's work must stop (the key was refused). */
+  /** `settling` answers "stop" when the warehouse refused the key: the shop's work must stop. */
   add(settling: Promise<"stop" | "go">): void {
     const tracked: Promise<void> = settling
       .then((next) => void (this.stop ||= next === "stop"))
@@ -227,7 +222,7 @@ export class BatchesInFlight {
     const failure = this.failure;
     this.failure = undefined;
     if (failure !== undefined) throw failure;
-    return this.stop ? STOP : WORK;
+    return this.stop ? KEY_REFUSED : WORK;
   }
 
   /** Resolves when one batch is settled (at once when none is out). */
@@ -252,7 +247,8 @@ export async function submitReadyOrders(
 ): Promise<StepResult> {
   const batchSize = MAX_ORDERS_PER_BATCH;
   const { db } = deps;
-  if (inFlight.next() === STOP) return STOP;
+  const before = inFlight.next();
+  if (before.did === "stop") return before;
   if (inFlight.size >= inFlight.limit) {
     await inFlight.one();
     return inFlight.next();
@@ -350,11 +346,7 @@ async function settleBatch(
   const unauthorized = outcomes.some(
     (outcome) => outcome.status === "failed" && outcome.error instanceof WarehouseUnauthorized,
   );
-  if (unauthorized) {
-    await pauseShop(db, shop, after, UNAUTHORIZED_REASON);
-    deps.log.warn({ event: "shop.paused" }, "warehouse refused the ApiKey; the shop's work is paused");
-    return "stop";
-  }
+  if (unauthorized) return "stop";
   deps.log.info(
     {
       event: "orders.submitted",
@@ -632,10 +624,7 @@ async function lookupFailed(
   error: unknown,
 ): Promise<StepResult> {
   if (!(error instanceof WarehouseError)) throw error;
-  if (error instanceof WarehouseUnauthorized) {
-    await pauseShop(deps.db, shop, deps.clock(), UNAUTHORIZED_REASON);
-    return STOP;
-  }
+  if (error instanceof WarehouseUnauthorized) return KEY_REFUSED;
   const at = deps.clock();
   const rows = await deps.db.warehouseOrder.findMany({
     where: { id: { in: ids }, state: ORDER_STATE.inDoubt },
@@ -759,10 +748,7 @@ async function changeFailed(
   if (!(error instanceof WarehouseError)) throw error;
   const at = deps.clock();
   const base = { shop: row.shop, orderId: row.id, at, data };
-  if (error instanceof WarehouseUnauthorized) {
-    await pauseShop(deps.db, row.shop, at, UNAUTHORIZED_REASON);
-    return STOP;
-  }
+  if (error instanceof WarehouseUnauthorized) return KEY_REFUSED;
   if (error instanceof WarehouseBusinessError || error instanceof WarehouseRequestInvalid) {
     // Too late (picked or shipped) or refused: only the merchant can decide what to do now.
     const messages = error instanceof WarehouseBusinessError ? error.messages.join(" ") : error.message;

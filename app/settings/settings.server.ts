@@ -104,12 +104,15 @@ export async function saveSettings(
     keyChanged ? "warehouse settings saved with a new ApiKey" : "warehouse settings saved",
   );
   await remapOpenOrders(deps, shop);
-  if (keyChanged) deps.wake?.(shop);
+  // A loop running with the old key stops before its next step and starts again with the new one.
+  if (keyChanged) (deps.shopChanged ?? deps.wake)?.(shop);
   return { ok: true, view: view(row) };
 }
 
 export interface WarehouseAccess {
   apiKey: string;
+  /** The saved key's digest: a refusal pauses the shop only while this key is still the saved one. */
+  keyDigest: string;
   environment: WarehouseEnvironment;
   batchAddOrder: boolean;
   mapping: OrderSettings;
@@ -119,18 +122,31 @@ export interface WarehouseAccess {
 export async function warehouseAccess(db: Db, shop: string): Promise<WarehouseAccess | null> {
   const row = await db.shopSettings.findUnique({ where: { shop } });
   if (!row?.apiKeyCiphertext || row.pausedAt) return null;
+  const apiKey = decryptSecret(row.apiKeyCiphertext, encryptionKey(env().SKLAD_ENCRYPTION_KEY));
   return {
-    apiKey: decryptSecret(row.apiKeyCiphertext, encryptionKey(env().SKLAD_ENCRYPTION_KEY)),
+    apiKey,
+    keyDigest: row.apiKeyDigest ?? rateLimitKey(apiKey),
     environment: row.environment === "staging" ? "staging" : "production",
     batchAddOrder: row.batchAddOrder,
     mapping: parseMapping(row.mapping),
   };
 }
 
-/** The warehouse refused the key (401): stop all work for the shop until a new key is saved. */
-export async function pauseShop(db: Db, shop: string, at: Date, reason: string): Promise<void> {
-  await db.shopSettings.updateMany({
-    where: { shop, pausedAt: null },
+/**
+ * The warehouse refused the key (401), or it cannot be read: stop all work for the shop until a new key
+ * is saved. Only while `keyDigest` is still the saved key: a late refusal of a key the merchant has
+ * replaced meanwhile must not pause the new one.
+ */
+export async function pauseShop(
+  db: Db,
+  shop: string,
+  keyDigest: string | null,
+  at: Date,
+  reason: string,
+): Promise<boolean> {
+  const { count } = await db.shopSettings.updateMany({
+    where: { shop, pausedAt: null, apiKeyDigest: keyDigest },
     data: { pausedAt: at, pauseReason: reason },
   });
+  return count === 1;
 }

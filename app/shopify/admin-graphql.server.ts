@@ -76,3 +76,85 @@ export async function runAdminOperation<Data>(
     throw new ShopifyGraphqlError(operation, [{ message: "no data in the answer" }]);
   return body.data;
 }
+
+interface UserError {
+  field?: string[] | null;
+  message: string;
+  code?: string | null;
+}
+
+/** Shopify refused a mutation's input (`userErrors`): nothing was changed, and retrying will not help. */
+export class ShopifyUserErrors extends Error {
+  constructor(
+    readonly operation: string,
+    readonly userErrors: UserError[],
+  ) {
+    super(
+      `Shopify refused ${operation}: ${userErrors
+        .map((error) => (error.field?.length ? `${error.field.join(".")}: ${error.message}` : error.message))
+        .join("; ")}`,
+    );
+    this.name = "ShopifyUserErrors";
+  }
+}
+
+/** The Admin API as background work uses it: throttling waited out, `userErrors` turned into errors. */
+export interface ShopAdmin {
+  query<Data>(operation: string, variables?: Record<string, unknown>): Promise<Data>;
+  /** Throws ShopifyUserErrors when any root field of the answer carries userErrors. */
+  mutate<Data>(operation: string, variables?: Record<string, unknown>): Promise<Data>;
+}
+
+/** A THROTTLED answer is waited out this many times before the error reaches the caller. */
+export const MAX_THROTTLE_WAITS = 5;
+/** Longer waits than this are not waited out here: the step says when it is due again instead. */
+const MAX_THROTTLE_WAIT_MS = 30_000;
+
+export function createShopAdmin(
+  graphql: AdminGraphql,
+  options: { signal?: AbortSignal; sleep?: (ms: number, signal?: AbortSignal) => Promise<void> } = {},
+): ShopAdmin {
+  const sleep = options.sleep ?? abortableSleep;
+  async function run<Data>(query: string, variables?: Record<string, unknown>): Promise<Data> {
+    for (let waits = 0; ; waits++) {
+      try {
+        return await runAdminOperation<Data>(graphql, query, variables);
+      } catch (error) {
+        const waitable =
+          error instanceof ShopifyThrottled &&
+          waits < MAX_THROTTLE_WAITS &&
+          error.retryAfterMs <= MAX_THROTTLE_WAIT_MS &&
+          !options.signal?.aborted;
+        if (!waitable) throw error;
+        await sleep(error.retryAfterMs, options.signal);
+      }
+    }
+  }
+  return {
+    query: run,
+    async mutate<Data>(query: string, variables?: Record<string, unknown>): Promise<Data> {
+      const data = await run<Data>(query, variables);
+      const userErrors = Object.values(data as Record<string, unknown>).flatMap((root) => {
+        const errors = (root as { userErrors?: unknown } | null)?.userErrors;
+        return Array.isArray(errors) ? (errors as UserError[]) : [];
+      });
+      if (userErrors.length) {
+        const operation = /(?:query|mutation)\s+(\w+)/.exec(query)?.[1] ?? "an anonymous operation";
+        throw new ShopifyUserErrors(operation, userErrors);
+      }
+      return data;
+    },
+  };
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,31 +1,24 @@
-// The work engine: finds shops with due work, takes each shop's lease, and runs that shop's steps
-// (look up in-doubt orders, send ready orders, send edits and cancellations) until nothing is due soon.
-// One instance runs inside the web process by default; `npm run worker` runs one alone. Any number may
-// run against one PostgreSQL database: the lease keeps each shop to one worker at a time.
+// The work engine: finds shops with due work, takes each shop's lease, and runs that shop's kinds of work
+// (orders, and whatever scheduled work the shop has) until nothing is due soon. It knows nothing of any
+// kind: each opens a step per lease (app/work/steps.ts). One instance runs inside the web process by
+// default; `npm run worker` runs one alone (both built by createEngine). Any number may run against one
+// PostgreSQL database: the lease keeps each shop to one worker at a time.
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
-import type { Clock, ServiceDeps } from "../context.server";
+import type { Clock } from "../context.server";
 import type { Db } from "../db.server";
 import type { Log } from "../logger.server";
-import {
-  BatchesInFlight,
-  lookUpInDoubtOrders,
-  recoverInterruptedSubmissions,
-  sendPendingChange,
-  submitReadyOrders,
-  type InDoubtLookup,
-  type ShopWorkDeps,
-  type StepResult,
-} from "../orders/submission.server";
-import { ORDER_STATE, PENDING } from "../orders/states";
-import { pauseShop, warehouseAccess } from "../settings/settings.server";
+import { ordersWork, type OrdersWorkOptions } from "../orders/work.server";
+import { UNAUTHORIZED_REASON } from "../orders/submission.server";
+import { pauseShop, warehouseAccess, type WarehouseAccess } from "../settings/settings.server";
 import { SecretUnreadable } from "../settings/secret-box.server";
-import { shopIsActive } from "../shops/lifecycle.server";
+import type { ShopAdmin } from "../shopify/admin-graphql.server";
 import { createWarehouseClient, type WarehouseEndpoints } from "../warehouse/client.server";
 import { WarehouseRateLimiter, type RateLimits } from "../warehouse/limiter.server";
 import type { BACKOFF } from "./backoff";
 import { releaseLease, renewLease, takeLease, type Lease } from "./lease.server";
 import { DatabaseRateLimitStore } from "./rate-limit-store.server";
+import type { PeriodicTask, ShopStep, ShopWork, StepResult, WorkKind } from "./steps";
 
 export interface WorkerOptions {
   db: Db;
@@ -41,8 +34,14 @@ export interface WorkerOptions {
   concurrency?: number;
   /** A shop whose next work is due within this keeps its lease and waits; later, the sweep comes back. */
   holdWaitMs?: number;
+  /** The kinds of work besides orders (scheduled work); orders always run. */
+  kinds?: WorkKind[];
+  /** Work of no one shop, run from the sweep. */
+  periodic?: PeriodicTask[];
+  /** The shop's Admin API client for background work (the offline session); none: steps cannot use it. */
+  admin?: (shop: string, signal: AbortSignal) => Promise<ShopAdmin>;
   /** AddOrder batches of one shop out at once (see BatchesInFlight). */
-  addOrderBatchesInFlight?: number;
+  addOrderBatchesInFlight?: OrdersWorkOptions["addOrderBatchesInFlight"];
   inDoubtSettleMs?: number;
   /** The warehouse's limits and our retry timing: the real ones unless a test scales them down. */
   rateLimits?: Partial<RateLimits>;
@@ -50,38 +49,18 @@ export interface WorkerOptions {
   fetch?: typeof fetch;
 }
 
-/** Orders with work a step can do once due: the sweep's and the steps' shared idea of "due". */
-export function dueWorkWhere(now: Date) {
-  return {
-    nextAttemptAt: { lte: now },
-    OR: [
-      { state: { in: [ORDER_STATE.ready, ORDER_STATE.inDoubt] } },
-      { state: ORDER_STATE.accepted, pending: { in: [PENDING.edit, PENDING.cancel] } },
-    ],
-  };
-}
-
-/**
- * When a shop's loop should look again (ms since the epoch), or null when nothing is due: the earliest of
- * the steps' waits and the earliest order due. A wait that has passed while the other steps ran means now;
- * the shop's lease must not be given up for it, which left the next batch to the sweep, seconds later.
- * An order due now whose step had to wait is covered by that wait.
- */
-export function nextWakeAt(input: {
-  waits: number[];
-  earliestDue: number | null;
-  now: number;
-}): number | null {
-  const { waits, earliestDue, now } = input;
-  const rowDue = earliestDue !== null && (earliestDue > now || waits.length === 0) ? [earliestDue] : [];
-  const candidates = [...waits, ...rowDue];
-  return candidates.length ? Math.max(now, Math.min(...candidates)) : null;
-}
-
-/** Later than any nextAttemptAt, and still a date both databases store. */
-const END_OF_TIME = new Date("9999-12-31T00:00:00Z");
 const WEBHOOK_EVENT_RETENTION_MS = 7 * 24 * 3600_000;
-const PRUNE_INTERVAL_MS = 3600_000;
+
+/** Deletes webhook deliveries older than a week: Shopify stops redelivering long before. */
+export const pruneWebhookEvents: PeriodicTask = {
+  name: "prune_webhook_events",
+  everyMs: 3600_000,
+  async run({ db, clock }) {
+    await db.webhookEvent.deleteMany({
+      where: { receivedAt: { lt: new Date(clock().getTime() - WEBHOOK_EVENT_RETENTION_MS) } },
+    });
+  },
+};
 
 export interface Worker {
   start(): void;
@@ -89,9 +68,34 @@ export interface Worker {
   stop(): Promise<void>;
   /** Work became due for the shop: look now instead of at the next sweep. */
   wake(shop: string): void;
+  /**
+   * The shop's standing changed (uninstalled, a new key, paused): its loop stops before its next step,
+   * and starts again with what is saved now if work is due.
+   */
+  shopChanged(shop: string): void;
   /** One sweep, resolved when every shop it found has run out of work due soon (for tests and benches). */
   sweep(): Promise<void>;
   readonly holder: string;
+}
+
+/** Why a shop's loop ended early, for the logs. */
+type StopReason = "lease_lost" | "lease_unrenewable" | "shop_changed" | "engine_stopping";
+
+/**
+ * Whether the lease's key may still work for the shop: installed, not paused, and the key saved is the one
+ * the lease began with. Read between passes, so another process's uninstall or new key stops this loop.
+ */
+async function shopStillWorks(db: Db, shop: string, keyDigest: string): Promise<boolean> {
+  const [record, settings] = await Promise.all([
+    db.shop.findUnique({ where: { shop }, select: { uninstalledAt: true } }),
+    db.shopSettings.findUnique({ where: { shop }, select: { apiKeyDigest: true, pausedAt: true } }),
+  ]);
+  return (
+    record !== null &&
+    record.uninstalledAt === null &&
+    settings?.pausedAt === null &&
+    settings.apiKeyDigest === keyDigest
+  );
 }
 
 export function createWorker(options: WorkerOptions): Worker {
@@ -101,16 +105,28 @@ export function createWorker(options: WorkerOptions): Worker {
   const leaseTtlMs = options.leaseTtlMs ?? 30_000;
   const concurrency = options.concurrency ?? 4;
   const holdWaitMs = options.holdWaitMs ?? 65_000;
-  const addOrderBatchesInFlight = options.addOrderBatchesInFlight ?? 4;
+  const kinds: WorkKind[] = [
+    ordersWork({
+      ...(options.addOrderBatchesInFlight !== undefined && {
+        addOrderBatchesInFlight: options.addOrderBatchesInFlight,
+      }),
+      ...(options.inDoubtSettleMs !== undefined && { inDoubtSettleMs: options.inDoubtSettleMs }),
+      ...(options.backoff && { backoff: options.backoff }),
+    }),
+    ...(options.kinds ?? []),
+  ];
+  const periodic = options.periodic ?? [pruneWebhookEvents];
+  const lastPeriodicRun = new Map<string, number>();
   const running = new Map<string, Promise<void>>();
   const wokenAgain = new Set<string>();
+  /** Each running shop loop's abort: the lease lost, the shop changed, the engine stopping. */
+  const loops = new Map<string, AbortController>();
   let timer: NodeJS.Timeout | undefined;
   let stopping = false;
   let sweeping: Promise<void> | null = null;
-  let lastPrune = 0;
   /** The shop loops sleeping now, each with what ends its sleep early. */
   const sleepers = new Map<string, () => void>();
-  /** Shops whose AddOrder must wait for the rate limits, and until when (ms since the epoch). */
+  /** Shops whose new work must wait for the rate limits anyway, and until when (ms since the epoch). */
   const heldByLimits = new Map<string, number>();
 
   function sleep(shop: string, ms: number): Promise<void> {
@@ -127,14 +143,8 @@ export function createWorker(options: WorkerOptions): Worker {
 
   async function dueShops(): Promise<string[]> {
     const now = clock();
-    // Grouped in SQL: Prisma's `distinct` reads every matching row and drops the repeats itself, which
-    // with a backlog of thousands of orders was most of a sweep.
-    const [due, interrupted] = await Promise.all([
-      db.warehouseOrder.groupBy({ by: ["shop"], where: dueWorkWhere(now) }),
-      // Orders left mid-send by a worker that died: its lease expires, then someone must take over.
-      db.warehouseOrder.groupBy({ by: ["shop"], where: { state: ORDER_STATE.submitting } }),
-    ]);
-    return [...new Set([...due, ...interrupted].map((row) => row.shop))];
+    const perKind = await Promise.all(kinds.map((kind) => kind.dueShops(db, now)));
+    return [...new Set(perKind.flat())];
   }
 
   /** One sweep at a time: a sweep slower than the interval is not joined by another doing the same reads. */
@@ -146,7 +156,7 @@ export function createWorker(options: WorkerOptions): Worker {
   async function sweepForDueShops(): Promise<void> {
     if (stopping) return;
     try {
-      await pruneWebhookEvents();
+      await runPeriodicTasks();
       const shops = await dueShops();
       for (const shop of shops) {
         if (stopping) break;
@@ -162,13 +172,17 @@ export function createWorker(options: WorkerOptions): Worker {
     }
   }
 
-  async function pruneWebhookEvents() {
+  async function runPeriodicTasks() {
     const now = clock().getTime();
-    if (now - lastPrune < PRUNE_INTERVAL_MS) return;
-    lastPrune = now;
-    await db.webhookEvent.deleteMany({
-      where: { receivedAt: { lt: new Date(now - WEBHOOK_EVENT_RETENTION_MS) } },
-    });
+    for (const task of periodic) {
+      if (now - (lastPeriodicRun.get(task.name) ?? 0) < task.everyMs) continue;
+      lastPeriodicRun.set(task.name, now);
+      try {
+        await task.run({ db, log, clock });
+      } catch (error) {
+        log.error({ event: "worker.periodic_failed", task: task.name, err: error }, "periodic task failed");
+      }
+    }
   }
 
   function startShop(shop: string) {
@@ -187,13 +201,15 @@ export function createWorker(options: WorkerOptions): Worker {
   }
 
   async function runShop(shop: string): Promise<void> {
-    if (!(await shopIsActive(db, shop))) return;
+    const active = await db.shop.findUnique({ where: { shop }, select: { uninstalledAt: true } });
+    if (!active || active.uninstalledAt) return;
     let access;
     try {
       access = await warehouseAccess(db, shop);
     } catch (error) {
       if (!(error instanceof SecretUnreadable)) throw error;
-      await pauseShop(db, shop, clock(), error.message);
+      const saved = await db.shopSettings.findUnique({ where: { shop }, select: { apiKeyDigest: true } });
+      await pauseShop(db, shop, saved?.apiKeyDigest ?? null, clock(), error.message);
       log.error({ shop, event: "shop.key_unreadable" }, error.message);
       return;
     }
@@ -204,100 +220,137 @@ export function createWorker(options: WorkerOptions): Worker {
       return;
     }
     log.debug({ shop, event: "worker.lease_taken", holder }, "working for the shop");
+    const loop = new AbortController();
+    loops.set(shop, loop);
     try {
-      await workWhileLeased(shop, lease, access);
+      await workWhileLeased(shop, lease, access, loop);
     } finally {
+      loops.delete(shop);
       await releaseLease(db, lease);
     }
+  }
+
+  function stopLoop(loop: AbortController, reason: StopReason) {
+    if (!loop.signal.aborted) loop.abort(reason);
+  }
+
+  /**
+   * Renews the lease every third of its life. A renewal that fails, finds the lease gone, or comes too
+   * late to be sure of it stops the loop: a holder that cannot renew must stop sending before the lease
+   * expires and another worker takes the shop.
+   */
+  function keepLease(shop: string, lease: Lease, loop: AbortController): () => void {
+    let renewedAt = Date.now();
+    const renew = async () => {
+      try {
+        const held = await renewLease(db, lease, clock(), leaseTtlMs);
+        if (!held) return stopLoop(loop, "lease_lost");
+        renewedAt = Date.now();
+      } catch (error) {
+        log.error({ shop, event: "worker.lease_renewal_failed", err: error }, "could not renew the lease");
+        // Keep trying until the lease's life is nearly spent, then stop: another worker may take it.
+        if (Date.now() - renewedAt > (leaseTtlMs * 2) / 3) stopLoop(loop, "lease_unrenewable");
+      }
+    };
+    const heartbeat = setInterval(() => void renew(), leaseTtlMs / 3);
+    return () => clearInterval(heartbeat);
   }
 
   async function workWhileLeased(
     shop: string,
     lease: Lease,
-    access: NonNullable<Awaited<ReturnType<typeof warehouseAccess>>>,
+    access: WarehouseAccess,
+    loop: AbortController,
   ): Promise<void> {
+    const { apiKey, ...settings } = access;
     const warehouse = createWarehouseClient({
-      apiKey: access.apiKey,
+      apiKey,
       endpoints: options.endpoints,
       limiter: new WarehouseRateLimiter(new DatabaseRateLimitStore(db, shop), {
         ...(options.rateLimits && { limits: options.rateLimits }),
+        now: () => clock().getTime(),
       }),
       batchAddOrder: access.batchAddOrder,
       ...(options.fetch && { fetch: options.fetch }),
     });
-    const deps: ShopWorkDeps = {
+    const shopLog = log.child({ shop });
+    let admin: Promise<ShopAdmin> | undefined;
+    const work: ShopWork = {
       db,
-      log: log.child({ shop }),
+      log: shopLog,
       clock,
+      shop,
       warehouse,
-      ...(options.inDoubtSettleMs !== undefined && { inDoubtSettleMs: options.inDoubtSettleMs }),
-      ...(options.backoff && { backoff: options.backoff }),
+      keyDigest: access.keyDigest,
+      settings,
+      signal: loop.signal,
+      admin() {
+        if (!options.admin) return Promise.reject(new Error("this worker has no Admin API client"));
+        admin ??= options.admin(shop, loop.signal);
+        return admin;
+      },
     };
-    const lookup: { current: InDoubtLookup | null } = { current: null };
-    // One order a request (the batch switch off) leaves one at a time: each takes a place in the window.
-    const batches = new BatchesInFlight(access.batchAddOrder ? addOrderBatchesInFlight : 1);
-    // Renewed on a timer too, so a slow request (up to WAREHOUSE_TIMEOUT_MS) never outlives the lease.
-    let leaseLost = false;
-    const heartbeat = setInterval(() => {
-      void renewLease(db, lease, clock(), leaseTtlMs).then(
-        (held) => (leaseLost ||= !held),
-        () => undefined,
-      );
-    }, leaseTtlMs / 3);
+    const stopKeeping = keepLease(shop, lease, loop);
+    const steps: ShopStep[] = [];
     try {
-      await recoverInterruptedSubmissions(deps, shop);
-      while (!stopping && !leaseLost) {
-        const lookedUp = await lookUpInDoubtOrders(deps, shop, lookup);
-        if (lookedUp.did === "stop") return;
-        const submitted = await submitReadyOrders(deps, shop, batches);
-        if (submitted.did === "stop") return;
-        if (submitted.did === "wait") heldByLimits.set(shop, submitted.until.getTime());
+      for (const kind of kinds) steps.push(await kind.open(work));
+      while (!stopping && !loop.signal.aborted) {
+        const results: StepResult[] = [];
+        for (const step of steps) {
+          if (loop.signal.aborted) break;
+          const result = await step.run();
+          if (result.did === "stop") {
+            if (result.keyRefused) await keyRefused(work);
+            return;
+          }
+          results.push(result);
+        }
+        const held = steps.flatMap((step) => step.heldUntil?.() ?? []);
+        if (held.length) heldByLimits.set(shop, Math.min(...held));
         else heldByLimits.delete(shop);
-        const changed = await sendPendingChange(deps, shop);
-        if (changed.did === "stop") return;
-        const results = [lookedUp, submitted, changed];
-        if (leaseLost || !(await renewLease(db, lease, clock(), leaseTtlMs))) {
-          log.warn({ shop, event: "worker.lease_lost" }, "lost the shop's lease; another worker continues");
-          return;
+        if (loop.signal.aborted) break;
+        if (!(await renewLease(db, lease, clock(), leaseTtlMs))) {
+          stopLoop(loop, "lease_lost");
+          break;
+        }
+        if (!(await shopStillWorks(db, shop, access.keyDigest))) {
+          stopLoop(loop, "shop_changed");
+          break;
         }
         if (results.some((result) => result.did === "work")) continue;
 
-        const next = await nextDue(shop, results);
-        if (!next) return;
-        const waitMs = next.getTime() - clock().getTime();
+        const dues = await Promise.all(steps.map((step, index) => step.nextDueAt(results[index]!)));
+        const next = dues.filter((due): due is number => due !== null);
+        if (!next.length) return;
+        const waitMs = Math.min(...next) - clock().getTime();
         if (waitMs > holdWaitMs) return;
         // Keep the lease while waiting, so the batch after a rate-limit wait leaves on time.
         await sleep(shop, Math.max(0, Math.min(waitMs, leaseTtlMs / 3)));
       }
+      if (loop.signal.aborted) {
+        shopLog.info(
+          { event: "worker.shop_loop_stopped", reason: loop.signal.reason as StopReason },
+          "stopped working for the shop before its next step",
+        );
+      }
     } finally {
       heldByLimits.delete(shop);
-      // The lease covers the batches still out until their answers are recorded.
-      await batches.all();
-      clearInterval(heartbeat);
+      stopKeeping();
+      await Promise.all(steps.map((step) => step.close?.()));
     }
   }
 
-  async function nextDue(shop: string, results: StepResult[]): Promise<Date | null> {
-    const waits = results.flatMap((result) => (result.did === "wait" ? [result.until.getTime()] : []));
-    const now = clock();
-    // While a step waits, only an order falling due between now and that wait can make the loop look
-    // sooner: the range keeps the read to those few (every due order, read on each wait, cost 9 ms once
-    // thousands were queued).
-    const horizon = waits.length ? new Date(Math.min(...waits)) : null;
-    const row =
-      horizon && horizon <= now
-        ? null
-        : await db.warehouseOrder.findFirst({
-            where: {
-              shop,
-              ...dueWorkWhere(horizon ?? END_OF_TIME),
-              ...(horizon && { nextAttemptAt: { gt: now, lte: horizon } }),
-            },
-            orderBy: { nextAttemptAt: "asc" },
-            select: { nextAttemptAt: true },
-          });
-    const at = nextWakeAt({ waits, earliestDue: row?.nextAttemptAt?.getTime() ?? null, now: now.getTime() });
-    return at === null ? null : new Date(at);
+  /** The one place a refused key pauses a shop: only if that key is still the one saved. */
+  async function keyRefused(work: ShopWork) {
+    const paused = await pauseShop(db, work.shop, work.keyDigest, clock(), UNAUTHORIZED_REASON);
+    if (paused) {
+      work.log.warn({ event: "shop.paused" }, "warehouse refused the ApiKey; the shop's work is paused");
+    } else {
+      work.log.info(
+        { event: "shop.refused_key_replaced" },
+        "warehouse refused a key that is no longer the saved one; the shop is not paused",
+      );
+    }
   }
 
   return {
@@ -313,6 +366,7 @@ export function createWorker(options: WorkerOptions): Worker {
       stopping = true;
       if (timer) clearInterval(timer);
       timer = undefined;
+      for (const loop of loops.values()) stopLoop(loop, "engine_stopping");
       for (const wake of [...sleepers.values()]) wake();
       await sweeping;
       await Promise.allSettled([...running.values()]);
@@ -330,6 +384,15 @@ export function createWorker(options: WorkerOptions): Worker {
       }
       startShop(shop);
     },
+    shopChanged(shop: string) {
+      if (stopping) return;
+      const loop = loops.get(shop);
+      if (loop) stopLoop(loop, "shop_changed");
+      sleepers.get(shop)?.();
+      // Once this loop has ended, the next starts from what is saved now (a new key, say).
+      if (running.has(shop)) wokenAgain.add(shop);
+      else startShop(shop);
+    },
     async sweep() {
       await sweepOnce();
       await Promise.allSettled([...running.values()]);
@@ -346,9 +409,14 @@ export function wakeWorker(shop: string): void {
   globalThis.skladSyncWorker?.wake(shop);
 }
 
+/** Tells this process's worker the shop's standing changed (uninstalled, new key): see Worker.shopChanged. */
+export function shopChanged(shop: string): void {
+  globalThis.skladSyncWorker?.shopChanged(shop);
+}
+
 /** Starts this process's worker once (kept on globalThis across development reloads). */
-export function startProcessWorker(deps: ServiceDeps, endpoints: WarehouseEndpoints): Worker {
-  globalThis.skladSyncWorker ??= createWorker({ ...deps, endpoints });
+export function startProcessWorker(build: () => Worker): Worker {
+  globalThis.skladSyncWorker ??= build();
   globalThis.skladSyncWorker.start();
   return globalThis.skladSyncWorker;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextWakeAt } from "../../app/work/worker.server";
+import { nextWakeAt } from "../../app/orders/work.server";
 
 const now = 1_000_000;
 

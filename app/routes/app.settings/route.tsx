@@ -31,7 +31,7 @@ import {
 } from "../../orders/settings";
 import { loadSettings, saveSettings } from "../../settings/settings.server";
 import { authenticate } from "../../shopify.server";
-import { wakeWorker } from "../../work/worker.server";
+import { shopChanged, wakeWorker } from "../../work/worker.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -64,7 +64,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAns
   if (typeof input !== "object" || input === null) {
     return { ok: false, errors: { form: "The form could not be read; reload the page and try again." } };
   }
-  const saved = await saveSettings({ ...appContext(), wake: wakeWorker }, session.shop, input);
+  const saved = await saveSettings({ ...appContext(), wake: wakeWorker, shopChanged }, session.shop, input);
   // Only a message goes back: the saved settings reach the page through the loader, without the key.
   return saved.ok ? { ok: true, message: "Settings saved." } : { ok: false, errors: saved.errors };
 };

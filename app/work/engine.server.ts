@@ -1,0 +1,44 @@
+// The one place the work engine is assembled from the parsed environment, for the web process (entry.server)
+// and for `npm run worker` alike, so the two can never run with different limits or timings.
+import type { AppContext } from "../context.server";
+import type { Env } from "../env.server";
+import { createShopAdmin, type ShopAdmin } from "../shopify/admin-graphql.server";
+import { warehouseEndpoints } from "../warehouse/config.server";
+import { createWorker, pruneWebhookEvents, type Worker, type WorkerOptions } from "./worker.server";
+
+/** The engine's settings that come from the environment. */
+export function engineSettings(
+  source: Env,
+): Pick<WorkerOptions, "endpoints" | "rateLimits" | "sweepIntervalMs" | "leaseTtlMs"> {
+  return {
+    endpoints: warehouseEndpoints(source),
+    rateLimits: { windowMs: source.WAREHOUSE_RATE_WINDOW_MS },
+    sweepIntervalMs: source.WORKER_SWEEP_MS,
+    leaseTtlMs: source.WORKER_LEASE_TTL_MS,
+  };
+}
+
+/**
+ * The shop's Admin API client for background work: the library's offline session for the shop (refreshed
+ * when it expires), throttling waited out. Imported on first use, so a worker without Shopify work never
+ * loads the app's Shopify configuration.
+ */
+export async function offlineShopAdmin(shop: string, signal: AbortSignal): Promise<ShopAdmin> {
+  const { unauthenticated } = await import("../shopify.server");
+  const { admin } = await unauthenticated.admin(shop);
+  return createShopAdmin(admin.graphql, { signal });
+}
+
+export function createEngine(
+  context: AppContext,
+  source: Env,
+  overrides: Partial<Omit<WorkerOptions, "db" | "log" | "clock">> = {},
+): Worker {
+  return createWorker({
+    ...context,
+    ...engineSettings(source),
+    admin: offlineShopAdmin,
+    periodic: [pruneWebhookEvents],
+    ...overrides,
+  });
+}

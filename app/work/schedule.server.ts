@@ -1,0 +1,114 @@
+// Scheduled work as due rows (ShopSchedule): a kind of work that runs for a shop at a time rather than for
+// rows of its own (re-mapping after a settings change today; status polling, stock and reference data
+// next). The row holds when the run is due and where the last one stopped, so a restart loses nothing.
+import type { Db } from "../db.server";
+import { isUniqueViolation } from "../db.server";
+import { NOTHING, WORK, type ShopWork, type StepResult, type WorkKind } from "./steps";
+
+/** What a scheduled run answers: when it is due again (null: not until asked), and where it stopped. */
+export interface ScheduledRun {
+  nextRunAt: Date | null;
+  /** Where to go on from next time (the step's own text); null starts afresh. */
+  cursor?: string | null;
+}
+
+export interface Schedule {
+  nextRunAt: Date;
+  cursor: string | null;
+}
+
+/** After a run that threw, the schedule is tried again this much later, with its error kept on the row. */
+export const SCHEDULE_RETRY_MS = 60_000;
+
+/**
+ * Asks for a run of `kind` for the shop at `at` or sooner. Bumps the row's version even when it is due
+ * sooner already, so a run that is out now cannot write its own next time over this request.
+ */
+export async function requestRun(db: Db, shop: string, kind: string, at: Date): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const sooner = await db.shopSchedule.updateMany({
+      where: { shop, kind, nextRunAt: { gt: at } },
+      data: { nextRunAt: at, version: { increment: 1 } },
+    });
+    if (sooner.count) return;
+    const bumped = await db.shopSchedule.updateMany({
+      where: { shop, kind },
+      data: { version: { increment: 1 } },
+    });
+    if (bumped.count) return;
+    try {
+      await db.shopSchedule.create({ data: { shop, kind, nextRunAt: at } });
+      return;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  throw new Error(`the ${kind} schedule of ${shop} kept changing while a run was requested`);
+}
+
+/**
+ * A kind of work driven by its schedule row: `run` is called when the row is due, and its answer is
+ * written back only if nobody asked for another run meanwhile (then the request's time stands).
+ */
+export function scheduledKind(
+  name: string,
+  run: (work: ShopWork, schedule: Schedule) => Promise<ScheduledRun | StepResult>,
+  options: { retryMs?: number } = {},
+): WorkKind {
+  const retryMs = options.retryMs ?? SCHEDULE_RETRY_MS;
+  return {
+    name,
+    async dueShops(db, now) {
+      const rows = await db.shopSchedule.findMany({
+        where: { kind: name, nextRunAt: { lte: now } },
+        select: { shop: true },
+      });
+      return rows.map((row) => row.shop);
+    },
+    async open(work) {
+      const { db, shop } = work;
+      return {
+        async run() {
+          const row = await db.shopSchedule.findUnique({ where: { shop_kind: { shop, kind: name } } });
+          if (!row || row.nextRunAt > work.clock()) return NOTHING;
+          let outcome: ScheduledRun | StepResult;
+          let lastError: string | null = null;
+          try {
+            outcome = await run(work, { nextRunAt: row.nextRunAt, cursor: row.cursor });
+          } catch (error) {
+            lastError = error instanceof Error ? error.message : String(error);
+            work.log.error(
+              { event: "schedule.run_failed", kind: name, err: error },
+              "a scheduled run failed; it is tried again later",
+            );
+            outcome = { nextRunAt: new Date(work.clock().getTime() + retryMs), cursor: row.cursor };
+          }
+          if ("did" in outcome) return outcome;
+          const now = work.clock();
+          const written = { lastRunAt: now, lastError, version: { increment: 1 } };
+          const cursor = outcome.cursor === undefined ? {} : { cursor: outcome.cursor };
+          const unchanged = { shop, kind: name, version: row.version };
+          const { count } =
+            outcome.nextRunAt === null
+              ? await db.shopSchedule.deleteMany({ where: unchanged })
+              : await db.shopSchedule.updateMany({
+                  where: unchanged,
+                  data: { ...written, ...cursor, nextRunAt: outcome.nextRunAt },
+                });
+          // Asked for again while this run was out: the request's time stands.
+          if (count === 0) {
+            await db.shopSchedule.updateMany({ where: { shop, kind: name }, data: { ...written, ...cursor } });
+          }
+          return WORK;
+        },
+        async nextDueAt() {
+          const row = await db.shopSchedule.findUnique({
+            where: { shop_kind: { shop, kind: name } },
+            select: { nextRunAt: true },
+          });
+          return row ? row.nextRunAt.getTime() : null;
+        },
+      };
+    },
+  };
+}
