@@ -122,7 +122,11 @@ export function ordersWork(options: OrdersWorkOptions = {}): WorkKind {
                   orderBy: { nextAttemptAt: "asc" },
                   select: { nextAttemptAt: true },
                 });
-          return nextWakeAt({ waits, earliestDue: row?.nextAttemptAt?.getTime() ?? null, now: now.getTime() });
+          return nextWakeAt({
+            waits,
+            earliestDue: row?.nextAttemptAt?.getTime() ?? null,
+            now: now.getTime(),
+          });
         },
         heldUntil: () => heldUntil,
         async close() {

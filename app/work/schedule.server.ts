@@ -97,7 +97,10 @@ export function scheduledKind(
                 });
           // Asked for again while this run was out: the request's time stands.
           if (count === 0) {
-            await db.shopSchedule.updateMany({ where: { shop, kind: name }, data: { ...written, ...cursor } });
+            await db.shopSchedule.updateMany({
+              where: { shop, kind: name },
+              data: { ...written, ...cursor },
+            });
           }
           return WORK;
         },

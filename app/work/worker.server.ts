@@ -79,7 +79,7 @@ export interface Worker {
 }
 
 /** Why a shop's loop ended early, for the logs. */
-type StopReason = "lease_lost" | "lease_unrenewable" | "shop_changed" | "engine_stopping";
+type StopReason = "lease_lost" | "lease_unrenewable" | "shop_changed" | "engine_stopping" | "lease_released";
 
 /**
  * Whether the lease's key may still work for the shop: installed, not paused, and the key saved is the one
@@ -225,6 +225,8 @@ export function createWorker(options: WorkerOptions): Worker {
     try {
       await workWhileLeased(shop, lease, access, loop);
     } finally {
+      // Anything a step left waiting on the signal learns that the lease is over.
+      stopLoop(loop, "lease_released");
       loops.delete(shop);
       await releaseLease(db, lease);
     }

@@ -1,0 +1,300 @@
+// The work engine with kinds of work of a test's own: schedules as due rows, the lease's context, the one
+// place a refused key pauses a shop, a loop that stops before its next step, and the one factory.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { appContext } from "../../app/context.server";
+import { parseEnv } from "../../app/env.server";
+import { saveSettings } from "../../app/settings/settings.server";
+import { ShopifyUserErrors } from "../../app/shopify/admin-graphql.server";
+import { engineSettings, offlineShopAdmin } from "../../app/work/engine.server";
+import { requestRun, scheduledKind } from "../../app/work/schedule.server";
+import {
+  KEY_REFUSED,
+  NOTHING,
+  WORK,
+  type ShopWork,
+  type StepResult,
+  type WorkKind,
+} from "../../app/work/steps";
+import { createWorker, type Worker } from "../../app/work/worker.server";
+import { startShopifyFake, type ShopifyFake } from "../shopify-fake";
+import { routeShopifyTo } from "../support/network";
+import { eventually } from "../e2e/harness";
+
+const SHOP = "engine-shop.myshopify.com";
+const { db, log } = appContext();
+const endpoints = {
+  baseUrl: "http://127.0.0.1:9/api",
+  baseUrlV2: "http://127.0.0.1:9/api2",
+  timeoutMs: 1000,
+};
+const workers: Worker[] = [];
+
+function worker(options: Partial<Parameters<typeof createWorker>[0]> = {}): Worker {
+  const created = createWorker({
+    db,
+    log,
+    clock: () => new Date(),
+    endpoints,
+    sweepIntervalMs: 20,
+    ...options,
+  });
+  workers.push(created);
+  return created;
+}
+
+async function installShop(apiKey = "key-one") {
+  await db.shop.create({
+    data: {
+      shop: SHOP,
+      name: "Engine",
+      currencyCode: "UAH",
+      ianaTimezone: "Europe/Kyiv",
+      primaryLocale: "uk",
+      scopes: "read_orders",
+      installedAt: new Date(),
+    },
+  });
+  const saved = await saveSettings(appContext(), SHOP, { apiKey, environment: "production", mapping: {} });
+  if (!saved.ok) throw new Error(JSON.stringify(saved.errors));
+}
+
+/** A kind whose step answers what `answer` says on each run; due for the shop at every sweep. */
+function scriptedKind(answer: (run: number, work: ShopWork) => Promise<StepResult> | StepResult) {
+  const state = { runs: 0, contexts: [] as ShopWork[], runsPerLease: [] as number[] };
+  const kind: WorkKind = {
+    name: "scripted",
+    dueShops: () => Promise.resolve([SHOP]),
+    open(work) {
+      const lease = state.contexts.push(work) - 1;
+      state.runsPerLease[lease] = 0;
+      return Promise.resolve({
+        run: async () => {
+          state.runsPerLease[lease]!++;
+          return answer(++state.runs, work);
+        },
+        nextDueAt: () => Promise.resolve(null),
+      });
+    },
+  };
+  return { kind, state };
+}
+
+beforeEach(async () => {
+  await installShop();
+});
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((created) => created.stop()));
+});
+
+describe("scheduled work", () => {
+  it("runs a kind when its row is due, keeps when it is due next, and a new engine finds it after a restart", async () => {
+    const runs: { cursor: string | null }[] = [];
+    const kind = scheduledKind("poll", (_work, schedule) => {
+      runs.push({ cursor: schedule.cursor });
+      return Promise.resolve({ nextRunAt: new Date(Date.now() + 3600_000), cursor: `page-${runs.length}` });
+    });
+    await requestRun(db, SHOP, "poll", new Date());
+    await worker({ kinds: [kind] }).sweep();
+    expect(runs).toEqual([{ cursor: null }]);
+    const row = await db.shopSchedule.findUniqueOrThrow({
+      where: { shop_kind: { shop: SHOP, kind: "poll" } },
+    });
+    expect(row.cursor).toBe("page-1");
+    expect(row.nextRunAt.getTime()).toBeGreaterThan(Date.now() + 3000_000);
+
+    // Not due: a sweep leaves it alone. Due (as after a restart past its time): a new engine runs it.
+    await worker({ kinds: [kind] }).sweep();
+    expect(runs).toHaveLength(1);
+    await db.shopSchedule.update({
+      where: { shop_kind: { shop: SHOP, kind: "poll" } },
+      data: { nextRunAt: new Date(Date.now() - 1000) },
+    });
+    await worker({ kinds: [kind] }).sweep();
+    expect(runs).toEqual([{ cursor: null }, { cursor: "page-1" }]);
+  });
+
+  it("keeps a run asked for while the last one was out, instead of the time that run answered", async () => {
+    let calls = 0;
+    const kind = scheduledKind("remap", async () => {
+      calls++;
+      // The merchant saves settings again while this run is working.
+      if (calls === 1) await requestRun(db, SHOP, "remap", new Date());
+      return { nextRunAt: null };
+    });
+    await requestRun(db, SHOP, "remap", new Date());
+    await worker({ kinds: [kind] }).sweep();
+    // The first run's "nothing more" did not delete the request made meanwhile: it ran again, then ended.
+    expect(calls).toBe(2);
+    expect(await db.shopSchedule.count({ where: { shop: SHOP, kind: "remap" } })).toBe(0);
+  });
+
+  it("keeps a failed run's error on its row and tries again later, without stopping the shop's other work", async () => {
+    const kind = scheduledKind(
+      "stock",
+      () => {
+        throw new Error("the report could not be read");
+      },
+      { retryMs: 3600_000 },
+    );
+    const other = scriptedKind((run) => (run === 1 ? WORK : NOTHING));
+    await requestRun(db, SHOP, "stock", new Date());
+    await worker({ kinds: [kind, other.kind] }).sweep();
+    const row = await db.shopSchedule.findUniqueOrThrow({
+      where: { shop_kind: { shop: SHOP, kind: "stock" } },
+    });
+    expect(row.lastError).toBe("the report could not be read");
+    expect(row.nextRunAt.getTime()).toBeGreaterThan(Date.now() + 3000_000);
+    expect(other.state.runs).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("the lease's context", () => {
+  it("carries the shop, the saved key's digest and settings, and the engine's clock", async () => {
+    const clock = () => new Date(Date.now() + 7 * 24 * 3600_000);
+    const { kind, state } = scriptedKind(() => NOTHING);
+    await worker({ kinds: [kind], clock }).sweep();
+    const saved = await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    const [context] = state.contexts;
+    expect(context).toMatchObject({ shop: SHOP, keyDigest: saved.apiKeyDigest });
+    expect(context!.settings).toMatchObject({ environment: "production" });
+    expect(context!.clock().getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 3600_000);
+    expect(context!.signal.aborted).toBe(true);
+  });
+});
+
+describe("a refused key", () => {
+  it("pauses the shop when the refused key is the saved one", async () => {
+    const { kind } = scriptedKind(() => KEY_REFUSED);
+    await worker({ kinds: [kind] }).sweep();
+    const settings = await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    expect(settings.pausedAt).not.toBeNull();
+    expect(settings.pauseReason).toMatch(/refused the ApiKey/);
+  });
+
+  it("does not pause the shop when the merchant saved a new key while the refused one was in use", async () => {
+    const { kind } = scriptedKind(async () => {
+      await saveSettings(appContext(), SHOP, { apiKey: "key-two", environment: "production", mapping: {} });
+      return KEY_REFUSED;
+    });
+    await worker({ kinds: [kind] }).sweep();
+    const settings = await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    expect(settings.pausedAt).toBeNull();
+  });
+});
+
+describe("a shop's loop", () => {
+  it("stops before its next step when another process marks the shop uninstalled", async () => {
+    const { kind, state } = scriptedKind(async (run) => {
+      if (run === 3) await db.shop.update({ where: { shop: SHOP }, data: { uninstalledAt: new Date() } });
+      return WORK; // a backlog that never ends
+    });
+    await worker({ kinds: [kind] }).sweep();
+    expect(state.runs).toBe(3);
+  });
+
+  it("stops before its next step when this process learns of a new key, and goes on with the new one", async () => {
+    let engine!: Worker;
+    const { kind, state } = scriptedKind(async (_run, work) => {
+      if (work !== state.contexts[0]) return NOTHING;
+      if (state.runsPerLease[0] === 2) {
+        const deps = { ...appContext(), shopChanged: (shop: string) => engine.shopChanged(shop) };
+        await saveSettings(deps, SHOP, { apiKey: "key-three", environment: "production", mapping: {} });
+      }
+      return WORK; // the old key's backlog never ends
+    });
+    engine = worker({ kinds: [kind] });
+    engine.wake(SHOP);
+    await eventually(() => state.contexts.length === 2, "a second lease with the new key");
+    await engine.sweep();
+    const [first, second] = state.contexts;
+    expect(state.runsPerLease[0]).toBe(2);
+    expect(first!.signal.aborted).toBe(true);
+    expect(second!.keyDigest).not.toBe(first!.keyDigest);
+  });
+
+  it("stops when a step throws, and the next sweep takes the shop again", async () => {
+    const { kind, state } = scriptedKind((run) => {
+      if (run === 1) throw new Error("boom");
+      return NOTHING;
+    });
+    const engine = worker({ kinds: [kind] });
+    await engine.sweep();
+    await engine.sweep();
+    expect(state.runs).toBe(2);
+    expect(await db.workLease.count({ where: { shop: SHOP } })).toBe(0);
+  });
+});
+
+describe("the shop's Admin client", () => {
+  let fake: ShopifyFake;
+  beforeAll(async () => {
+    fake = await startShopifyFake();
+    routeShopifyTo(fake.url);
+  });
+  afterAll(async () => {
+    routeShopifyTo(undefined);
+    await fake.close();
+  });
+
+  it("uses the offline session, waits out THROTTLED, and raises userErrors", async () => {
+    if (!fake.state.shop(SHOP))
+      fake.state.addShop({ domain: SHOP, accessToken: "shpat_engine", name: "Engine shop" });
+    await db.session.create({
+      data: {
+        id: `offline_${SHOP}`,
+        shop: SHOP,
+        state: "",
+        accessToken: "shpat_engine",
+        scope: "read_orders",
+      },
+    });
+    const seen: unknown[] = [];
+    const { kind } = scriptedKind(async (_run, work) => {
+      const admin = await work.admin();
+      fake.throttleNext(1);
+      seen.push(await admin.query<{ shop: { name: string } }>("query EngineShopName { shop { name } }"));
+      seen.push(
+        await admin
+          .mutate(
+            `mutation EngineDelivered($id: ID!) {
+              fulfillmentEventCreate(fulfillmentEvent: { fulfillmentId: $id, status: DELIVERED }) {
+                fulfillmentEvent { id }
+                userErrors { field message }
+              }
+            }`,
+            { id: "gid://shopify/Fulfillment/404" },
+          )
+          .catch((error: unknown) => error),
+      );
+      return NOTHING;
+    });
+    const before = fake.requests.length;
+    await worker({ kinds: [kind], admin: offlineShopAdmin }).sweep();
+    expect(seen[0]).toEqual({ shop: { name: "Engine shop" } });
+    expect(fake.requests.length - before).toBe(3); // the throttled query, its retry, the mutation
+    expect(seen[1]).toBeInstanceOf(ShopifyUserErrors);
+    expect((seen[1] as Error).message).toMatch(/Fulfillment does not exist/);
+  });
+});
+
+describe("the one factory", () => {
+  it("takes the engine's limits and timings from the parsed environment", () => {
+    const env = parseEnv({
+      SHOPIFY_API_KEY: "k",
+      SHOPIFY_API_SECRET: "s",
+      SHOPIFY_APP_URL: "https://app.example.com",
+      WAREHOUSE_API_URL: "http://127.0.0.1:4010/api",
+      WAREHOUSE_RATE_WINDOW_MS: "1000",
+      WORKER_SWEEP_MS: "250",
+      WORKER_LEASE_TTL_MS: "5000",
+      WAREHOUSE_TIMEOUT_MS: "3000",
+    });
+    expect(engineSettings(env)).toMatchObject({
+      endpoints: { baseUrl: "http://127.0.0.1:4010/api", timeoutMs: 3000 },
+      rateLimits: { windowMs: 1000 },
+      sweepIntervalMs: 250,
+      leaseTtlMs: 5000,
+    });
+    expect(() => parseEnv({ ...env, WORKER_SWEEP_MS: "0" } as never)).toThrow(/WORKER_SWEEP_MS/);
+  });
+});
