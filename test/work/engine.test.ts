@@ -193,19 +193,19 @@ describe("a shop's loop", () => {
   });
 
   it("stops before its next step when this process learns of a new key, and goes on with the new one", async () => {
-    let engine!: Worker;
+    const engine: { current?: Worker } = {};
     const { kind, state } = scriptedKind(async (_run, work) => {
       if (work !== state.contexts[0]) return NOTHING;
       if (state.runsPerLease[0] === 2) {
-        const deps = { ...appContext(), shopChanged: (shop: string) => engine.shopChanged(shop) };
+        const deps = { ...appContext(), shopChanged: (shop: string) => engine.current!.shopChanged(shop) };
         await saveSettings(deps, SHOP, { apiKey: "key-three", environment: "production", mapping: {} });
       }
       return WORK; // the old key's backlog never ends
     });
-    engine = worker({ kinds: [kind] });
-    engine.wake(SHOP);
+    engine.current = worker({ kinds: [kind] });
+    engine.current.wake(SHOP);
     await eventually(() => state.contexts.length === 2, "a second lease with the new key");
-    await engine.sweep();
+    await engine.current.sweep();
     const [first, second] = state.contexts;
     expect(state.runsPerLease[0]).toBe(2);
     expect(first!.signal.aborted).toBe(true);
