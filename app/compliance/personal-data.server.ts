@@ -144,4 +144,5 @@ export const TABLES_WITHOUT_CUSTOMER_DATA: Record<string, string> = {
   WebhookEvent: "webhook delivery ids, topics and times only",
   WorkLease: "which worker process serves a shop, and until when",
   RateLimitState: "send times of warehouse requests per ApiKey digest",
+  ShopSchedule: "when each kind of background work is next due for the shop, and where it stopped",
 };

@@ -59,6 +59,7 @@ async function seedShopData(domain: string) {
   });
   await db.workLease.create({ data: { shop: domain, holder: "w1", expiresAt: new Date() } });
   await db.rateLimitState.create({ data: { key: `digest-${domain}`, shop: domain, state: "{}" } });
+  await db.shopSchedule.create({ data: { shop: domain, kind: "remap_orders", nextRunAt: new Date() } });
 }
 
 /** An order sent to the warehouse, with the customer's name and phone in each copy we keep. */
