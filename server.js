@@ -6,6 +6,11 @@ import express from "express";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+// `npm start` is production unless NODE_ENV says otherwise, and for the whole process: Remix's mode below
+// and the environment's check (app/env.server.ts, which then demands SKLAD_ENCRYPTION_KEY) read the same
+// variable. Set before the build is imported, since importing it parses the environment.
+if (!process.env.NODE_ENV) process.env.NODE_ENV = "production";
+
 // Importing the build parses the environment (app/env.server.ts); a bad one stops here with its list.
 let build;
 try {

@@ -74,8 +74,9 @@ export const envSchema = z
       .min(1000, "must be at least 1000 ms")
       .max(60_000, "must be at most 60000 ms, the warehouse's own window")
       .default(60_000),
-    // Encrypts each shop's warehouse ApiKey at rest. Required in production; elsewhere a fixed development
-    // key is used so the demo and tests need no setup (never use it for real keys).
+    // Encrypts each shop's warehouse ApiKey at rest. Required in production (NODE_ENV=production, which
+    // `npm start` sets when NODE_ENV is unset); elsewhere a fixed development key is used so the demo and
+    // tests need no setup (never use it for real keys).
     SKLAD_ENCRYPTION_KEY: z
       .string()
       .regex(
@@ -106,7 +107,8 @@ export const envSchema = z
       ctx.addIssue({
         code: "custom",
         path: ["SKLAD_ENCRYPTION_KEY"],
-        message: "is missing: production needs its own key, e.g. the output of `openssl rand -hex 32`",
+        message:
+          "is missing: production (`npm start`, or NODE_ENV=production) needs its own key, e.g. the output of `openssl rand -hex 32`",
       });
     }
   });

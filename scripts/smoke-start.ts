@@ -1,14 +1,20 @@
 // `npm run test:start`: the production server as a user runs it (`npm run build && npm start`) on a fresh
 // SQLite database: it starts, /healthz answers, a webhook with a wrong HMAC gets 401, SIGTERM stops it
-// cleanly, and a bad environment stops start-up with the list of problems.
+// cleanly, and a bad environment stops start-up with the list of problems (a missing SKLAD_ENCRYPTION_KEY
+// included: `npm start` is production even when NODE_ENV is unset).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 const dir = mkdtempSync(path.join(tmpdir(), "sklad-smoke-"));
+const inherited: Record<string, string | undefined> = { ...process.env };
+// NODE_ENV unset, as a plain `npm start` has it; the key given below or not at all.
+delete inherited.NODE_ENV;
+delete inherited.SKLAD_ENCRYPTION_KEY;
 const env = {
-  ...process.env,
+  ...(inherited as NodeJS.ProcessEnv),
+  SKLAD_ENCRYPTION_KEY: "5a".repeat(32),
   DATABASE_URL: `file:${path.join(dir, "smoke.sqlite")}`,
   SHOPIFY_API_KEY: "smoke-key",
   SHOPIFY_API_SECRET: "smoke-secret",
@@ -77,6 +83,17 @@ try {
       /SHOPIFY_API_SECRET is missing/.test(bad.stderr) &&
       /SHOPIFY_APP_URL/.test(bad.stderr),
     "a bad environment stops start-up naming each problem",
+  );
+
+  const withoutKey = spawnSync("node", ["server.js"], {
+    env: { ...env, SKLAD_ENCRYPTION_KEY: undefined },
+    encoding: "utf8",
+    // A server that wrongly starts would otherwise hold this script forever.
+    timeout: 30_000,
+  });
+  check(
+    withoutKey.status === 1 && /SKLAD_ENCRYPTION_KEY is missing/.test(withoutKey.stderr),
+    "without SKLAD_ENCRYPTION_KEY, and with NODE_ENV unset, start-up stops",
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

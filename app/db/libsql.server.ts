@@ -1,10 +1,13 @@
-// Prisma's libSQL adapter with every transaction on the client's one connection. @libsql/client hands its
-// connection to each transaction and opens a new one for the next query; the old one stays open (the
-// database, its WAL and its index) until garbage collection gets to it. Recording 10,000 orders ran the
-// process out of file descriptors (SQLITE_CANTOPEN); measured, open files grew by about one for every two
-// orders. Prisma's adapter already holds a lock for the whole of a transaction, so nothing else runs on
-// the connection meanwhile and the second connection bought nothing.
+// Prisma's libSQL adapter with every transaction on the client's one connection, that connection set up
+// for several processes on one file, and every transaction holding the write lock from its BEGIN.
+//
+// One connection: @libsql/client hands its connection to each transaction and opens a new one for the
+// next query; the old one stays open (the database, its WAL and its index) until garbage collection gets to
+// it. Recording 10,000 orders ran the process out of file descriptors (SQLITE_CANTOPEN); measured, open
+// files grew by about one for every two orders. Prisma's adapter already holds a lock for the whole of a
+// transaction, so nothing else runs on the connection meanwhile and the second connection bought nothing.
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
+import { CONNECTION_PRAGMAS } from "./sqlite";
 
 // The adapter's own copy of @libsql/client, whatever version it brings.
 type Client = ReturnType<PrismaLibSQL["createClient"]>;
@@ -12,10 +15,16 @@ type Transaction = Awaited<ReturnType<Client["transaction"]>>;
 type TransactionMode = "write" | "read" | "deferred";
 type InStatement = Parameters<Client["execute"]>[0];
 
+// Prisma asks for a deferred transaction whatever it will do. A deferred transaction that reads and then
+// writes must upgrade its read lock, and when another process wrote meanwhile SQLite answers SQLITE_BUSY at
+// once: waiting cannot help (the reader's snapshot is stale), so busy_timeout does not apply. Taking the
+// write lock at BEGIN instead waits (busy_timeout) for the other writer and then sees its work. In WAL
+// mode readers outside a transaction are not held up by it; transactions that only read queue behind
+// writers, which ours rarely are.
 const BEGIN: Record<TransactionMode, string> = {
   write: "BEGIN IMMEDIATE",
+  deferred: "BEGIN IMMEDIATE",
   read: "BEGIN TRANSACTION READONLY",
-  deferred: "BEGIN DEFERRED",
 };
 
 /** A transaction run as BEGIN … COMMIT on the client's own connection. */
@@ -24,7 +33,15 @@ function transactionOn(client: Client): Transaction {
   const finish = async (statement: "COMMIT" | "ROLLBACK") => {
     if (!open) return;
     open = false;
-    await client.execute(statement);
+    try {
+      await client.execute(statement);
+    } catch (error) {
+      // A COMMIT can fail and leave the transaction open (a deferred constraint, a busy lock past its
+      // timeout). Prisma does not roll back after a failed commit, so without this the connection would stay
+      // inside the transaction and every later BEGIN on it would fail.
+      if (statement === "COMMIT") await client.execute("ROLLBACK").catch(() => undefined);
+      throw error;
+    }
   };
   return {
     execute: (statement: InStatement) => client.execute(statement),
@@ -43,15 +60,40 @@ function transactionOn(client: Client): Transaction {
   } as Transaction;
 }
 
+/**
+ * The client's connection set up (CONNECTION_PRAGMAS) before its first statement. The settings are the
+ * connection's own, so the app sets them itself rather than trusting that `npm run setup` ran on this file.
+ */
+function configured(client: Client): () => Promise<void> {
+  let ready: Promise<void> | undefined;
+  return () =>
+    (ready ??= (async () => {
+      for (const pragma of CONNECTION_PRAGMAS) await client.execute(pragma);
+    })().catch((error: unknown) => {
+      // Tried again on the next statement: a lock held by another process during start-up is not fatal.
+      ready = undefined;
+      throw error;
+    }));
+}
+
 export class SingleConnectionLibSQL extends PrismaLibSQL {
   override createClient(config: Parameters<PrismaLibSQL["createClient"]>[0]): Client {
     const client = super.createClient(config);
+    const ready = configured(client);
     return new Proxy(client, {
       get(target, property, receiver) {
         if (property === "transaction") {
           return async (mode: TransactionMode = "write") => {
+            await ready();
             await target.execute(BEGIN[mode]);
             return transactionOn(target);
+          };
+        }
+        if (property === "execute" || property === "batch" || property === "executeMultiple") {
+          const method = Reflect.get(target, property, receiver) as (...args: unknown[]) => Promise<unknown>;
+          return async (...args: unknown[]) => {
+            await ready();
+            return method.apply(target, args);
           };
         }
         const value = Reflect.get(target, property, receiver) as unknown;

@@ -1,9 +1,16 @@
 // Encrypts a shop's warehouse ApiKey at rest with AES-256-GCM. The stored form carries its version, so the
 // scheme or the key can change later without guessing how an old value was written.
+//
+// v2 binds each value to its shop (the shop's domain is the associated data), so a value copied into
+// another shop's row does not decrypt there. v1 values, written before that, are still read, and rewritten
+// as v2 the first time they are read (readApiKey).
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import type { Db } from "../db.server";
 
-const VERSION = "v1";
+const VERSION = "v2";
+const UNBOUND_VERSION = "v1";
 const IV_BYTES = 12;
+// Node accepts a shorter tag unless told its length, and a 4-byte tag is forged by trying 2^32 of them.
 const TAG_BYTES = 16;
 
 // Used outside production when SKLAD_ENCRYPTION_KEY is unset, so the demo and tests need no setup.
@@ -21,9 +28,11 @@ export function encryptionKey(configured: string | undefined): Buffer {
   return key;
 }
 
-export function encryptSecret(plain: string, key: Buffer): string {
+/** `plain` encrypted for `shop`: it decrypts only with the same key and for the same shop. */
+export function encryptSecret(plain: string, key: Buffer, shop: string): string {
   const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const cipher = createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(Buffer.from(shop, "utf8"));
   const ciphertext = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
   return `${VERSION}:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString("base64")}`;
 }
@@ -31,19 +40,24 @@ export function encryptSecret(plain: string, key: Buffer): string {
 export class SecretUnreadable extends Error {
   constructor() {
     super(
-      "The stored warehouse ApiKey cannot be decrypted: SKLAD_ENCRYPTION_KEY changed since it was saved. " +
-        "Enter the ApiKey again in Settings.",
+      "The stored warehouse ApiKey cannot be decrypted: the app's encryption key (SKLAD_ENCRYPTION_KEY) " +
+        "changed since it was saved, or it was not saved for this shop. Enter the ApiKey again in Settings.",
     );
     this.name = "SecretUnreadable";
   }
 }
 
-export function decryptSecret(stored: string, key: Buffer): string {
+/** The plain text of a value encryptSecret stored for `shop` (or of a v1 value, bound to no shop). */
+export function decryptSecret(stored: string, key: Buffer, shop: string): string {
   const [version, body] = stored.split(":", 2);
-  if (version !== VERSION || !body) throw new SecretUnreadable();
+  if ((version !== VERSION && version !== UNBOUND_VERSION) || !body) throw new SecretUnreadable();
   const bytes = Buffer.from(body, "base64");
+  if (bytes.length < IV_BYTES + TAG_BYTES) throw new SecretUnreadable();
   try {
-    const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, IV_BYTES));
+    const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, IV_BYTES), {
+      authTagLength: TAG_BYTES,
+    });
+    if (version === VERSION) decipher.setAAD(Buffer.from(shop, "utf8"));
     decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
     return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
       "utf8",
@@ -51,6 +65,22 @@ export function decryptSecret(stored: string, key: Buffer): string {
   } catch {
     throw new SecretUnreadable();
   }
+}
+
+/**
+ * The shop's ApiKey from its stored form; a v1 value is rewritten as v2 on the way, so each is bound to
+ * its shop after its first use. The rewrite applies only while the row still holds what was read: a key
+ * saved meanwhile is kept.
+ */
+export async function readApiKey(db: Db, shop: string, stored: string, key: Buffer): Promise<string> {
+  const plain = decryptSecret(stored, key, shop);
+  if (!stored.startsWith(`${VERSION}:`)) {
+    await db.shopSettings.updateMany({
+      where: { shop, apiKeyCiphertext: stored },
+      data: { apiKeyCiphertext: encryptSecret(plain, key, shop) },
+    });
+  }
+  return plain;
 }
 
 /** What the admin may show of a key: its last four characters. */

@@ -7,7 +7,7 @@ import { env } from "../env.server";
 import { remapOpenOrders } from "../orders/intake.server";
 import { orderSettingsSchema, type OrderSettings } from "../orders/settings";
 import { rateLimitKey } from "../warehouse/limiter.server";
-import { decryptSecret, encryptionKey, encryptSecret, secretHint } from "./secret-box.server";
+import { encryptionKey, encryptSecret, readApiKey, secretHint } from "./secret-box.server";
 
 export const WAREHOUSE_ENVIRONMENTS = ["production", "staging"] as const;
 export type WarehouseEnvironment = (typeof WAREHOUSE_ENVIRONMENTS)[number];
@@ -90,7 +90,7 @@ export async function saveSettings(
     batchAddOrder,
     mapping: JSON.stringify(mapping),
     ...(keyChanged && {
-      apiKeyCiphertext: encryptSecret(apiKey, encryptionKey(env().SKLAD_ENCRYPTION_KEY)),
+      apiKeyCiphertext: encryptSecret(apiKey, encryptionKey(env().SKLAD_ENCRYPTION_KEY), shop),
       apiKeyHint: secretHint(apiKey),
       apiKeyDigest: rateLimitKey(apiKey),
       // A new key is the fix for a refused one: work resumes at once.
@@ -122,7 +122,7 @@ export interface WarehouseAccess {
 export async function warehouseAccess(db: Db, shop: string): Promise<WarehouseAccess | null> {
   const row = await db.shopSettings.findUnique({ where: { shop } });
   if (!row?.apiKeyCiphertext || row.pausedAt) return null;
-  const apiKey = decryptSecret(row.apiKeyCiphertext, encryptionKey(env().SKLAD_ENCRYPTION_KEY));
+  const apiKey = await readApiKey(db, shop, row.apiKeyCiphertext, encryptionKey(env().SKLAD_ENCRYPTION_KEY));
   return {
     apiKey,
     keyDigest: row.apiKeyDigest ?? rateLimitKey(apiKey),

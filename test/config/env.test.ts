@@ -82,4 +82,23 @@ describe("the environment", () => {
     expect(listed.join("\n")).toMatch(/WAREHOUSE_API_V2_URL must be the warehouse's v2 base address/);
     expect(listed.join("\n")).toMatch(/WAREHOUSE_TIMEOUT_MS must be at least 1000 ms/);
   });
+
+  it("refuses production without its own SKLAD_ENCRYPTION_KEY; elsewhere the development key serves", () => {
+    // `npm start` (server.js) sets NODE_ENV=production when it is unset; scripts/smoke-start.ts checks that.
+    expect(problems({ ...valid, NODE_ENV: "production" })).toEqual([
+      expect.stringMatching(
+        /^SKLAD_ENCRYPTION_KEY is missing: production \(`npm start`, or NODE_ENV=production\)/,
+      ),
+    ]);
+    const key = "ab".repeat(32);
+    expect(
+      parseEnv({ ...valid, NODE_ENV: "production", SKLAD_ENCRYPTION_KEY: key }).SKLAD_ENCRYPTION_KEY,
+    ).toBe(key);
+    for (const NODE_ENV of ["development", "test", undefined]) {
+      expect(parseEnv({ ...valid, NODE_ENV }).SKLAD_ENCRYPTION_KEY).toBeUndefined();
+    }
+    expect(problems({ ...valid, SKLAD_ENCRYPTION_KEY: "short" })).toEqual([
+      expect.stringMatching(/^SKLAD_ENCRYPTION_KEY must be 32 random bytes/),
+    ]);
+  });
 });
