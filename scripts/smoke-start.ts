@@ -95,6 +95,17 @@ try {
     withoutKey.status === 1 && /SKLAD_ENCRYPTION_KEY is missing/.test(withoutKey.stderr),
     "without SKLAD_ENCRYPTION_KEY, and with NODE_ENV unset, start-up stops",
   );
+
+  // `npm run worker` is a deployment too: without the key it must stop, not start on the development key.
+  const workerWithoutKey = spawnSync("npx", ["tsx", "scripts/worker.ts"], {
+    env: { ...env, SKLAD_ENCRYPTION_KEY: undefined },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  check(
+    workerWithoutKey.status === 1 && /SKLAD_ENCRYPTION_KEY is missing/.test(workerWithoutKey.stderr),
+    "npm run worker without SKLAD_ENCRYPTION_KEY, and with NODE_ENV unset, stops",
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -4,6 +4,11 @@ import { appContext, closeAppContext } from "../app/context.server";
 import { env, InvalidEnvironmentError } from "../app/env.server";
 import { createEngine } from "../app/work/engine.server";
 
+// A worker process is a deployment, like `npm start`: production unless NODE_ENV says otherwise, so it
+// refuses to start without SKLAD_ENCRYPTION_KEY instead of failing to read every shop's key with the
+// development key and pausing them all.
+if (!process.env.NODE_ENV) process.env.NODE_ENV = "production";
+
 let settings;
 try {
   settings = env();
