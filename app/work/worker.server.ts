@@ -8,12 +8,15 @@ import type { Clock, ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
 import type { Log } from "../logger.server";
 import {
-  BatchesInFlight,
   lookUpInDoubtOrders,
   recoverInterruptedSubmissions,
+  type InDoubtSettings,
+} from "../orders/in-doubt.server";
+import {
+  BatchesInFlight,
   sendPendingChange,
   submitReadyOrders,
-  type InDoubtLookup,
+  UNAUTHORIZED_REASON,
   type ShopWorkDeps,
   type StepResult,
 } from "../orders/submission.server";
@@ -44,6 +47,8 @@ export interface WorkerOptions {
   /** AddOrder batches of one shop out at once (see BatchesInFlight). */
   addOrderBatchesInFlight?: number;
   inDoubtSettleMs?: number;
+  /** When a miss at the warehouse is believed, and how many before the merchant is asked (see IN_DOUBT). */
+  inDoubt?: Partial<InDoubtSettings>;
   /** The warehouse's limits and our retry timing: the real ones unless a test scales them down. */
   rateLimits?: Partial<RateLimits>;
   backoff?: typeof BACKOFF;
@@ -233,7 +238,6 @@ export function createWorker(options: WorkerOptions): Worker {
       ...(options.inDoubtSettleMs !== undefined && { inDoubtSettleMs: options.inDoubtSettleMs }),
       ...(options.backoff && { backoff: options.backoff }),
     };
-    const lookup: { current: InDoubtLookup | null } = { current: null };
     // One order a request (the batch switch off) leaves one at a time: each takes a place in the window.
     const batches = new BatchesInFlight(access.batchAddOrder ? addOrderBatchesInFlight : 1);
     // Renewed on a timer too, so a slow request (up to WAREHOUSE_TIMEOUT_MS) never outlives the lease.
@@ -245,10 +249,17 @@ export function createWorker(options: WorkerOptions): Worker {
       );
     }, leaseTtlMs / 3);
     try {
-      await recoverInterruptedSubmissions(deps, shop);
+      await recoverInterruptedSubmissions(deps, shop, {
+        leaseTtlMs,
+        requestTimeoutMs: options.endpoints.timeoutMs,
+      });
       while (!stopping && !leaseLost) {
-        const lookedUp = await lookUpInDoubtOrders(deps, shop, lookup);
-        if (lookedUp.did === "stop") return;
+        const lookedUp = await lookUpInDoubtOrders(deps, shop, options.inDoubt);
+        if (lookedUp.did === "stop") {
+          // Until the engine pauses the shop tied to the refused key for every step (issue 12, item 1).
+          if (lookedUp.keyRefused) await pauseShop(db, shop, clock(), UNAUTHORIZED_REASON);
+          return;
+        }
         const submitted = await submitReadyOrders(deps, shop, batches);
         if (submitted.did === "stop") return;
         if (submitted.did === "wait") heldByLimits.set(shop, submitted.until.getTime());
