@@ -95,8 +95,10 @@ export async function recoverInterruptedSubmissions(
   return { recovered, nextAt };
 }
 
-/** A row of the report that cannot be this order, and why; null when nothing in it says so. */
-function notOurs(row: OrderRow, record: OrderStatus): string | null {
+/** Why a row of the report cannot be this order: a field that differs; null when nothing says so. */
+type Mismatch = { field: string; theirs: string; mine: string };
+
+function notOurs(row: OrderRow, record: OrderStatus): Mismatch | null {
   // ReportStatusOrder's rows, as the notes give them, carry id_order, TTN, DeliveryCost, warnings, the
   // carrier's and the warehouse's status with their dates, and the carrier's tracking: nothing else that
   // tells our order from another with the same id_order (another shop on a shared key, say). The status
@@ -113,7 +115,7 @@ function notOurs(row: OrderRow, record: OrderStatus): string | null {
   for (const [field, mine] of ours) {
     const theirs = record[field];
     if (typeof theirs !== "string" || theirs === "" || typeof mine !== "string" || mine === "") continue;
-    if (theirs !== mine) return `its ${field} is ${theirs}, where this order's is ${mine}`;
+    if (theirs !== mine) return { field, theirs, mine };
   }
   return null;
 }
@@ -132,14 +134,15 @@ function found(row: OrderRow, records: OrderStatus[], at: Date): Settled {
   const pending =
     row.pending === PENDING.cancel ? PENDING.cancel : keyOrder && wantedEdit ? PENDING.edit : null;
   let attentionMessage: string | null = null;
-  if (records.length > 1) {
+  if (pending === PENDING.cancel) {
+    // Being cancelled: what edits would need no longer matters.
+  } else if (records.length > 1) {
     attentionMessage = `The warehouse has ${records.length} orders numbered ${row.idOrder} and nothing in its report tells which is this one, so changes cannot be sent from here. Make any change at the warehouse, and check there that the order ships only once.`;
   } else if (!keyOrder) {
     attentionMessage = wantedEdit
       ? "The warehouse has this order but did not give its key for it, so changes cannot be sent from here. The order changed in Shopify after it was sent, and that change has not reached the warehouse: make it at the warehouse."
       : "The warehouse has this order but did not give its key for it, so changes cannot be sent from here. Make any change at the warehouse.";
   }
-  const as = idOrderFF ? `as ${idOrderFF}` : `by its number ${row.idOrder}`;
   return {
     data: {
       state: ORDER_STATE.accepted,
@@ -156,7 +159,9 @@ function found(row: OrderRow, records: OrderStatus[], at: Date): Settled {
     event: {
       ...base,
       kind: EVENT.foundAtWarehouse,
-      message: `Found at the warehouse ${as}: it had arrived, so it is not sent again.`,
+      message: idOrderFF
+        ? `Found at the warehouse as ${idOrderFF}: it had arrived, so it is not sent again.`
+        : `Found at the warehouse by its number ${row.idOrder}: it had arrived, so it is not sent again.`,
       data: { records },
     },
   };
@@ -166,7 +171,7 @@ function missed(
   deps: ShopWorkDeps,
   settings: InDoubtSettings,
   row: OrderRow,
-  others: { record: OrderStatus; reason: string }[],
+  others: { record: OrderStatus; reason: Mismatch }[],
   missesSoFar: number,
   at: Date,
 ): Settled {
@@ -191,7 +196,7 @@ function missed(
         ...base,
         kind: EVENT.notAtWarehouse,
         message: other
-          ? `Not found at the warehouse (look-up ${misses} of ${settings.missesBeforeAttention}): it has an order numbered ${row.idOrder}, but not this one (${other.reason}). Looking again at ${next.toISOString()}.`
+          ? `Not found at the warehouse (look-up ${misses} of ${settings.missesBeforeAttention}): it has an order numbered ${row.idOrder}, but its ${other.reason.field} is ${other.reason.theirs} where this order's is ${other.reason.mine}, so it is another order. Looking again at ${next.toISOString()}.`
           : `Not found at the warehouse (look-up ${misses} of ${settings.missesBeforeAttention}). Looking again at ${next.toISOString()}.`,
         data,
       },
@@ -315,7 +320,7 @@ export async function lookUpInDoubtOrders(
     {
       event: "orders.looked_up",
       orders: due.length,
-      found: due.filter((row) => byIdOrder.has(row.idOrder)).length,
+      listed: records.length,
     },
     "in-doubt orders looked up with ReportStatusOrder",
   );

@@ -290,7 +290,7 @@ describe("an order the warehouse does not have", () => {
     expect(after).toMatchObject({ state: "in_doubt", keyOrder: null });
     const [miss] = await db().orderEvent.findMany({ where: { orderId: row.id, kind: "not_at_warehouse" } });
     expect(miss!.message).toContain(
-      "it has an order numbered 5301, but not this one (its external_id is 9000000001, where this order's is 7000005301)",
+      "it has an order numbered 5301, but its external_id is 9000000001 where this order's is 7000005301, so it is another order.",
     );
   });
 });
