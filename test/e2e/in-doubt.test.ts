@@ -12,6 +12,7 @@ import {
 } from "../../app/orders/in-doubt.server";
 import {
   BatchesInFlight,
+  sendPendingChange,
   submitReadyOrders,
   type ShopWorkDeps,
   type StepResult,
@@ -39,8 +40,9 @@ function advance(ms: number) {
   flow?.sim.advanceClock(ms);
 }
 
-function shopDeps(sim: OrderFlow["sim"], timeoutMs = 2_000): ShopWorkDeps {
+function shopDeps(sim: OrderFlow["sim"], timeoutMs = 2_000, fetcher?: typeof fetch): ShopWorkDeps {
   const warehouse = createWarehouseClient({
+    ...(fetcher && { fetch: fetcher }),
     apiKey: sim.apiKey,
     endpoints: { baseUrl: sim.url, baseUrlV2: sim.urlV2, timeoutMs },
     limiter: new WarehouseRateLimiter(new MemoryRateLimitStore(), {
@@ -176,6 +178,30 @@ describe("an order the warehouse took though its answer was lost", () => {
     const row = await rowOf("4201");
     expect(row).toMatchObject({ state: "accepted", pending: null, attention: "edit_impossible" });
     expect(row.attentionMessage).toContain("that change has not reached the warehouse");
+  });
+});
+
+describe("what changed while a look-up was out", () => {
+  it("is kept: a cancellation that came in meanwhile is sent once the order is found", async () => {
+    const { flow, deps } = await start();
+    await receive(flow, [4301]);
+    flow.sim.faults.dropNext({ count: 1, operations: ["AddOrder"] });
+    await submitAll(deps);
+    // The cancellation arrives after the report has answered and before its outcome is written.
+    const cancelInBetween: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (String(input).endsWith("/ReportStatusOrder")) {
+        const at = new Date().toISOString();
+        const payload = orderPayload(4301, { cancelled_at: at, updated_at: at, cancel_reason: "customer" });
+        expect((await flow.post({ topic: "orders/cancelled", payload })).status).toBe(200);
+      }
+      return response;
+    };
+    await lookUpAll(shopDeps(flow.sim, 2_000, cancelInBetween));
+    expect(await rowOf("4301")).toMatchObject({ state: "accepted", pending: "cancel", attention: null });
+    await run(() => sendPendingChange(deps, SHOP));
+    expect(await rowOf("4301")).toMatchObject({ state: "cancelled", pending: null });
+    expect(flow.sim.orders()[0]!.stage).toBe("cancelled");
   });
 });
 
