@@ -191,7 +191,7 @@ function missed(
   if (misses < settings.missesBeforeAttention) {
     const next = new Date(at.getTime() + settings.lookupIntervalMs);
     return {
-      data: { nextAttemptAt: next, attempts: 0, lastError: null },
+      data: { nextAttemptAt: next },
       event: {
         ...base,
         kind: EVENT.notAtWarehouse,
@@ -229,7 +229,6 @@ function missed(
       nextAttemptAt: null,
       attention: ATTENTION.notAtWarehouse,
       attentionMessage,
-      lastError: null,
     },
     event: { ...base, kind: EVENT.notAtWarehouse, message: attentionMessage, data },
   };
