@@ -3,7 +3,7 @@
 import type { ServiceDeps } from "../context.server";
 import { applyChange, shopMapping, storedShopifyOrder } from "./intake.server";
 import { orderOverridesSchema } from "./settings";
-import { ORDER_STATE, PENDING } from "./states";
+import { ATTENTION, ORDER_STATE, PENDING } from "./states";
 import { EVENT, recordEvents } from "./timeline.server";
 
 export type { ServiceDeps } from "../context.server";
@@ -16,7 +16,11 @@ async function findOrder(deps: ServiceDeps, shop: string, orderId: string) {
   return deps.db.warehouseOrder.findFirst({ where: { id: orderId, shop } });
 }
 
-/** Makes the order due now: a ready or rejected order is sent, an in-doubt one looked up first. */
+/**
+ * Makes the order due now: a ready or rejected order is sent, an in-doubt one looked up first. An order
+ * the look-up did not find (flagged `not_at_warehouse`) is sent again: only the merchant may decide that,
+ * since the warehouse may yet have it.
+ */
 export async function submitNow(deps: ServiceDeps, shop: string, orderId: string): Promise<ActionResult> {
   const row = await findOrder(deps, shop, orderId);
   if (!row) return { ok: false, message: "No such order in this store." };
@@ -27,10 +31,17 @@ export async function submitNow(deps: ServiceDeps, shop: string, orderId: string
     return { ok: false, message: `The order is ${row.state.replace("_", " ")}; there is nothing to send.` };
   }
   const now = deps.clock();
-  const state = row.state === ORDER_STATE.rejected ? ORDER_STATE.ready : row.state;
+  const resend = row.state === ORDER_STATE.inDoubt && row.attention === ATTENTION.notAtWarehouse;
+  const state = row.state === ORDER_STATE.rejected || resend ? ORDER_STATE.ready : row.state;
   const { count } = await deps.db.warehouseOrder.updateMany({
-    where: { id: row.id, state: row.state },
-    data: { state, nextAttemptAt: now, attempts: 0 },
+    // As read: a look-up that found the order meanwhile must not be undone by a resend.
+    where: { id: row.id, state: row.state, attention: row.attention },
+    data: {
+      state,
+      nextAttemptAt: now,
+      attempts: 0,
+      ...(resend && { attention: null, attentionMessage: null }),
+    },
   });
   if (count === 0) return { ok: false, message: "The order changed meanwhile; look again." };
   await recordEvents(deps.db, [
@@ -39,16 +50,18 @@ export async function submitNow(deps: ServiceDeps, shop: string, orderId: string
       orderId: row.id,
       at: now,
       kind: EVENT.retryRequested,
-      message: "Sending requested from the admin.",
+      message: resend
+        ? "Sending again requested from the admin, after the warehouse did not find the order."
+        : "Sending requested from the admin.",
     },
   ]);
   deps.wake?.(shop);
+  if (row.state !== ORDER_STATE.inDoubt) return { ok: true, message: "The order will be sent now." };
   return {
     ok: true,
-    message:
-      row.state === ORDER_STATE.inDoubt
-        ? "The order will be looked up at the warehouse, then sent if it is not there."
-        : "The order will be sent now.",
+    message: resend
+      ? "The order will be sent to the warehouse again."
+      : "The order will be looked up at the warehouse again. It is sent again only if you ask once the warehouse has not found it.",
   };
 }
 

@@ -33,5 +33,9 @@ export const ATTENTION = {
   editRefused: "edit_refused",
   editHeld: "edit_held",
   cancelRefused: "cancel_refused",
+  /** Found at the warehouse without its key_order: changes must be made at the warehouse. */
+  editImpossible: "edit_impossible",
+  /** In doubt, and not found at the warehouse after it had time enough: sent again only if the merchant says so. */
+  notAtWarehouse: "not_at_warehouse",
 } as const;
 export type Attention = (typeof ATTENTION)[keyof typeof ATTENTION];

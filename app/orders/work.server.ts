@@ -4,13 +4,11 @@ import type { Db } from "../db.server";
 import type { BACKOFF } from "../work/backoff";
 import { NOTHING, WORK, type ShopWork, type StepResult, type WorkKind } from "../work/steps";
 import { ORDER_STATE, PENDING } from "./states";
+import { lookUpInDoubtOrders, recoverInterruptedSubmissions, type InDoubtSettings } from "./in-doubt.server";
 import {
   BatchesInFlight,
-  lookUpInDoubtOrders,
-  recoverInterruptedSubmissions,
   sendPendingChange,
   submitReadyOrders,
-  type InDoubtLookup,
   type ShopWorkDeps,
 } from "./submission.server";
 
@@ -18,7 +16,13 @@ export interface OrdersWorkOptions {
   /** AddOrder batches of one shop out at once (see BatchesInFlight). */
   addOrderBatchesInFlight?: number;
   inDoubtSettleMs?: number;
+  inDoubt?: Partial<InDoubtSettings>;
   backoff?: typeof BACKOFF;
+  /**
+   * An order left `submitting` is taken as interrupted only once its claim is older than a lease and a
+   * whole request: a holder stalled past its lease may still have that batch out.
+   */
+  recovery: { leaseTtlMs: number; requestTimeoutMs: number };
 }
 
 /** Orders with work a step can do once due: the sweep's and the steps' shared idea of "due". */
@@ -63,7 +67,7 @@ async function dueOrderShops(db: Db, now: Date): Promise<string[]> {
   return [...new Set([...due, ...interrupted].map((row) => row.shop))];
 }
 
-export function ordersWork(options: OrdersWorkOptions = {}): WorkKind {
+export function ordersWork(options: OrdersWorkOptions): WorkKind {
   const batchesInFlight = options.addOrderBatchesInFlight ?? 4;
   return {
     name: "orders",
@@ -78,18 +82,25 @@ export function ordersWork(options: OrdersWorkOptions = {}): WorkKind {
         ...(options.inDoubtSettleMs !== undefined && { inDoubtSettleMs: options.inDoubtSettleMs }),
         ...(options.backoff && { backoff: options.backoff }),
       };
-      const lookup: { current: InDoubtLookup | null } = { current: null };
       // One order a request (the batch switch off) leaves one at a time: each takes a place in the window.
       const batches = new BatchesInFlight(work.settings.batchAddOrder ? batchesInFlight : 1);
-      await recoverInterruptedSubmissions(deps, shop);
+      /** When claims too young to recover now will be old enough (a step's wait like any other). */
+      let recoveryAt: number | null = work.clock().getTime();
+      const recover = async () => {
+        if (recoveryAt === null || recoveryAt > work.clock().getTime()) return;
+        const { nextAt } = await recoverInterruptedSubmissions(deps, shop, options.recovery);
+        recoveryAt = nextAt?.getTime() ?? null;
+      };
+      await recover();
       let waits: number[] = [];
       let heldUntil: number | null = null;
       return {
         async run(): Promise<StepResult> {
           waits = [];
+          await recover();
           const results: StepResult[] = [];
           for (const step of [
-            () => lookUpInDoubtOrders(deps, shop, lookup),
+            () => lookUpInDoubtOrders(deps, shop, options.inDoubt),
             () => submitReadyOrders(deps, shop, batches),
             () => sendPendingChange(deps, shop),
           ]) {
@@ -101,6 +112,7 @@ export function ordersWork(options: OrdersWorkOptions = {}): WorkKind {
           const submitted = results[1];
           heldUntil = submitted?.did === "wait" ? submitted.until.getTime() : null;
           waits = results.flatMap((result) => (result.did === "wait" ? [result.until.getTime()] : []));
+          if (recoveryAt !== null) waits.push(recoveryAt);
           if (results.some((result) => result.did === "work")) return WORK;
           return waits.length ? { did: "wait", until: new Date(Math.min(...waits)) } : NOTHING;
         },

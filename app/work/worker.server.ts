@@ -43,6 +43,7 @@ export interface WorkerOptions {
   /** AddOrder batches of one shop out at once (see BatchesInFlight). */
   addOrderBatchesInFlight?: OrdersWorkOptions["addOrderBatchesInFlight"];
   inDoubtSettleMs?: number;
+  inDoubt?: OrdersWorkOptions["inDoubt"];
   /** The warehouse's limits and our retry timing: the real ones unless a test scales them down. */
   rateLimits?: Partial<RateLimits>;
   backoff?: typeof BACKOFF;
@@ -112,6 +113,8 @@ export function createWorker(options: WorkerOptions): Worker {
       }),
       ...(options.inDoubtSettleMs !== undefined && { inDoubtSettleMs: options.inDoubtSettleMs }),
       ...(options.backoff && { backoff: options.backoff }),
+      ...(options.inDoubt && { inDoubt: options.inDoubt }),
+      recovery: { leaseTtlMs, requestTimeoutMs: options.endpoints.timeoutMs },
     }),
     ...(options.kinds ?? []),
   ];

@@ -15,6 +15,11 @@ export interface SimulatorSettings {
   insufficientStock: "reject" | "accept";
   /** null: stages move only by control calls. */
   stageDelays: StageDelays | null;
+  /**
+   * ReportStatusOrder rows carry the order's other identifiers too (id_order_FF, key_order, external_id,
+   * date_order), as the real warehouse might though the notes do not show it; off by default.
+   */
+  statusReportIdentifiers: boolean;
 }
 
 export interface SimulatorStats {

@@ -325,7 +325,18 @@ const cancelOrder: Handler = (core, call) => {
   });
 };
 
-const reportStatusOrder: Handler = (_core, call) => {
+/** What ReportStatusOrder adds to a row when `statusReportIdentifiers` is on: beyond the notes. */
+function statusIdentifiers(order: OrderRecord): Record<string, unknown> {
+  const submitted = order.submitted;
+  return {
+    id_order_FF: order.id_order_FF,
+    key_order: order.key_order,
+    external_id: typeof submitted.external_id === "string" ? submitted.external_id : "",
+    date_order: submitted.date_order,
+  };
+}
+
+const reportStatusOrder: Handler = (core, call) => {
   const store = storeOf(call);
   const ids = call.body.orders;
   if (ids === undefined || ids === null) return refuse([MESSAGES.required("orders")]);
@@ -333,7 +344,11 @@ const reportStatusOrder: Handler = (_core, call) => {
   const wrong = ids.findIndex((id) => typeof id !== "string");
   if (wrong >= 0) return refuse([MESSAGES.notString(`orders[${wrong}]`, ids[wrong])]);
   // A repeated id_order (accepted as a new order) reports every order carrying it.
-  const records = (ids as string[]).flatMap((id) => (store.ordersById.get(id) ?? []).map(statusRecord));
+  const show = (order: OrderRecord) =>
+    core.settings.statusReportIdentifiers
+      ? { ...statusRecord(order), ...statusIdentifiers(order) }
+      : statusRecord(order);
+  const records = (ids as string[]).flatMap((id) => (store.ordersById.get(id) ?? []).map(show));
   return { status: 200, body: records };
 };
 

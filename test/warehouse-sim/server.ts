@@ -61,6 +61,7 @@ export interface WarehouseSimulatorOptions {
   stageDelaysMs?: StageDelays | null;
   duplicateIdOrder?: SimulatorSettings["duplicateIdOrder"];
   insufficientStock?: SimulatorSettings["insufficientStock"];
+  statusReportIdentifiers?: boolean;
   /** First retry delay of a failed notification; each next retry doubles it. Real time. */
   notificationBaseDelayMs?: number;
   notificationTimeoutMs?: number;
@@ -197,6 +198,7 @@ export async function startWarehouseSimulator(
     duplicateIdOrder: options.duplicateIdOrder ?? "accept",
     insufficientStock: options.insufficientStock ?? "reject",
     stageDelays: options.stageDelaysMs ?? null,
+    statusReportIdentifiers: options.statusReportIdentifiers ?? false,
   };
   const notifier = new Notifier({
     baseDelayMs: options.notificationBaseDelayMs ?? 1000,

@@ -1,0 +1,345 @@
+// Orders that may or may not have reached the warehouse: found by ReportStatusOrder and taken as accepted,
+// or, once the warehouse has had time enough and still does not have them, handed to the merchant. An
+// order in doubt is never sent again by the worker: a second AddOrder could make a second parcel.
+import type { WarehouseOrder as OrderRow } from "@prisma/client";
+import type { ServiceDeps } from "../context.server";
+import { WarehouseError, WarehouseUnauthorized } from "../warehouse/errors";
+import type { OrderStatus } from "../warehouse/schemas";
+import { OPERATIONS } from "../warehouse/wire";
+import { backoffMs } from "../work/backoff";
+import { ATTENTION, ORDER_STATE, PENDING } from "./states";
+import type { ShopWorkDeps, StepResult } from "./submission.server";
+import { EVENT, recordEvents, type OrderEventInput } from "./timeline.server";
+
+export interface InDoubtSettings {
+  /**
+   * How long after its last AddOrder left the warehouse could still be creating an order (a slow request,
+   * its own queue): a miss before then proves nothing. Counted from the row's `submittedAt`, so a restart
+   * does not start it again.
+   */
+  missBelievedAfterMs: number;
+  /** Look-ups past that window that must all miss before the merchant is asked. */
+  missesBeforeAttention: number;
+  /** Between two look-ups of an order that was not found (ReportStatusOrder is one a minute anyway). */
+  lookupIntervalMs: number;
+  /** The most id_order values one ReportStatusOrder carries. */
+  idsPerLookup: number;
+}
+
+export const IN_DOUBT: InDoubtSettings = {
+  missBelievedAfterMs: 10 * 60_000,
+  missesBeforeAttention: 3,
+  lookupIntervalMs: 60_000,
+  // The provider documents no limit for `orders`; AddOrder's 100 is the one size it is known to take.
+  idsPerLookup: 100,
+};
+
+const WORK = { did: "work" } as const;
+const NOTHING = { did: "nothing" } as const;
+
+/**
+ * The condition of every write that follows a request: the row is still as it was read. Written here once
+ * so that, when the `version` column lands, this becomes `{ id: row.id, version: row.version }`. `pending`
+ * and `mapped` are in it because the outcome is computed from them, and two writes in one millisecond
+ * leave `updatedAt` alike.
+ */
+function asRead(row: OrderRow) {
+  return { id: row.id, state: row.state, updatedAt: row.updatedAt, pending: row.pending, mapped: row.mapped };
+}
+
+/** When the order last left in an AddOrder: the claim sets `submittedAt` on every send. */
+function lastSentAt(row: OrderRow): Date {
+  return row.submittedAt ?? row.updatedAt;
+}
+
+/**
+ * Orders left `submitting` by a worker that stopped mid-request: the request may have reached the
+ * warehouse, so they are in doubt. Only claims older than a lease and a whole request are taken: a holder
+ * whose lease lapsed in a stall may still have that batch out, and its answer is still to be recorded.
+ * Answers how many became in doubt, and when the youngest claim left alone will be old enough.
+ */
+export async function recoverInterruptedSubmissions(
+  deps: ServiceDeps,
+  shop: string,
+  timing: { leaseTtlMs: number; requestTimeoutMs: number },
+): Promise<{ recovered: number; nextAt: Date | null }> {
+  const now = deps.clock();
+  const ageMs = timing.leaseTtlMs + timing.requestTimeoutMs;
+  const rows = await deps.db.warehouseOrder.findMany({ where: { shop, state: ORDER_STATE.submitting } });
+  // The claim sets both; an update that came in since moves `updatedAt` on, which only waits longer.
+  const claimedAt = (row: OrderRow) => Math.max(row.updatedAt.getTime(), row.submittedAt?.getTime() ?? 0);
+  const stale = rows.filter((row) => claimedAt(row) + ageMs <= now.getTime());
+  const fresh = rows.filter((row) => claimedAt(row) + ageMs > now.getTime());
+  const nextAt = fresh.length ? new Date(Math.min(...fresh.map(claimedAt)) + ageMs) : null;
+  if (!stale.length) return { recovered: 0, nextAt };
+  const recovered = await deps.db.$transaction(async (tx) => {
+    const events: OrderEventInput[] = [];
+    for (const row of stale) {
+      const { count } = await tx.warehouseOrder.updateMany({
+        where: asRead(row),
+        data: { state: ORDER_STATE.inDoubt, nextAttemptAt: now },
+      });
+      if (count === 0) continue;
+      events.push({
+        shop,
+        orderId: row.id,
+        at: now,
+        kind: EVENT.inDoubt,
+        message:
+          "The worker stopped while this order was being sent. It will be looked up at the warehouse, and not sent again unless you decide so.",
+      });
+    }
+    await recordEvents(tx, events);
+    return events.length;
+  });
+  return { recovered, nextAt };
+}
+
+/** Why a row of the report cannot be this order: a field that differs; null when nothing says so. */
+type Mismatch = { field: string; theirs: string; mine: string };
+
+function notOurs(row: OrderRow, record: OrderStatus): Mismatch | null {
+  // ReportStatusOrder's rows, as the notes give them, carry id_order, TTN, DeliveryCost, warnings, the
+  // carrier's and the warehouse's status with their dates, and the carrier's tracking: nothing else that
+  // tells our order from another with the same id_order (another shop on a shared key, say). The status
+  // date is when the status last changed, not when the order was made, so it proves nothing either way.
+  // Should the warehouse add identifiers (its ListOrder records carry some), each is checked against what
+  // we sent or were told.
+  const sent = row.sentOrder ? (JSON.parse(row.sentOrder) as Partial<Record<string, unknown>>) : {};
+  const ours: [string, unknown][] = [
+    ["external_id", sent.external_id],
+    ["date_order", sent.date_order],
+    ["id_order_FF", row.idOrderFF],
+    ["key_order", row.keyOrder],
+  ];
+  for (const [field, mine] of ours) {
+    const theirs = record[field];
+    if (typeof theirs !== "string" || theirs === "" || typeof mine !== "string" || mine === "") continue;
+    if (theirs !== mine) return { field, theirs, mine };
+  }
+  return null;
+}
+
+type Settled = { data: Partial<OrderRow>; event?: OrderEventInput };
+
+function found(row: OrderRow, records: OrderStatus[], at: Date): Settled {
+  const base = { shop: row.shop, orderId: row.id, at };
+  const only = records.length === 1 ? records[0]! : undefined;
+  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
+  const idOrderFF = text(only?.id_order_FF);
+  const keyOrder = text(only?.key_order);
+  const changedMeanwhile = row.mapped !== null && row.mapped !== row.sentOrder;
+  const wantedEdit = row.pending === PENDING.edit || (row.pending === null && changedMeanwhile);
+  // A cancellation goes by id_order and needs no key; an edit is identified by key_order.
+  const pending =
+    row.pending === PENDING.cancel ? PENDING.cancel : keyOrder && wantedEdit ? PENDING.edit : null;
+  let attentionMessage: string | null = null;
+  if (pending === PENDING.cancel) {
+    // Being cancelled: what edits would need no longer matters.
+  } else if (records.length > 1) {
+    attentionMessage = `The warehouse has ${records.length} orders numbered ${row.idOrder} and nothing in its report tells which is this one, so changes cannot be sent from here. Make any change at the warehouse, and check there that the order ships only once.`;
+  } else if (!keyOrder) {
+    attentionMessage = wantedEdit
+      ? "The warehouse has this order but did not give its key for it, so changes cannot be sent from here. The order changed in Shopify after it was sent, and that change has not reached the warehouse: make it at the warehouse."
+      : "The warehouse has this order but did not give its key for it, so changes cannot be sent from here. Make any change at the warehouse.";
+  }
+  return {
+    data: {
+      state: ORDER_STATE.accepted,
+      idOrderFF,
+      keyOrder,
+      acceptedAt: at,
+      attempts: 0,
+      lastError: null,
+      pending,
+      nextAttemptAt: pending ? at : null,
+      attention: attentionMessage ? ATTENTION.editImpossible : null,
+      attentionMessage,
+    },
+    event: {
+      ...base,
+      kind: EVENT.foundAtWarehouse,
+      message: idOrderFF
+        ? `Found at the warehouse as ${idOrderFF}: it had arrived, so it is not sent again.`
+        : `Found at the warehouse by its number ${row.idOrder}: it had arrived, so it is not sent again.`,
+      data: { records },
+    },
+  };
+}
+
+function missed(
+  deps: ShopWorkDeps,
+  settings: InDoubtSettings,
+  row: OrderRow,
+  others: { record: OrderStatus; reason: Mismatch }[],
+  missesSoFar: number,
+  at: Date,
+): Settled {
+  const base = { shop: row.shop, orderId: row.id, at };
+  const data = { records: others.map(({ record }) => record) };
+  const sentAt = lastSentAt(row);
+  const believedAt = sentAt.getTime() + settings.missBelievedAfterMs;
+  if (at.getTime() < believedAt) {
+    // It may still be on its way in: look again, with nothing for the timeline until a miss counts.
+    return {
+      data: { nextAttemptAt: new Date(Math.min(believedAt, at.getTime() + settings.lookupIntervalMs)) },
+    };
+  }
+  const misses = missesSoFar + 1;
+  const minutes = Math.max(1, Math.round((at.getTime() - sentAt.getTime()) / 60_000));
+  const other = others[0];
+  if (misses < settings.missesBeforeAttention) {
+    const next = new Date(at.getTime() + settings.lookupIntervalMs);
+    return {
+      data: { nextAttemptAt: next },
+      event: {
+        ...base,
+        kind: EVENT.notAtWarehouse,
+        message: other
+          ? `Not found at the warehouse (look-up ${misses} of ${settings.missesBeforeAttention}): it has an order numbered ${row.idOrder}, but its ${other.reason.field} is ${other.reason.theirs} where this order's is ${other.reason.mine}, so it is another order. Looking again at ${next.toISOString()}.`
+          : `Not found at the warehouse (look-up ${misses} of ${settings.missesBeforeAttention}). Looking again at ${next.toISOString()}.`,
+        data,
+      },
+    };
+  }
+  if (row.pending === PENDING.cancel) {
+    return {
+      data: {
+        state: ORDER_STATE.cancelled,
+        pending: null,
+        nextAttemptAt: null,
+        attention: null,
+        attentionMessage: null,
+      },
+      event: {
+        ...base,
+        kind: EVENT.cancelled,
+        message: `Not at the warehouse after ${misses} look-ups, and cancelled: nothing to send.`,
+        data,
+      },
+    };
+  }
+  deps.log.warn(
+    { event: "orders.not_at_warehouse", orderId: row.id, misses },
+    "an order in doubt was not found at the warehouse; the merchant decides",
+  );
+  const attentionMessage = `The warehouse does not have this order: it was not found in ${misses} look-ups, the last ${minutes} minutes after it was sent. It is not sent again on a guess. Send it again, or cancel it.`;
+  return {
+    data: {
+      nextAttemptAt: null,
+      attention: ATTENTION.notAtWarehouse,
+      attentionMessage,
+    },
+    event: { ...base, kind: EVENT.notAtWarehouse, message: attentionMessage, data },
+  };
+}
+
+/**
+ * Writes each order's outcome conditionally on the order being as read. One that changed while the
+ * request was out (a cancellation came in, the merchant acted) is read again and, if still in doubt,
+ * settled from what it is now: the warehouse's answer still holds, what we knew of the order did not.
+ */
+async function settle(
+  deps: ShopWorkDeps,
+  rows: OrderRow[],
+  outcome: (row: OrderRow) => Settled,
+): Promise<void> {
+  let todo = rows;
+  for (let round = 0; round < 3 && todo.length; round++) {
+    const changed = await deps.db.$transaction(async (tx) => {
+      const events: OrderEventInput[] = [];
+      const moved: string[] = [];
+      for (const row of todo) {
+        const { data, event } = outcome(row);
+        const { count } = await tx.warehouseOrder.updateMany({ where: asRead(row), data });
+        if (count === 0) moved.push(row.id);
+        else if (event) events.push(event);
+      }
+      await recordEvents(tx, events);
+      return moved;
+    });
+    todo = changed.length
+      ? await deps.db.warehouseOrder.findMany({ where: { id: { in: changed }, state: ORDER_STATE.inDoubt } })
+      : [];
+  }
+  // Still moving after three rounds: left due, for the next look-up.
+}
+
+/**
+ * One ReportStatusOrder for the shop's in-doubt orders that are due (up to `idsPerLookup` of them), and
+ * what it says recorded for each. Answers `stop` with `keyRefused` on a 401: the engine pauses the shop
+ * tied to the key that was refused.
+ */
+export async function lookUpInDoubtOrders(
+  deps: ShopWorkDeps,
+  shop: string,
+  options: Partial<InDoubtSettings> = {},
+): Promise<StepResult> {
+  const settings = { ...IN_DOUBT, ...options };
+  const { db } = deps;
+  const now = deps.clock();
+  const due = await db.warehouseOrder.findMany({
+    where: { shop, state: ORDER_STATE.inDoubt, nextAttemptAt: { lte: now } },
+    orderBy: { nextAttemptAt: "asc" },
+    take: settings.idsPerLookup,
+  });
+  if (!due.length) return NOTHING;
+  const allowedAt = await deps.warehouse.nextAllowedAt(OPERATIONS.reportStatusOrder);
+  if (allowedAt > deps.clock().getTime()) return { did: "wait", until: new Date(allowedAt) };
+
+  let records: OrderStatus[];
+  try {
+    records = await deps.warehouse.reportStatusOrder(due.map((row) => row.idOrder));
+  } catch (error) {
+    if (!(error instanceof WarehouseError)) throw error;
+    if (error instanceof WarehouseUnauthorized) return { did: "stop", keyRefused: true };
+    await lookupFailed(deps, due, error);
+    return WORK;
+  }
+  const at = deps.clock();
+  const byIdOrder = new Map<string, OrderStatus[]>();
+  for (const record of records)
+    byIdOrder.set(record.id_order, [...(byIdOrder.get(record.id_order) ?? []), record]);
+  // Misses already counted since each order last left: durable, so a restart does not start them again.
+  const earlier = await db.orderEvent.findMany({
+    where: { orderId: { in: due.map((row) => row.id) }, kind: EVENT.notAtWarehouse },
+    select: { orderId: true, at: true },
+  });
+  const missesSince = (row: OrderRow) =>
+    earlier.filter((event) => event.orderId === row.id && event.at >= lastSentAt(row)).length;
+  await settle(deps, due, (row) => {
+    const listed = byIdOrder.get(row.idOrder) ?? [];
+    const judged = listed.map((record) => ({ record, reason: notOurs(row, record) }));
+    const ours = judged.filter(({ reason }) => reason === null).map(({ record }) => record);
+    if (ours.length) return found(row, ours, at);
+    const others = judged.flatMap(({ record, reason }) => (reason === null ? [] : [{ record, reason }]));
+    return missed(deps, settings, row, others, missesSince(row), at);
+  });
+  deps.log.info(
+    {
+      event: "orders.looked_up",
+      orders: due.length,
+      listed: records.length,
+    },
+    "in-doubt orders looked up with ReportStatusOrder",
+  );
+  return WORK;
+}
+
+/** A look-up without an answer changes nothing at the warehouse: it is simply tried again later. */
+async function lookupFailed(deps: ShopWorkDeps, rows: OrderRow[], error: WarehouseError): Promise<void> {
+  const at = deps.clock();
+  await settle(deps, rows, (row) => {
+    const next = new Date(at.getTime() + backoffMs(row.attempts + 1, deps.random, deps.backoff));
+    return {
+      data: { attempts: row.attempts + 1, lastError: error.message, nextAttemptAt: next },
+      event: {
+        shop: row.shop,
+        orderId: row.id,
+        at,
+        kind: EVENT.retryScheduled,
+        message: `Could not look the order up at the warehouse: ${error.message}. Trying again at ${next.toISOString()}.`,
+      },
+    };
+  });
+}
