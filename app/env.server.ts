@@ -74,6 +74,14 @@ export const envSchema = z
       .min(1000, "must be at least 1000 ms")
       .max(60_000, "must be at most 60000 ms, the warehouse's own window")
       .default(60_000),
+    // How long after an AddOrder without a clear answer the warehouse could still be creating the order: a
+    // miss before then proves nothing. Shorten it only for the simulator in tests.
+    WAREHOUSE_IN_DOUBT_AFTER_MS: z.coerce
+      .number({ error: "must be a number of milliseconds" })
+      .int("must be a whole number of milliseconds")
+      .min(0, "must not be negative")
+      .max(24 * 3600_000, "must be at most a day (86400000 ms)")
+      .default(10 * 60_000),
     // Encrypts each shop's warehouse ApiKey at rest. Required in production (NODE_ENV=production, which
     // `npm start` sets when NODE_ENV is unset); elsewhere a fixed development key is used so the demo and
     // tests need no setup (never use it for real keys).

@@ -9,10 +9,15 @@ import { createWorker, pruneWebhookEvents, type Worker, type WorkerOptions } fro
 /** The engine's settings that come from the environment. */
 export function engineSettings(
   source: Env,
-): Pick<WorkerOptions, "endpoints" | "rateLimits" | "sweepIntervalMs" | "leaseTtlMs"> {
+): Pick<WorkerOptions, "endpoints" | "rateLimits" | "sweepIntervalMs" | "leaseTtlMs" | "inDoubt"> {
   return {
     endpoints: warehouseEndpoints(source),
     rateLimits: { windowMs: source.WAREHOUSE_RATE_WINDOW_MS },
+    inDoubt: {
+      missBelievedAfterMs: source.WAREHOUSE_IN_DOUBT_AFTER_MS,
+      // ReportStatusOrder goes once a rate-limit window: looking again sooner would only wait for it.
+      lookupIntervalMs: source.WAREHOUSE_RATE_WINDOW_MS,
+    },
     sweepIntervalMs: source.WORKER_SWEEP_MS,
     leaseTtlMs: source.WORKER_LEASE_TTL_MS,
   };

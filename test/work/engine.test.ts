@@ -288,10 +288,12 @@ describe("the one factory", () => {
       WORKER_SWEEP_MS: "250",
       WORKER_LEASE_TTL_MS: "5000",
       WAREHOUSE_TIMEOUT_MS: "3000",
+      WAREHOUSE_IN_DOUBT_AFTER_MS: "0",
     });
     expect(engineSettings(env)).toMatchObject({
       endpoints: { baseUrl: "http://127.0.0.1:4010/api", timeoutMs: 3000 },
       rateLimits: { windowMs: 1000 },
+      inDoubt: { missBelievedAfterMs: 0, lookupIntervalMs: 1000 },
       sweepIntervalMs: 250,
       leaseTtlMs: 5000,
     });
