@@ -1,4 +1,5 @@
 import js from "@eslint/js";
+import importPlugin from "eslint-plugin-import";
 import react from "eslint-plugin-react";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
@@ -15,6 +16,17 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       "no-console": ["error", { allow: ["error", "warn"] }],
     },
+  },
+  {
+    // An import circle makes a module's value undefined while its partner is still loading, depending on
+    // which one is imported first; layers point one way (see ARCHITECTURE.md), so a circle is a mistake.
+    files: ["app/**", "scripts/**", "bench/**", "test/**"],
+    plugins: { import: importPlugin },
+    settings: {
+      "import/extensions": [".ts", ".tsx", ".js", ".jsx"],
+      "import/resolver": { node: { extensions: [".ts", ".tsx", ".js", ".jsx"] } },
+    },
+    rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },
   },
   {
     files: ["**/*.tsx"],

@@ -5,10 +5,11 @@ import { randomUUID } from "node:crypto";
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
 import { insertRows, isUniqueViolation, type Db } from "../db.server";
-import { parseMapping } from "../settings/settings.server";
-import { mapOrder, idOrderFor, type HoldReason, type MappingResult } from "./mapping";
+import { shopMapping } from "../settings/settings.server";
+import { idOrderFor, type HoldReason, type MappingResult } from "./mapping";
 import { customerIdOf, shopifyOrderSchema, type ShopifyOrder } from "./payload";
-import { orderOverridesSchema, type OrderOverrides, type OrderSettings } from "./settings";
+import { orderOverridesSchema, type OrderOverrides, type ShopMapping } from "./settings";
+import { mapWithShopMapping } from "./shop-mapping";
 import { ATTENTION, ORDER_STATE, PENDING, type OrderState } from "./states";
 import { EVENT, insertEvents, recordEvents, type OrderEventInput } from "./timeline.server";
 
@@ -29,11 +30,8 @@ export function holdSummary(hold: HoldReason[]): string {
   return hold.map((reason) => reason.message).join(" ");
 }
 
-/** The shop's mapping settings, its defaults when it has saved none. */
-export async function shopMapping(db: Db, shop: string): Promise<OrderSettings> {
-  const row = await db.shopSettings.findUnique({ where: { shop }, select: { mapping: true } });
-  return parseMapping(row?.mapping);
-}
+// Kept for the order actions until they import it from settings.server.ts, where it lives now.
+export { shopMapping };
 
 function isCancelled(topic: OrderTopic, order: ShopifyOrder): boolean {
   return topic === "orders/cancelled" || Boolean(order.cancelled_at);
@@ -146,10 +144,10 @@ async function createOrder(deps: ServiceDeps, input: OrderWebhook, delivery: Del
   const { db, clock } = deps;
   const { shop, order } = input;
   const now = clock();
-  const settings = await shopMapping(db, shop);
-  const idOrder = idOrderFor(order, settings);
+  const settings = await shopMapping(db, shop, deps.log);
+  const idOrder = idOrderFor(order, settings.mapping);
   const cancelled = isCancelled(input.topic, order);
-  const result = mapOrder({ order, settings, idOrder });
+  const result = mapWithShopMapping({ order, shopMapping: settings, idOrder });
   const state: OrderState = cancelled
     ? ORDER_STATE.cancelled
     : result.ok
@@ -215,7 +213,7 @@ async function updateOrder(deps: ServiceDeps, row: OrderRow, input: OrderWebhook
   if (updatedAt < row.orderUpdatedAt) return "stale";
   if (updatedAt.getTime() === row.orderUpdatedAt.getTime() && (!cancelled || row.cancelledAt))
     return "unchanged";
-  const settings = await shopMapping(deps.db, input.shop);
+  const settings = await shopMapping(deps.db, input.shop, deps.log);
   const changed = await applyChange(deps, row, {
     order,
     settings,
@@ -235,7 +233,7 @@ export async function applyChange(
   row: OrderRow,
   change: {
     order: ShopifyOrder;
-    settings: OrderSettings;
+    settings: ShopMapping;
     cancelled: boolean;
     overrides?: OrderOverrides;
     /** The order as Shopify sent it now, when a webhook brought it (see OrderPayload). */
@@ -269,9 +267,9 @@ export async function applyChange(
     return events.length > 0;
   }
 
-  const result = mapOrder({
+  const result = mapWithShopMapping({
     order: change.order,
-    settings: change.settings,
+    shopMapping: change.settings,
     overrides,
     idOrder: row.idOrder,
   });
@@ -355,24 +353,4 @@ export class OrderMovedMeanwhile extends Error {
 export function storedShopifyOrder(orderId: string, stored: { payload: string } | null): ShopifyOrder {
   if (!stored) throw new Error(`order ${orderId} has no stored Shopify payload`);
   return shopifyOrderSchema.parse(JSON.parse(stored.payload));
-}
-
-/** After the shop's mapping settings changed: orders not yet sent are mapped again with the new rules. */
-export async function remapOpenOrders(deps: ServiceDeps, shop: string): Promise<number> {
-  const settings = await shopMapping(deps.db, shop);
-  const rows = await deps.db.warehouseOrder.findMany({
-    where: { shop, state: { in: [ORDER_STATE.held, ORDER_STATE.ready] } },
-    include: { shopifyOrder: true },
-  });
-  let changed = 0;
-  for (const { shopifyOrder, ...row } of rows) {
-    const order = storedShopifyOrder(row.id, shopifyOrder);
-    try {
-      if (await applyChange(deps, row, { order, settings, cancelled: false })) changed++;
-    } catch (error) {
-      // Claimed by the worker meanwhile: it is being sent as it was mapped, like any order in flight.
-      if (!(error instanceof OrderMovedMeanwhile)) throw error;
-    }
-  }
-  return changed;
 }

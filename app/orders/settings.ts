@@ -34,6 +34,13 @@ const carrierRef = z
 
 const ruleMatch = z.string().trim().min(1, "the text to look for must not be empty");
 
+/** The characters a prefix may hold, as every release allowed; the digit rule below came later. */
+const idOrderPrefixSchema = z
+  .string()
+  .trim()
+  .max(10, "the order number prefix is at most 10 characters")
+  .regex(/^[A-Za-z0-9-]*$/, "the order number prefix may hold only Latin letters, digits and '-'");
+
 export const orderSettingsSchema = z.object({
   /** Checked before the built-in rules; `match` is a case-insensitive substring of a gateway name. */
   paymentRules: z
@@ -55,11 +62,11 @@ export const orderSettingsSchema = z.object({
   /** Who pays the carrier; omitted: the field is not sent and the warehouse's contract decides. */
   payerType: z.enum([PAYER_TYPE.recipient, PAYER_TYPE.sender]).optional(),
   /** Put before the order number in `id_order`, e.g. "UA-" gives "UA-1001". */
-  idOrderPrefix: z
-    .string()
-    .trim()
-    .max(10, "the order number prefix is at most 10 characters")
-    .regex(/^[A-Za-z0-9-]*$/, "the order number prefix may hold only Latin letters, digits and '-'")
+  idOrderPrefix: idOrderPrefixSchema
+    .refine(
+      (prefix) => !/\d$/.test(prefix),
+      "the order number prefix must not end in a digit, because the order number follows it and the two would run together (“UA1” with order 23 gives “UA123”, as “UA” with order 123 would): end it with a letter or '-', e.g. “UA-”",
+    )
     .default(""),
   /** Send the order's note as the warehouse `comment`. */
   sendNoteAsComment: z.boolean().default(true),
@@ -97,3 +104,67 @@ export const orderOverridesSchema = z.object({
 });
 export type OrderOverrides = z.infer<typeof orderOverridesSchema>;
 export type OrderOverridesInput = z.input<typeof orderOverridesSchema>;
+
+/**
+ * Whether `id_order`s made with two prefixes can meet: the order number is digits without a leading zero,
+ * so prefix + number reads back in one way only unless the prefixes are equal or the longer one is the
+ * shorter one followed by such digits ("UA" and "UA1"). Prefixes that keep the digit rule above thus meet
+ * only when equal; the full test still covers prefixes saved before the rule. Case is ignored, as the
+ * warehouse may ignore it.
+ */
+export function idOrderPrefixesCanMeet(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return (
+    long.toUpperCase().startsWith(short.toUpperCase()) && /^(?:[1-9]\d*)?$/.test(long.slice(short.length))
+  );
+}
+
+/** A shop sending with the same warehouse ApiKey, and the prefix it puts before its order numbers. */
+export interface KeySharer {
+  shop: string;
+  idOrderPrefix: string;
+}
+
+/**
+ * The first shop on the same ApiKey whose orders could get the same `id_order` as this prefix gives:
+ * the warehouse knows orders by `id_order` within a key, so two such shops would overwrite or find each
+ * other's orders. Distinct prefixes (by the digit rule) are enough to share a key.
+ */
+export function keySharerColliding(idOrderPrefix: string, sharers: KeySharer[]): KeySharer | null {
+  return sharers.find((sharer) => idOrderPrefixesCanMeet(idOrderPrefix, sharer.idOrderPrefix)) ?? null;
+}
+
+/** A shop's saved mapping, and what is wrong with it when it no longer validates. */
+export interface ShopMapping {
+  mapping: OrderSettings;
+  /** The validation message; orders are held while it is set (see mapWithShopMapping). */
+  problem: string | null;
+}
+
+/**
+ * Parses a shop's saved mapping. One that no longer validates (saved by an older release, or edited by
+ * hand) is never silently replaced: the problem is returned, and the fields that do validate are kept
+ * for the form (with the prefix as older releases allowed it, so the shop's `id_order`s stay as they were).
+ */
+export function parseMapping(stored: string | null | undefined): ShopMapping {
+  let raw: unknown;
+  try {
+    raw = stored ? JSON.parse(stored) : {};
+  } catch {
+    return { mapping: salvageMapping({}), problem: "The saved order settings are not valid JSON." };
+  }
+  const parsed = orderSettingsSchema.safeParse(raw);
+  if (parsed.success) return { mapping: parsed.data, problem: null };
+  return { mapping: salvageMapping(raw), problem: z.prettifyError(parsed.error) };
+}
+
+function salvageMapping(raw: unknown): OrderSettings {
+  const stored: Record<string, unknown> = typeof raw === "object" && raw !== null ? { ...raw } : {};
+  const kept: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(orderSettingsSchema.shape)) {
+    const field = schema.safeParse(stored[key]);
+    kept[key] = field.success ? field.data : schema.parse(undefined);
+  }
+  const prefix = idOrderPrefixSchema.safeParse(stored.idOrderPrefix);
+  return { ...(kept as OrderSettings), idOrderPrefix: prefix.success ? prefix.data : "" };
+}

@@ -1,11 +1,20 @@
 // A shop's warehouse settings: the ApiKey (encrypted at rest, only its hint ever leaves the server), the
-// environment, the batch switch and the order mapping. Saving a new key lifts a pause the old key caused.
+// environment, the batch switch and the order mapping. Saving a new key lifts a pause the old key caused;
+// saving a changed mapping asks the worker to map open orders again (app/orders/remap.server.ts).
 import { z } from "zod";
 import type { ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
 import { env } from "../env.server";
-import { remapOpenOrders } from "../orders/intake.server";
-import { orderSettingsSchema, type OrderSettings } from "../orders/settings";
+import type { Log } from "../logger.server";
+import {
+  idOrderPrefixesCanMeet,
+  keySharerColliding,
+  orderSettingsSchema,
+  parseMapping,
+  type KeySharer,
+  type OrderSettings,
+  type ShopMapping,
+} from "../orders/settings";
 import { rateLimitKey } from "../warehouse/limiter.server";
 import { encryptionKey, encryptSecret, readApiKey, secretHint } from "./secret-box.server";
 
@@ -18,6 +27,8 @@ export interface SettingsView {
   environment: WarehouseEnvironment;
   batchAddOrder: boolean;
   mapping: OrderSettings;
+  /** Why the saved mapping no longer validates (the form then shows what of it still does). */
+  mappingProblem: string | null;
   pausedAt: Date | null;
   pauseReason: string | null;
 }
@@ -46,26 +57,40 @@ export type SettingsForm = z.input<typeof settingsFormSchema>;
 
 type SettingsRow = Awaited<ReturnType<Db["shopSettings"]["findUnique"]>>;
 
-/** The mapping stored for a shop; a row from an older release is completed with today's defaults. */
-export function parseMapping(stored: string | undefined): OrderSettings {
-  const parsed = orderSettingsSchema.safeParse(stored ? JSON.parse(stored) : {});
-  return parsed.success ? parsed.data : orderSettingsSchema.parse({});
+/** The shop's mapping settings, its defaults when it has saved none; a problem is logged with the shop. */
+export async function shopMapping(db: Db, shop: string, log?: Log): Promise<ShopMapping> {
+  const row = await db.shopSettings.findUnique({ where: { shop }, select: { mapping: true } });
+  return checkedMapping(shop, row?.mapping, log);
 }
 
-function view(row: SettingsRow): SettingsView {
+/** A shop's stored mapping parsed, with a problem logged. */
+export function checkedMapping(shop: string, stored: string | undefined, log: Log | undefined): ShopMapping {
+  const parsed = parseMapping(stored);
+  if (parsed.problem !== null) {
+    log?.warn(
+      { shop, event: "settings.mapping_invalid", problem: parsed.problem },
+      "the shop's saved order settings no longer validate; its orders are held until they are saved again",
+    );
+  }
+  return parsed;
+}
+
+function view(row: SettingsRow, log?: Log): SettingsView {
+  const { mapping, problem } = checkedMapping(row?.shop ?? "", row?.mapping, log);
   return {
     hasApiKey: Boolean(row?.apiKeyCiphertext),
     apiKeyHint: row?.apiKeyHint ?? null,
     environment: row?.environment === "staging" ? "staging" : "production",
     batchAddOrder: row?.batchAddOrder ?? true,
-    mapping: parseMapping(row?.mapping),
+    mapping,
+    mappingProblem: problem,
     pausedAt: row?.pausedAt ?? null,
     pauseReason: row?.pauseReason ?? null,
   };
 }
 
-export async function loadSettings(db: Db, shop: string): Promise<SettingsView> {
-  return view(await db.shopSettings.findUnique({ where: { shop } }));
+export async function loadSettings(db: Db, shop: string, log?: Log): Promise<SettingsView> {
+  return view(await db.shopSettings.findUnique({ where: { shop } }), log);
 }
 
 /** The errors of a form, keyed by dotted field path ("apiKey", "mapping.deliveryRules.0.match"). */
@@ -85,10 +110,19 @@ export async function saveSettings(
   const { apiKey, environment, batchAddOrder, mapping } = parsed.data;
   const existing = await deps.db.shopSettings.findUnique({ where: { shop } });
   const keyChanged = apiKey !== undefined && rateLimitKey(apiKey) !== existing?.apiKeyDigest;
+  const digest = keyChanged ? rateLimitKey(apiKey) : (existing?.apiKeyDigest ?? null);
+  const before = parseMapping(existing?.mapping);
+  const refused = await idOrderRefusals(deps.db, { shop, digest, keyChanged, mapping, before });
+  if (refused) return { ok: false, errors: refused };
+  const stored = JSON.stringify(mapping);
+  // Only a change of what mapping reads re-maps open orders; a stored mapping that no longer validated
+  // counts as changed, since its orders were held for it.
+  const mappingChanged = before.problem !== null || JSON.stringify(before.mapping) !== stored;
   const data = {
     environment,
     batchAddOrder,
-    mapping: JSON.stringify(mapping),
+    mapping: stored,
+    ...(mappingChanged && { remapRequestedAt: deps.clock() }),
     ...(keyChanged && {
       apiKeyCiphertext: encryptSecret(apiKey, encryptionKey(env().SKLAD_ENCRYPTION_KEY), shop),
       apiKeyHint: secretHint(apiKey),
@@ -100,13 +134,90 @@ export async function saveSettings(
   };
   const row = await deps.db.shopSettings.upsert({ where: { shop }, create: { shop, ...data }, update: data });
   deps.log.info(
-    { shop, event: "settings.saved", keyChanged, environment, batchAddOrder },
+    { shop, event: "settings.saved", keyChanged, mappingChanged, environment, batchAddOrder },
     keyChanged ? "warehouse settings saved with a new ApiKey" : "warehouse settings saved",
   );
-  await remapOpenOrders(deps, shop);
+  // The remap runs in the worker, never inside this request: a shop may have thousands of open orders.
   // A loop running with the old key stops before its next step and starts again with the new one.
   if (keyChanged) (deps.shopChanged ?? deps.wake)?.(shop);
+  else if (mappingChanged) deps.wake?.(shop);
   return { ok: true, view: view(row) };
+}
+
+/**
+ * The field errors that keep two orders from getting the same `id_order`: a new prefix that could meet
+ * the one this shop used so far (possible only from a prefix saved before the digit rule), or a key that
+ * another shop sends with a prefix this one could meet. Null when the save may go ahead.
+ */
+async function idOrderRefusals(
+  db: Db,
+  input: {
+    shop: string;
+    digest: string | null;
+    keyChanged: boolean;
+    mapping: OrderSettings;
+    before: ShopMapping;
+  },
+): Promise<Record<string, string> | null> {
+  const prefix = input.mapping.idOrderPrefix;
+  const previous = input.before.mapping.idOrderPrefix;
+  if (prefix.toUpperCase() !== previous.toUpperCase() && idOrderPrefixesCanMeet(prefix, previous)) {
+    return {
+      "mapping.idOrderPrefix": `Orders already sent with the prefix “${previous}” could share an id_order with new orders under “${prefix}”: choose a prefix that “${previous}” does not begin with.`,
+    };
+  }
+  if (input.digest === null) return null;
+  const other = keySharerColliding(prefix, await keySharers(db, input.shop, input.digest));
+  if (!other) return null;
+  const errors: Record<string, string> = {
+    "mapping.idOrderPrefix":
+      other.idOrderPrefix === ""
+        ? `The store ${other.shop} sends orders with the same warehouse ApiKey and no order number prefix, so orders of the two stores could get the same id_order. Give this store a prefix of its own, such as “B-”.`
+        : `The store ${other.shop} sends orders with the same warehouse ApiKey and the order number prefix “${other.idOrderPrefix}”, so orders of the two stores could get the same id_order. Give this store a prefix of its own.`,
+  };
+  if (input.keyChanged) {
+    errors.apiKey = `This ApiKey is already used by the store ${other.shop}. Two stores can share a key only when each has its own order number prefix: set one for this store below.`;
+  }
+  return errors;
+}
+
+/** The other shops whose saved key has this digest, with their prefixes (as older releases allowed them). */
+async function keySharers(db: Db, shop: string, digest: string): Promise<KeySharer[]> {
+  const rows = await db.shopSettings.findMany({
+    where: { apiKeyDigest: digest, shop: { not: shop } },
+    select: { shop: true, mapping: true },
+    orderBy: { shop: "asc" },
+  });
+  return rows.map((row) => ({
+    shop: row.shop,
+    idOrderPrefix: parseMapping(row.mapping).mapping.idOrderPrefix,
+  }));
+}
+
+export interface SharedKeyConflict {
+  otherShop: string;
+  /** For the merchant and the log: what is wrong and what to do. */
+  message: string;
+}
+
+/**
+ * Whether the shop shares its ApiKey with another shop whose orders could get the same `id_order`; such a
+ * shop must not send until each has its own prefix. Saving settings refuses this, so it is found only in
+ * rows saved before that check or by two saves at once; the worker asks before sending.
+ */
+export async function sharedKeyConflict(db: Db, shop: string): Promise<SharedKeyConflict | null> {
+  const row = await db.shopSettings.findUnique({
+    where: { shop },
+    select: { apiKeyDigest: true, mapping: true },
+  });
+  if (!row?.apiKeyDigest) return null;
+  const prefix = parseMapping(row.mapping).mapping.idOrderPrefix;
+  const other = keySharerColliding(prefix, await keySharers(db, shop, row.apiKeyDigest));
+  if (!other) return null;
+  return {
+    otherShop: other.shop,
+    message: `This store and ${other.shop} use the same warehouse ApiKey with order number prefixes that could give two orders the same id_order, so no orders are sent until each store has its own prefix in Settings.`,
+  };
 }
 
 export interface WarehouseAccess {
@@ -115,7 +226,6 @@ export interface WarehouseAccess {
   keyDigest: string;
   environment: WarehouseEnvironment;
   batchAddOrder: boolean;
-  mapping: OrderSettings;
 }
 
 /** What the worker needs to call the warehouse for a shop; null while there is no key or it is paused. */
@@ -128,7 +238,6 @@ export async function warehouseAccess(db: Db, shop: string): Promise<WarehouseAc
     keyDigest: row.apiKeyDigest ?? rateLimitKey(apiKey),
     environment: row.environment === "staging" ? "staging" : "production",
     batchAddOrder: row.batchAddOrder,
-    mapping: parseMapping(row.mapping),
   };
 }
 

@@ -15,6 +15,7 @@ import {
   DEFAULT_ORDER_SETTINGS,
   DELIVERY_METHOD_KEYS,
   KYIV_CITY_REF,
+  idOrderPrefixesCanMeet,
   orderOverridesSchema,
   orderSettingsSchema,
   type OrderOverridesInput,
@@ -667,6 +668,34 @@ describe("id_order, external_id, comment, PayerType, delivery_sender_id", () => 
     expect(idOrderFor(uaOrder(), orderSettingsSchema.parse({ idOrderPrefix: "UA-" }))).toBe("UA-1042");
     expect(mapped(uaOrder(), { settings: { idOrderPrefix: "UA-" } }).id_order).toBe("UA-1042");
     expect(mapped(uaOrder(), { settings: { idOrderPrefix: "UA-" }, idOrder: "1042" }).id_order).toBe("1042");
+  });
+
+  it("refuses a prefix ending in a digit, since the number would run into it", () => {
+    // "UA1" with order 23 and "UA" with order 123 would both be "UA123".
+    const refused = orderSettingsSchema.safeParse({ idOrderPrefix: "UA1" });
+    expect(refused.success).toBe(false);
+    expect(refused.error!.issues[0]!.message).toMatch(/must not end in a digit.*“UA-”/);
+    for (const prefix of ["", "UA", "UA-", "1A-", "shop-b"]) {
+      expect(idOrderFor(uaOrder(), orderSettingsSchema.parse({ idOrderPrefix: prefix }))).toBe(
+        `${prefix}1042`,
+      );
+    }
+  });
+
+  it("tells when two prefixes can give two orders the same id_order", () => {
+    // Meet: equal (any case), or the longer is the shorter followed by a number without a leading zero.
+    expect(idOrderPrefixesCanMeet("UA-", "UA-")).toBe(true);
+    expect(idOrderPrefixesCanMeet("ua-", "UA-")).toBe(true);
+    expect(idOrderPrefixesCanMeet("", "")).toBe(true);
+    expect(idOrderPrefixesCanMeet("UA", "UA1")).toBe(true); // "UA" + 123 = "UA1" + 23
+    expect(idOrderPrefixesCanMeet("UA12", "UA")).toBe(true);
+    expect(idOrderPrefixesCanMeet("", "7")).toBe(true); // 71 = "7" + 1
+    // Never meet: distinct prefixes that keep the digit rule, or only a leading zero between them.
+    expect(idOrderPrefixesCanMeet("UA-", "UA")).toBe(false);
+    expect(idOrderPrefixesCanMeet("", "B-")).toBe(false);
+    expect(idOrderPrefixesCanMeet("A-", "B-")).toBe(false);
+    expect(idOrderPrefixesCanMeet("UA", "UA0")).toBe(false); // order numbers have no leading zero
+    expect(idOrderPrefixesCanMeet("UA-", "UA-X-")).toBe(false);
   });
 
   it("sends the exact Shopify id as external_id", () => {

@@ -1,7 +1,7 @@
 // Settings: the warehouse ApiKey (only its last four characters ever come back), the environment, batch
 // sending, and how orders map to the warehouse: payment and delivery rules, delivery texts, payer type.
 // The whole form is sent as JSON and checked by saveSettings; an error is shown beside its field and
-// nothing is saved.
+// nothing is saved. Saved settings that no longer validate are shown with what is wrong, never replaced.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import {
@@ -35,9 +35,9 @@ import { shopChanged, wakeWorker } from "../../work/worker.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const { db } = appContext();
+  const { db, log } = appContext();
   const [settings, timeZone] = await Promise.all([
-    loadSettings(db, session.shop),
+    loadSettings(db, session.shop, log),
     shopTimeZone(db, session.shop),
   ]);
   return {
@@ -47,6 +47,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       environment: settings.environment,
       batchAddOrder: settings.batchAddOrder,
       mapping: settings.mapping,
+      mappingProblem: settings.mappingProblem,
       pausedAt: settings.pausedAt ? formatShopTime(settings.pausedAt, timeZone) : null,
       pauseReason: settings.pauseReason,
     },
@@ -235,7 +236,7 @@ export default function Settings() {
                 autoComplete="off"
                 value={mapping.idOrderPrefix}
                 onChange={(idOrderPrefix) => update({ idOrderPrefix })}
-                helpText="Put before the order number in id_order: “UA-” sends order #1001 as UA-1001. Applies to new orders."
+                helpText="Put before the order number in id_order: “UA-” sends order #1001 as UA-1001. It ends in a letter or “-”, so the number cannot run into it. Applies to new orders; orders already taken in keep their id_order."
                 error={error("mapping.idOrderPrefix")}
               />
               <Checkbox
@@ -272,6 +273,21 @@ export default function Settings() {
               <p>
                 Paused since {settings.pausedAt}. Enter a new ApiKey below and save: the orders that waited go
                 out at once.
+              </p>
+            </BlockStack>
+          </Banner>
+        )}
+        {settings.mappingProblem && (
+          <Banner tone="critical" title="The saved order settings are no longer valid: new orders are held">
+            <BlockStack gap="200">
+              <p>
+                The order settings saved earlier do not pass today&apos;s checks, so orders are held rather
+                than sent with settings you did not choose. This is what is wrong:
+              </p>
+              <pre style={{ whiteSpace: "pre-wrap" }}>{settings.mappingProblem}</pre>
+              <p>
+                The form below shows the settings that are still valid. Correct the rest and save: the held
+                orders are then mapped again.
               </p>
             </BlockStack>
           </Banner>

@@ -1,0 +1,298 @@
+// Saving settings against the real database: prefixes that would let two orders share an id_order are
+// refused (in one shop over time, and between shops on one ApiKey); a changed mapping is re-mapped by the
+// worker's step, not inside the save; a saved mapping that no longer validates holds orders and says why.
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { appContext, type ServiceDeps } from "../../app/context.server";
+import { createLogger } from "../../app/logger.server";
+import { takeInOrderWebhook } from "../../app/orders/intake.server";
+import { shopifyOrderSchema } from "../../app/orders/payload";
+import { remapOpenOrdersStep } from "../../app/orders/remap.server";
+import { parseMapping } from "../../app/orders/settings";
+import { loadSettings, saveSettings, sharedKeyConflict } from "../../app/settings/settings.server";
+import { rateLimitKey } from "../../app/warehouse/limiter.server";
+import { DELIVERY_METHOD } from "../../app/warehouse/wire";
+import { FIXTURE_ORDER } from "../support/orders";
+
+const SHOP = "kyiv-goods.myshopify.com";
+const OTHER = "lviv-goods.myshopify.com";
+const API_KEY = "sk-live-5f1c2e9a44d08b70";
+
+/** Services' dependencies with the log lines kept, and the shops they were asked to wake. */
+function deps() {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const woken: string[] = [];
+  const services: ServiceDeps = {
+    ...appContext(),
+    log: createLogger({ level: "info", destination }),
+    wake: (shop) => woken.push(shop),
+  };
+  return { services, lines, woken };
+}
+
+const form = (mapping: Record<string, unknown>, apiKey?: string) => ({
+  ...(apiKey && { apiKey }),
+  environment: "production",
+  mapping,
+});
+
+/** An order webhook taken in through the real intake path. */
+async function takeIn(services: ServiceDeps, number: number, shop = SHOP) {
+  const id = 6123456780000 + number;
+  const order = shopifyOrderSchema.parse({
+    ...FIXTURE_ORDER,
+    id,
+    admin_graphql_api_id: `gid://shopify/Order/${id}`,
+    name: `#${number}`,
+    order_number: number,
+  });
+  await takeInOrderWebhook(services, { shop, topic: "orders/create", order, eventId: `event-${id}` });
+  return appContext().db.warehouseOrder.findUniqueOrThrow({
+    where: { shop_shopifyOrderId: { shop, shopifyOrderId: String(id) } },
+  });
+}
+
+const settingsRow = (shop = SHOP) => appContext().db.shopSettings.findUniqueOrThrow({ where: { shop } });
+
+describe("the order number prefix", () => {
+  it("is refused when it ends in a digit, with the rule and the reason beside the field", async () => {
+    const { services } = deps();
+    const saved = await saveSettings(services, SHOP, form({ idOrderPrefix: "UA1" }));
+    expect(saved).toEqual({
+      ok: false,
+      errors: { "mapping.idOrderPrefix": expect.stringMatching(/must not end in a digit/) },
+    });
+    expect(await appContext().db.shopSettings.count()).toBe(0);
+  });
+
+  it("cannot change to one that meets the prefix saved before the digit rule", async () => {
+    const { services } = deps();
+    const { db } = appContext();
+    await db.shopSettings.create({ data: { shop: SHOP, mapping: JSON.stringify({ idOrderPrefix: "UA1" }) } });
+    const before = await settingsRow();
+
+    // "UA1" + 23 was sent already; "UA" + 123 would be the same id_order.
+    const saved = await saveSettings(services, SHOP, form({ idOrderPrefix: "UA" }));
+    expect(saved).toEqual({
+      ok: false,
+      errors: { "mapping.idOrderPrefix": expect.stringContaining("“UA1” does not begin with") },
+    });
+    expect(await settingsRow()).toEqual(before);
+    expect((await saveSettings(services, SHOP, form({ idOrderPrefix: "UA-" }))).ok).toBe(true);
+  });
+
+  it("keeps the id_order of orders already taken in when it changes", async () => {
+    const { services } = deps();
+    await saveSettings(services, SHOP, form({ idOrderPrefix: "A-" }));
+    const first = await takeIn(services, 1001);
+    expect(first.idOrder).toBe("A-1001");
+
+    await saveSettings(services, SHOP, form({ idOrderPrefix: "B-" }));
+    await remapOpenOrdersStep(services, SHOP);
+    const after = await appContext().db.warehouseOrder.findUniqueOrThrow({ where: { id: first.id } });
+    expect(after.idOrder).toBe("A-1001");
+    expect(JSON.parse(after.mapped!).id_order).toBe("A-1001");
+    expect((await takeIn(services, 1002)).idOrder).toBe("B-1002");
+  });
+});
+
+describe("an ApiKey shared by two shops", () => {
+  it("is refused until the two shops' prefixes cannot give the same id_order", async () => {
+    const { services } = deps();
+    expect((await saveSettings(services, OTHER, form({}, API_KEY))).ok).toBe(true);
+
+    const refused = await saveSettings(services, SHOP, form({}, API_KEY));
+    expect(refused).toEqual({
+      ok: false,
+      errors: {
+        apiKey: `This ApiKey is already used by the store ${OTHER}. Two stores can share a key only when each has its own order number prefix: set one for this store below.`,
+        "mapping.idOrderPrefix": expect.stringContaining(
+          `${OTHER} sends orders with the same warehouse ApiKey`,
+        ),
+      },
+    });
+    expect(await appContext().db.shopSettings.count()).toBe(1);
+
+    const saved = await saveSettings(services, SHOP, form({ idOrderPrefix: "B-" }, API_KEY));
+    expect(saved.ok).toBe(true);
+    expect((await settingsRow()).apiKeyDigest).toBe(rateLimitKey(API_KEY));
+    expect(await sharedKeyConflict(appContext().db, SHOP)).toBeNull();
+    expect(await sharedKeyConflict(appContext().db, OTHER)).toBeNull();
+  });
+
+  it("refuses a prefix change that would meet the other shop's prefix, keeping the key", async () => {
+    const { services } = deps();
+    await saveSettings(services, OTHER, form({ idOrderPrefix: "A-" }, API_KEY));
+    await saveSettings(services, SHOP, form({ idOrderPrefix: "B-" }, API_KEY));
+    const before = await settingsRow();
+
+    const refused = await saveSettings(services, SHOP, form({ idOrderPrefix: "a-" }));
+    expect(refused).toEqual({
+      ok: false,
+      errors: {
+        "mapping.idOrderPrefix": `The store ${OTHER} sends orders with the same warehouse ApiKey and the order number prefix “A-”, so orders of the two stores could get the same id_order. Give this store a prefix of its own.`,
+      },
+    });
+    expect(await settingsRow()).toEqual(before);
+  });
+
+  it("stops both shops' sending when rows saved before the check share a key and a prefix", async () => {
+    const { db } = appContext();
+    const digest = rateLimitKey(API_KEY);
+    await db.shopSettings.createMany({
+      data: [
+        { shop: SHOP, apiKeyDigest: digest, mapping: JSON.stringify({ idOrderPrefix: "UA1" }) },
+        { shop: OTHER, apiKeyDigest: digest, mapping: JSON.stringify({ idOrderPrefix: "UA" }) },
+        { shop: "third.myshopify.com", apiKeyDigest: rateLimitKey("another-key"), mapping: "{}" },
+      ],
+    });
+    expect(await sharedKeyConflict(db, SHOP)).toEqual({
+      otherShop: OTHER,
+      message: expect.stringContaining("no orders are sent until each store has its own prefix"),
+    });
+    expect((await sharedKeyConflict(db, OTHER))?.otherShop).toBe(SHOP);
+    expect(await sharedKeyConflict(db, "third.myshopify.com")).toBeNull();
+    expect(await sharedKeyConflict(db, "unknown.myshopify.com")).toBeNull();
+  });
+});
+
+describe("re-mapping open orders after a save", () => {
+  const NEW_LITERAL = "Нова Пошта (відділення)";
+
+  it("happens in the worker's step, only when the mapping changed, and clears the request", async () => {
+    const { services, woken } = deps();
+    const { db } = appContext();
+    await saveSettings(services, SHOP, form({}, API_KEY));
+    const order = await takeIn(services, 1001);
+    expect(JSON.parse(order.mapped!).delivery_method).toBe(DELIVERY_METHOD.novaPoshta);
+    expect((await settingsRow()).remapRequestedAt).toBeNull();
+    woken.length = 0;
+
+    // The same mapping again: nothing to re-map, nothing to wake.
+    await saveSettings(services, SHOP, form({}));
+    expect((await settingsRow()).remapRequestedAt).toBeNull();
+    expect(woken).toEqual([]);
+    expect(await remapOpenOrdersStep(services, SHOP)).toEqual({ requested: false, changed: 0, due: false });
+
+    // A changed mapping: the save only records the request and wakes the worker.
+    await saveSettings(services, SHOP, form({ deliveryLiterals: { novaPoshta: NEW_LITERAL } }));
+    expect((await settingsRow()).remapRequestedAt).toBeInstanceOf(Date);
+    expect(woken).toEqual([SHOP]);
+    const unchanged = await db.warehouseOrder.findUniqueOrThrow({ where: { id: order.id } });
+    expect(unchanged.mapped).toBe(order.mapped);
+
+    expect(await remapOpenOrdersStep(services, SHOP)).toEqual({ requested: true, changed: 1, due: false });
+    const remapped = await db.warehouseOrder.findUniqueOrThrow({ where: { id: order.id } });
+    expect(JSON.parse(remapped.mapped!).delivery_method).toBe(NEW_LITERAL);
+    expect((await settingsRow()).remapRequestedAt).toBeNull();
+  });
+
+  it("goes through every chunk, and stays due when a save came meanwhile or it was told to stop", async () => {
+    const { services } = deps();
+    const { db } = appContext();
+    await saveSettings(services, SHOP, form({}, API_KEY));
+    for (const number of [1001, 1002, 1003]) await takeIn(services, number);
+    await saveSettings(services, SHOP, form({ deliveryLiterals: { novaPoshta: NEW_LITERAL } }));
+
+    // Told to stop before the second chunk: still due, and the first chunk is done.
+    let asked = 0;
+    const stopped = await remapOpenOrdersStep(services, SHOP, { chunkSize: 2, keepGoing: () => ++asked < 2 });
+    expect(stopped).toEqual({ requested: true, changed: 2, due: true });
+    expect((await settingsRow()).remapRequestedAt).not.toBeNull();
+
+    // A save between chunks (with the clock standing still, so the request's time is the same): the
+    // request is not cleared, and the next run maps everything with the newer mapping.
+    const still = (() => {
+      const at = new Date("2026-11-23T12:00:00Z");
+      return { ...services, clock: () => at };
+    })();
+    await saveSettings(still, SHOP, form({ deliveryLiterals: { novaPoshta: "Перша" } }));
+    let chunks = 0;
+    const raced = await remapOpenOrdersStep(still, SHOP, {
+      chunkSize: 2,
+      keepGoing: async () => {
+        if (++chunks === 2)
+          await saveSettings(still, SHOP, form({ deliveryLiterals: { novaPoshta: "Друга" } }));
+        return true;
+      },
+    });
+    expect(raced).toMatchObject({ requested: true, due: true });
+    expect((await settingsRow()).remapRequestedAt).not.toBeNull();
+
+    expect(await remapOpenOrdersStep(services, SHOP)).toEqual({ requested: true, changed: 3, due: false });
+    const literals = (await db.warehouseOrder.findMany({ where: { shop: SHOP } })).map(
+      (row) => JSON.parse(row.mapped!).delivery_method,
+    );
+    expect(literals).toEqual(["Друга", "Друга", "Друга"]);
+    expect((await settingsRow()).remapRequestedAt).toBeNull();
+  });
+});
+
+describe("a saved mapping that no longer validates", () => {
+  // Saved by an earlier release: a prefix ending in a digit, and a delivery text since made required.
+  const STORED = JSON.stringify({
+    idOrderPrefix: "UA1",
+    deliveryLiterals: { pickup: "" },
+    sendNoteAsComment: false,
+  });
+
+  it("is parsed with its problem and what still validates, never replaced by defaults", () => {
+    const { mapping, problem } = parseMapping(STORED);
+    expect(problem).toMatch(/must not end in a digit[\s\S]*idOrderPrefix/);
+    expect(problem).toMatch(/deliveryLiterals\.pickup/);
+    expect(mapping).toMatchObject({ idOrderPrefix: "UA1", sendNoteAsComment: false });
+    expect(parseMapping("{not json").problem).toBe("The saved order settings are not valid JSON.");
+    expect(parseMapping(undefined)).toEqual({
+      mapping: expect.objectContaining({ idOrderPrefix: "" }),
+      problem: null,
+    });
+  });
+
+  it("holds new orders with the reason, logs it with the shop, shows it, and keeps it until a valid save", async () => {
+    const { services, lines } = deps();
+    const { db } = appContext();
+    await db.shopSettings.create({ data: { shop: SHOP, mapping: STORED } });
+
+    const order = await takeIn(services, 1001);
+    expect(order.state).toBe("held");
+    // The shop's id_orders go on as before, so the prefix change it must make cannot meet them unseen.
+    expect(order.idOrder).toBe("UA11001");
+    expect(JSON.parse(order.holdReasons!)).toEqual([
+      {
+        code: "mapping_invalid",
+        message: expect.stringMatching(
+          /^The store's saved order settings are no longer valid.*must not end in a digit/s,
+        ),
+        fix: expect.stringContaining("Open Settings"),
+        action: "settings",
+      },
+    ]);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: "warn", shop: SHOP, event: "settings.mapping_invalid" }),
+    );
+
+    const view = await loadSettings(db, SHOP);
+    expect(view.mappingProblem).toMatch(/deliveryLiterals\.pickup/);
+    expect(view.mapping.sendNoteAsComment).toBe(false);
+    expect((await settingsRow()).mapping).toBe(STORED);
+
+    // A valid save (the mapping counts as changed) maps the held order again.
+    const saved = await saveSettings(
+      services,
+      SHOP,
+      form({ idOrderPrefix: "UA-", sendNoteAsComment: false }),
+    );
+    expect(saved.ok).toBe(true);
+    expect(await remapOpenOrdersStep(services, SHOP)).toMatchObject({ changed: 1, due: false });
+    const ready = await db.warehouseOrder.findUniqueOrThrow({ where: { id: order.id } });
+    expect(ready.state).toBe("ready");
+    expect(ready.idOrder).toBe("UA11001");
+    expect((await loadSettings(db, SHOP)).mappingProblem).toBeNull();
+  });
+});
