@@ -1,7 +1,8 @@
 // What a merchant can do to an order from the admin: send it now, retry, cancel it at the warehouse, or
 // correct what held it. Each answers a message to show, and wakes the worker when work became due.
 import type { ServiceDeps } from "../context.server";
-import { applyChange, shopMapping, storedShopifyOrder } from "./intake.server";
+import { shopMapping } from "../settings/settings.server";
+import { applyChange, storedShopifyOrder } from "./intake.server";
 import { orderOverridesSchema } from "./settings";
 import { ATTENTION, ORDER_STATE, PENDING } from "./states";
 import { EVENT, recordEvents } from "./timeline.server";

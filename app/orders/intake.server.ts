@@ -31,7 +31,6 @@ export function holdSummary(hold: HoldReason[]): string {
 }
 
 // Kept for the order actions until they import it from settings.server.ts, where it lives now.
-export { shopMapping };
 
 function isCancelled(topic: OrderTopic, order: ShopifyOrder): boolean {
   return topic === "orders/cancelled" || Boolean(order.cancelled_at);

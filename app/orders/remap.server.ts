@@ -4,6 +4,7 @@
 import type { ServiceDeps } from "../context.server";
 import { checkedMapping } from "../settings/settings.server";
 import { applyChange, OrderMovedMeanwhile, storedShopifyOrder } from "./intake.server";
+import { NOTHING, WORK, type WorkKind } from "../work/steps";
 import { ORDER_STATE } from "./states";
 
 /** Orders read and re-mapped at a time. */
@@ -77,3 +78,33 @@ export async function remapOpenOrdersStep(
   );
   return { requested: true, changed, due: count === 0 };
 }
+
+/**
+ * Re-mapping as a kind of the engine's work: due while the shop's settings carry a remap request, run a
+ * chunk at a time under the shop's lease, and stopped between chunks when the lease ends.
+ */
+export const remapWork: WorkKind = {
+  name: "remap_orders",
+  async dueShops(db) {
+    const rows = await db.shopSettings.findMany({
+      where: { remapRequestedAt: { not: null } },
+      select: { shop: true },
+    });
+    return rows.map((row) => row.shop);
+  },
+  open(work) {
+    return Promise.resolve({
+      async run() {
+        const outcome = await remapOpenOrdersStep(work, work.shop, { keepGoing: () => !work.signal.aborted });
+        return outcome.requested ? WORK : NOTHING;
+      },
+      async nextDueAt() {
+        const row = await work.db.shopSettings.findUnique({
+          where: { shop: work.shop },
+          select: { remapRequestedAt: true },
+        });
+        return row?.remapRequestedAt ? work.clock().getTime() : null;
+      },
+    });
+  },
+};

@@ -10,7 +10,13 @@ import type { Db } from "../db.server";
 import type { Log } from "../logger.server";
 import { ordersWork, type OrdersWorkOptions } from "../orders/work.server";
 import { UNAUTHORIZED_REASON } from "../orders/submission.server";
-import { pauseShop, warehouseAccess, type WarehouseAccess } from "../settings/settings.server";
+import { remapWork } from "../orders/remap.server";
+import {
+  pauseShop,
+  sharedKeyConflict,
+  warehouseAccess,
+  type WarehouseAccess,
+} from "../settings/settings.server";
 import { SecretUnreadable } from "../settings/secret-box.server";
 import type { ShopAdmin } from "../shopify/admin-graphql.server";
 import { createWarehouseClient, type WarehouseEndpoints } from "../warehouse/client.server";
@@ -116,6 +122,7 @@ export function createWorker(options: WorkerOptions): Worker {
       ...(options.inDoubt && { inDoubt: options.inDoubt }),
       recovery: { leaseTtlMs, requestTimeoutMs: options.endpoints.timeoutMs },
     }),
+    remapWork,
     ...(options.kinds ?? []),
   ];
   const periodic = options.periodic ?? [pruneWebhookEvents];
@@ -217,6 +224,13 @@ export function createWorker(options: WorkerOptions): Worker {
       return;
     }
     if (!access) return;
+    // Two shops on one key whose prefixes could give two orders one id_order: nothing is sent for either
+    // until one changes its prefix (Settings says so). Refused on save; this catches rows saved before.
+    const conflict = await sharedKeyConflict(db, shop);
+    if (conflict) {
+      log.warn({ shop, event: "shop.key_shared", otherShop: conflict.otherShop }, conflict.message);
+      return;
+    }
     const lease = await takeLease(db, shop, holder, clock(), leaseTtlMs);
     if (!lease) {
       log.debug({ shop, event: "worker.lease_busy" }, "another worker holds the shop's lease");

@@ -148,6 +148,29 @@ describe("scheduled work", () => {
   });
 });
 
+describe("re-mapping after a settings change", () => {
+  it("is run by the engine once a save asked for it, and the request is cleared", async () => {
+    const mapping = { deliveryLiterals: { novaPoshta: "Нова Пошта (відділення)" } };
+    const saved = await saveSettings(appContext(), SHOP, { environment: "production", mapping });
+    expect(saved.ok).toBe(true);
+    const asked = await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    expect(asked.remapRequestedAt).toBeInstanceOf(Date);
+    await worker().sweep();
+    const done = await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    expect(done.remapRequestedAt).toBeNull();
+  });
+
+  it("holds back a shop whose key another shop shares with a prefix that could meet its own", async () => {
+    const other = "engine-other.myshopify.com";
+    // Saved before the check existed: both rows have the same key and no prefix.
+    const row = await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    await db.shopSettings.create({ data: { ...row, shop: other } });
+    const { kind, state } = scriptedKind(() => NOTHING);
+    await worker({ kinds: [kind] }).sweep();
+    expect(state.runs).toBe(0);
+  });
+});
+
 describe("the lease's context", () => {
   it("carries the shop, the saved key's digest and settings, and the engine's clock", async () => {
     const clock = () => new Date(Date.now() + 7 * 24 * 3600_000);

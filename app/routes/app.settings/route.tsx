@@ -29,16 +29,17 @@ import {
   PAYMENT_METHOD_LABELS,
   type OrderSettings,
 } from "../../orders/settings";
-import { loadSettings, saveSettings } from "../../settings/settings.server";
+import { loadSettings, saveSettings, sharedKeyConflict } from "../../settings/settings.server";
 import { authenticate } from "../../shopify.server";
 import { shopChanged, wakeWorker } from "../../work/worker.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { db, log } = appContext();
-  const [settings, timeZone] = await Promise.all([
+  const [settings, timeZone, keyConflict] = await Promise.all([
     loadSettings(db, session.shop, log),
     shopTimeZone(db, session.shop),
+    sharedKeyConflict(db, session.shop),
   ]);
   return {
     settings: {
@@ -50,6 +51,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       mappingProblem: settings.mappingProblem,
       pausedAt: settings.pausedAt ? formatShopTime(settings.pausedAt, timeZone) : null,
       pauseReason: settings.pauseReason,
+      keyConflict: keyConflict?.message ?? null,
     },
     paymentMethods: PAYMENT_METHOD_KEYS.map((key) => ({ value: key, label: PAYMENT_METHOD_LABELS[key] })),
     deliveryMethods: DELIVERY_METHOD_KEYS.map((key) => ({ value: key, label: DELIVERY_METHOD_LABELS[key] })),
@@ -275,6 +277,11 @@ export default function Settings() {
                 out at once.
               </p>
             </BlockStack>
+          </Banner>
+        )}
+        {settings.keyConflict && (
+          <Banner tone="critical" title="Orders are not being sent: another store uses this ApiKey">
+            <p>{settings.keyConflict}</p>
           </Banner>
         )}
         {settings.mappingProblem && (
