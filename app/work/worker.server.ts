@@ -24,7 +24,7 @@ import { shopIsActive } from "../shops/lifecycle.server";
 import { createWarehouseClient, type WarehouseEndpoints } from "../warehouse/client.server";
 import { WarehouseRateLimiter, type RateLimits } from "../warehouse/limiter.server";
 import type { BACKOFF } from "./backoff";
-import { releaseLease, renewLease, takeLease, type Lease } from "./lease.server";
+import { LeaseKeeper, releaseLease, takeLease, type Lease } from "./lease.server";
 import { DatabaseRateLimitStore } from "./rate-limit-store.server";
 
 export interface WorkerOptions {
@@ -237,16 +237,10 @@ export function createWorker(options: WorkerOptions): Worker {
     // One order a request (the batch switch off) leaves one at a time: each takes a place in the window.
     const batches = new BatchesInFlight(access.batchAddOrder ? addOrderBatchesInFlight : 1);
     // Renewed on a timer too, so a slow request (up to WAREHOUSE_TIMEOUT_MS) never outlives the lease.
-    let leaseLost = false;
-    const heartbeat = setInterval(() => {
-      void renewLease(db, lease, clock(), leaseTtlMs).then(
-        (held) => (leaseLost ||= !held),
-        () => undefined,
-      );
-    }, leaseTtlMs / 3);
+    const keeper = new LeaseKeeper({ db, lease, ttlMs: leaseTtlMs, clock, log: deps.log });
     try {
       await recoverInterruptedSubmissions(deps, shop);
-      while (!stopping && !leaseLost) {
+      while (!stopping && !keeper.lost) {
         const lookedUp = await lookUpInDoubtOrders(deps, shop, lookup);
         if (lookedUp.did === "stop") return;
         const submitted = await submitReadyOrders(deps, shop, batches);
@@ -256,10 +250,7 @@ export function createWorker(options: WorkerOptions): Worker {
         const changed = await sendPendingChange(deps, shop);
         if (changed.did === "stop") return;
         const results = [lookedUp, submitted, changed];
-        if (leaseLost || !(await renewLease(db, lease, clock(), leaseTtlMs))) {
-          log.warn({ shop, event: "worker.lease_lost" }, "lost the shop's lease; another worker continues");
-          return;
-        }
+        if (!(await keeper.renewNow())) return;
         if (results.some((result) => result.did === "work")) continue;
 
         const next = await nextDue(shop, results);
@@ -273,7 +264,7 @@ export function createWorker(options: WorkerOptions): Worker {
       heldByLimits.delete(shop);
       // The lease covers the batches still out until their answers are recorded.
       await batches.all();
-      clearInterval(heartbeat);
+      keeper.stop();
     }
   }
 
