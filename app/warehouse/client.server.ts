@@ -17,6 +17,7 @@ import {
   type WarehouseEffect,
 } from "./errors";
 import { type Headroom, WarehouseRateLimiter } from "./limiter.server";
+import { warehouseFetch } from "./transport.server";
 import {
   addDeliveryRequestSchema,
   addedDeliveryRequestSchema,
@@ -66,6 +67,8 @@ export interface WarehouseEndpoints {
   /** v2 base (the Delivery group); the operation name travels in the body field `method`. */
   baseUrlV2: string;
   timeoutMs: number;
+  /** How long an idle connection to the warehouse is kept (see transport.server.ts). */
+  idleSocketMs?: number;
 }
 
 export const DEFAULT_ENDPOINTS: WarehouseEndpoints = {
@@ -150,7 +153,7 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
   const endpoints = { ...DEFAULT_ENDPOINTS, ...options.endpoints };
   const limiter = options.limiter ?? new WarehouseRateLimiter();
   const maxLimiterWaitMs = options.maxLimiterWaitMs ?? 0;
-  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const doFetch = options.fetch ?? warehouseFetch(endpoints.idleSocketMs);
   const { apiKey } = options;
 
   /** Waits for the limits; answers the send's stamp in the limiter's window. */
