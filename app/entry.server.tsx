@@ -7,7 +7,8 @@ import { renderToPipeableStream } from "react-dom/server";
 import { appContext, closeAppContext } from "./context.server";
 import { env } from "./env.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
-import { warehouseEndpoints } from "./warehouse/config.server";
+import { warehouseEndpoints, webShutdownGraceMs } from "./warehouse/config.server";
+import { closeWarehouseConnections } from "./warehouse/transport.server";
 import { startProcessWorker, stopProcessWorker } from "./work/worker.server";
 
 // The work engine runs inside the web process unless WORKER=off (separate `npm run worker` processes).
@@ -46,8 +47,17 @@ export default async function handleRequest(
   });
 }
 
-/** Called by server.js after the HTTP server has stopped taking requests. */
+/**
+ * Called by server.js after the HTTP server has stopped taking requests: waits for the worker's requests
+ * to the warehouse still out and records their answers, then closes the connections and the database.
+ */
 export async function shutdown(): Promise<void> {
   await stopProcessWorker();
+  await closeWarehouseConnections();
   await closeAppContext();
+}
+
+/** How long server.js lets a shutdown take before it exits anyway (from the warehouse's timeout). */
+export function shutdownGraceMs(): number {
+  return webShutdownGraceMs();
 }

@@ -2,7 +2,8 @@
 // run against one PostgreSQL database. SIGTERM or SIGINT lets the requests in flight finish, then exits.
 import { appContext, closeAppContext } from "../app/context.server";
 import { env, InvalidEnvironmentError } from "../app/env.server";
-import { warehouseEndpoints } from "../app/warehouse/config.server";
+import { warehouseEndpoints, workerShutdownGraceMs } from "../app/warehouse/config.server";
+import { closeWarehouseConnections } from "../app/warehouse/transport.server";
 import { createWorker } from "../app/work/worker.server";
 
 let settings;
@@ -28,7 +29,14 @@ async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   context.log.info({ event: "worker.stopping", signal }, "worker stopping after the requests in flight");
+  // Every request has its timeout, so this fires only if something hangs past them all.
+  setTimeout(() => {
+    context.log.error({ event: "worker.stop_timed_out" }, "requests still running; exiting");
+    context.log.flush();
+    process.exit(1);
+  }, workerShutdownGraceMs()).unref();
   await worker.stop();
+  await closeWarehouseConnections();
   await closeAppContext();
   process.exit(0);
 }
