@@ -100,6 +100,12 @@ export interface WarehouseClientOptions {
   batchAddOrder?: boolean;
   onExchange?: (exchange: WarehouseExchange) => void;
   fetch?: typeof fetch;
+  /**
+   * Once aborted (the shop's lease is lost), no request leaves: each fails as certainly not sent, so
+   * another worker's requests for the shop are not joined by ours. Requests already out are not cut
+   * off, since cutting one off would leave its outcome in doubt.
+   */
+  stopSending?: AbortSignal;
 }
 
 /** What happened to one order of a submission. */
@@ -217,6 +223,9 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
     let text: string | undefined;
     try {
       let response: Response;
+      if (options.stopSending?.aborted) {
+        throw new WarehouseNetworkError(operation, "none", "this worker stopped sending for the shop");
+      }
       try {
         response = await doFetch(url, {
           method,

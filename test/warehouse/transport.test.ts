@@ -6,9 +6,11 @@
 // have arrived, so its batch went in doubt) is played here deterministically: the server drops any request
 // arriving on a connection that has been idle past its keep-alive time, as if its close had crossed it.
 // A pool that closes its idle sockets first never sends on one the server is about to close.
+import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWarehouseClient } from "../../app/warehouse/client.server";
+import { WarehouseNetworkError } from "../../app/warehouse/errors";
 import { closeWarehouseConnections } from "../../app/warehouse/transport.server";
 
 const SERVER_IDLE_MS = 300;
@@ -119,5 +121,76 @@ describe("the warehouse client's connections", () => {
     const outcomes = await spacedRequests(client, 2);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected"]);
     expect(server.dropped).toBe(1);
+  });
+});
+
+describe("a warehouse client told to stop sending (its lease lost)", () => {
+  /** Holds each answer until `answer()`; `received` resolves when a request has arrived. */
+  async function holdingServer() {
+    const held: http.ServerResponse[] = [];
+    let arrived!: () => void;
+    const received = new Promise<void>((resolve) => (arrived = resolve));
+    let requests = 0;
+    const httpServer = http.createServer((request, response) => {
+      requests++;
+      held.push(response);
+      request.resume();
+      arrived();
+    });
+    await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
+    const { port } = httpServer.address() as net.AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      received,
+      requests: () => requests,
+      answer: () => {
+        for (const response of held.splice(0)) {
+          response.writeHead(200, { "content-type": "application/json" }).end(ANSWER);
+        }
+      },
+      close: () =>
+        new Promise<void>((resolve) => {
+          httpServer.closeAllConnections();
+          httpServer.close(() => resolve());
+        }),
+    };
+  }
+
+  it("sends nothing more, and says the request certainly did not leave", async () => {
+    const warehouse = await holdingServer();
+    try {
+      const stop = new AbortController();
+      stop.abort();
+      const client = createWarehouseClient({
+        apiKey: "",
+        endpoints: { baseUrl: warehouse.url },
+        stopSending: stop.signal,
+      });
+      const error = await client.getStatusDictionary().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(WarehouseNetworkError);
+      expect(error).toMatchObject({ effect: "none" });
+      expect(warehouse.requests()).toBe(0);
+    } finally {
+      await warehouse.close();
+    }
+  });
+
+  it("still takes the answer to a request already out, which would otherwise be in doubt", async () => {
+    const warehouse = await holdingServer();
+    try {
+      const stop = new AbortController();
+      const client = createWarehouseClient({
+        apiKey: "",
+        endpoints: { baseUrl: warehouse.url },
+        stopSending: stop.signal,
+      });
+      const call = client.getStatusDictionary();
+      await warehouse.received;
+      stop.abort();
+      warehouse.answer();
+      expect(await call).toEqual([{ id: "1", name: "Нове" }]);
+    } finally {
+      await warehouse.close();
+    }
   });
 });
