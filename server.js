@@ -1,10 +1,8 @@
 // The production server (`npm start`, after `npm run build`): serves the built assets and the Remix app,
 // and shuts down gracefully: on SIGTERM or SIGINT it stops taking connections, lets requests in flight
-// finish (up to SHUTDOWN_GRACE_MS), then closes the database and exits.
+// finish (up to the grace the build derives from WAREHOUSE_TIMEOUT_MS), then closes the database and exits.
 import { createRequestHandler } from "@remix-run/express";
 import express from "express";
-
-const SHUTDOWN_GRACE_MS = 10_000;
 
 // `npm start` is production unless NODE_ENV says otherwise, and for the whole process: Remix's mode below
 // and the environment's check (app/env.server.ts, which then demands SKLAD_ENCRYPTION_KEY) read the same
@@ -23,6 +21,8 @@ try {
   }
   process.exit(1);
 }
+// Longer than a warehouse request may take, so the worker's last answers are recorded, not left in doubt.
+const SHUTDOWN_GRACE_MS = build.entry.module.shutdownGraceMs?.() ?? 35_000;
 
 const app = express();
 app.disable("x-powered-by");

@@ -7,6 +7,8 @@ import { renderToPipeableStream } from "react-dom/server";
 import { appContext, closeAppContext } from "./context.server";
 import { env } from "./env.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
+import { webShutdownGraceMs } from "./warehouse/config.server";
+import { closeWarehouseConnections } from "./warehouse/transport.server";
 import { createEngine } from "./work/engine.server";
 import { startProcessWorker, stopProcessWorker } from "./work/worker.server";
 
@@ -46,8 +48,17 @@ export default async function handleRequest(
   });
 }
 
-/** Called by server.js after the HTTP server has stopped taking requests. */
+/**
+ * Called by server.js after the HTTP server has stopped taking requests: waits for the worker's requests
+ * to the warehouse still out and records their answers, then closes the connections and the database.
+ */
 export async function shutdown(): Promise<void> {
   await stopProcessWorker();
+  await closeWarehouseConnections();
   await closeAppContext();
+}
+
+/** How long server.js lets a shutdown take before it exits anyway (from the warehouse's timeout). */
+export function shutdownGraceMs(): number {
+  return webShutdownGraceMs();
 }

@@ -2,6 +2,8 @@
 // run against one PostgreSQL database. SIGTERM or SIGINT lets the requests in flight finish, then exits.
 import { appContext, closeAppContext } from "../app/context.server";
 import { env, InvalidEnvironmentError } from "../app/env.server";
+import { workerShutdownGraceMs } from "../app/warehouse/config.server";
+import { closeWarehouseConnections } from "../app/warehouse/transport.server";
 import { createEngine } from "../app/work/engine.server";
 
 // A worker process is a deployment, like `npm start`: production unless NODE_ENV says otherwise, so it
@@ -26,7 +28,14 @@ async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   context.log.info({ event: "worker.stopping", signal }, "worker stopping after the requests in flight");
+  // Every request has its timeout, so this fires only if something hangs past them all.
+  setTimeout(() => {
+    context.log.error({ event: "worker.stop_timed_out" }, "requests still running; exiting");
+    context.log.flush();
+    process.exit(1);
+  }, workerShutdownGraceMs()).unref();
   await worker.stop();
+  await closeWarehouseConnections();
   await closeAppContext();
   process.exit(0);
 }

@@ -17,6 +17,7 @@ import {
   type WarehouseEffect,
 } from "./errors";
 import { type Headroom, WarehouseRateLimiter } from "./limiter.server";
+import { warehouseFetch } from "./transport.server";
 import {
   addDeliveryRequestSchema,
   addedDeliveryRequestSchema,
@@ -66,6 +67,8 @@ export interface WarehouseEndpoints {
   /** v2 base (the Delivery group); the operation name travels in the body field `method`. */
   baseUrlV2: string;
   timeoutMs: number;
+  /** How long an idle connection to the warehouse is kept (see transport.server.ts). */
+  idleSocketMs?: number;
 }
 
 export const DEFAULT_ENDPOINTS: WarehouseEndpoints = {
@@ -97,6 +100,12 @@ export interface WarehouseClientOptions {
   batchAddOrder?: boolean;
   onExchange?: (exchange: WarehouseExchange) => void;
   fetch?: typeof fetch;
+  /**
+   * Once aborted (the shop's lease is lost), no request leaves: each fails as certainly not sent, so
+   * another worker's requests for the shop are not joined by ours. Requests already out are not cut
+   * off, since cutting one off would leave its outcome in doubt.
+   */
+  stopSending?: AbortSignal;
 }
 
 /** What happened to one order of a submission. */
@@ -150,7 +159,7 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
   const endpoints = { ...DEFAULT_ENDPOINTS, ...options.endpoints };
   const limiter = options.limiter ?? new WarehouseRateLimiter();
   const maxLimiterWaitMs = options.maxLimiterWaitMs ?? 0;
-  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const doFetch = options.fetch ?? warehouseFetch(endpoints.idleSocketMs);
   const { apiKey } = options;
 
   /** Waits for the limits; answers the send's stamp in the limiter's window. */
@@ -214,6 +223,9 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
     let text: string | undefined;
     try {
       let response: Response;
+      if (options.stopSending?.aborted) {
+        throw new WarehouseNetworkError(operation, "none", "this worker stopped sending for the shop");
+      }
       try {
         response = await doFetch(url, {
           method,

@@ -22,7 +22,7 @@ import type { ShopAdmin } from "../shopify/admin-graphql.server";
 import { createWarehouseClient, type WarehouseEndpoints } from "../warehouse/client.server";
 import { WarehouseRateLimiter, type RateLimits } from "../warehouse/limiter.server";
 import type { BACKOFF } from "./backoff";
-import { releaseLease, renewLease, takeLease, type Lease } from "./lease.server";
+import { LeaseKeeper, releaseLease, takeLease, type Lease } from "./lease.server";
 import { DatabaseRateLimitStore } from "./rate-limit-store.server";
 import type { PeriodicTask, ShopStep, ShopWork, StepResult, WorkKind } from "./steps";
 
@@ -86,7 +86,7 @@ export interface Worker {
 }
 
 /** Why a shop's loop ended early, for the logs. */
-type StopReason = "lease_lost" | "lease_unrenewable" | "shop_changed" | "engine_stopping" | "lease_released";
+type StopReason = "lease_lost" | "shop_changed" | "engine_stopping" | "lease_released";
 
 /**
  * Whether the lease's key may still work for the shop: installed, not paused, and the key saved is the one
@@ -253,28 +253,6 @@ export function createWorker(options: WorkerOptions): Worker {
     if (!loop.signal.aborted) loop.abort(reason);
   }
 
-  /**
-   * Renews the lease every third of its life. A renewal that fails, finds the lease gone, or comes too
-   * late to be sure of it stops the loop: a holder that cannot renew must stop sending before the lease
-   * expires and another worker takes the shop.
-   */
-  function keepLease(shop: string, lease: Lease, loop: AbortController): () => void {
-    let renewedAt = Date.now();
-    const renew = async () => {
-      try {
-        const held = await renewLease(db, lease, clock(), leaseTtlMs);
-        if (!held) return stopLoop(loop, "lease_lost");
-        renewedAt = Date.now();
-      } catch (error) {
-        log.error({ shop, event: "worker.lease_renewal_failed", err: error }, "could not renew the lease");
-        // Keep trying until the lease's life is nearly spent, then stop: another worker may take it.
-        if (Date.now() - renewedAt > (leaseTtlMs * 2) / 3) stopLoop(loop, "lease_unrenewable");
-      }
-    };
-    const heartbeat = setInterval(() => void renew(), leaseTtlMs / 3);
-    return () => clearInterval(heartbeat);
-  }
-
   async function workWhileLeased(
     shop: string,
     lease: Lease,
@@ -282,6 +260,14 @@ export function createWorker(options: WorkerOptions): Worker {
     loop: AbortController,
   ): Promise<void> {
     const { apiKey, ...settings } = access;
+    const shopLog = log.child({ shop });
+    // A holder that cannot renew its lease stops sending before it could expire: no request leaves once
+    // the keeper gives up (those already out finish), and the loop ends, even from its sleep.
+    const keeper = new LeaseKeeper({ db, lease, ttlMs: leaseTtlMs, clock, log: shopLog });
+    keeper.signal.addEventListener("abort", () => {
+      stopLoop(loop, "lease_lost");
+      sleepers.get(shop)?.();
+    });
     const warehouse = createWarehouseClient({
       apiKey,
       endpoints: options.endpoints,
@@ -290,9 +276,9 @@ export function createWorker(options: WorkerOptions): Worker {
         now: () => clock().getTime(),
       }),
       batchAddOrder: access.batchAddOrder,
+      stopSending: keeper.signal,
       ...(options.fetch && { fetch: options.fetch }),
     });
-    const shopLog = log.child({ shop });
     let admin: Promise<ShopAdmin> | undefined;
     const work: ShopWork = {
       db,
@@ -309,7 +295,6 @@ export function createWorker(options: WorkerOptions): Worker {
         return admin;
       },
     };
-    const stopKeeping = keepLease(shop, lease, loop);
     const steps: ShopStep[] = [];
     try {
       for (const kind of kinds) steps.push(await kind.open(work));
@@ -328,10 +313,7 @@ export function createWorker(options: WorkerOptions): Worker {
         if (held.length) heldByLimits.set(shop, Math.min(...held));
         else heldByLimits.delete(shop);
         if (loop.signal.aborted) break;
-        if (!(await renewLease(db, lease, clock(), leaseTtlMs))) {
-          stopLoop(loop, "lease_lost");
-          break;
-        }
+        if (!(await keeper.renewNow())) break;
         if (!(await shopStillWorks(db, shop, access.keyDigest))) {
           stopLoop(loop, "shop_changed");
           break;
@@ -354,8 +336,9 @@ export function createWorker(options: WorkerOptions): Worker {
       }
     } finally {
       heldByLimits.delete(shop);
-      stopKeeping();
+      // The lease covers what the steps left out (batches still to be settled): renewed until they are.
       await Promise.all(steps.map((step) => step.close?.()));
+      keeper.stop();
     }
   }
 
