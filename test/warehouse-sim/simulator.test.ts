@@ -475,6 +475,37 @@ describe("faults", () => {
   });
 });
 
+describe("what a test can hold the client to", () => {
+  it("records every refusal it chose and every field it ignored, but not the faults a test injected", async () => {
+    const sim = await simulator();
+    sim.seedProducts([{ sku: "MUG-1", name: "Чашка", quantity: 10 }]);
+    await addOrder(sim, { delivery_address: { ...order(sim).delivery_address, Warehouse: "1" } });
+    await call(sim, OPERATIONS.cancelOrder, { order: { id_order: "1001", reason: "x" }, note: "late" });
+    await call(sim, OPERATIONS.cancelOrder, { order: { id_order: "1001" } });
+    await call(sim, OPERATIONS.reportStatusOrder, { orders: ["1001"], page: 1 });
+    sim.faults.failNext({ count: 1, status: 503 });
+    expect((await call(sim, OPERATIONS.listOrder, { datefrom: "20260310", dateto: "20260310" })).status).toBe(
+      503,
+    );
+    expect((await call(sim, OPERATIONS.listOrder, { ApiKey: "wrong" })).status).toBe(401);
+    expect((await call(sim, "NoSuchOperation", {})).status).toBe(404);
+
+    const { refusals, ignoredFields, statuses } = sim.stats();
+    expect(ignoredFields).toEqual({
+      "delivery_address.Warehouse": 1,
+      "CancelOrder.note": 1,
+      "CancelOrder.order.reason": 1,
+      "ReportStatusOrder.page": 1,
+    });
+    expect(refusals).toEqual([
+      { operation: OPERATIONS.cancelOrder, status: 200, errors: [expect.stringContaining("уже отменен")] },
+      { operation: OPERATIONS.listOrder, status: 401, errors: ["Неверный ApiKey"] },
+      { operation: "(unknown)", status: 404, errors: ["Метод NoSuchOperation не найден"] },
+    ]);
+    expect(statuses["503"]).toBe(1);
+  });
+});
+
 describe("bad input", () => {
   it("never crashes an operation: every odd body gets an envelope, none a 500", async () => {
     const sim = await simulator({ rateLimits: false });
