@@ -129,6 +129,8 @@ export async function startOrderFlow<Warehouse extends WarehouseSide = Warehouse
     worker?: Partial<WorkerOptions>;
     /** Start without a worker (to look at what intake alone does). */
     noWorker?: boolean;
+    /** How long the worker waits for an answer: 2 s unless told (longer for answers a test holds). */
+    warehouseTimeoutMs?: number;
   } = {},
 ): Promise<OrderFlow<Warehouse>> {
   const context = appContext();
@@ -160,7 +162,7 @@ export async function startOrderFlow<Warehouse extends WarehouseSide = Warehouse
   const app = await startRouteServer();
   const worker = createWorker({
     ...context,
-    endpoints: { baseUrl: sim.url, baseUrlV2: sim.urlV2, timeoutMs: 2_000 },
+    endpoints: { baseUrl: sim.url, baseUrlV2: sim.urlV2, timeoutMs: options.warehouseTimeoutMs ?? 2_000 },
     sweepIntervalMs: 50,
     rateLimits: { ...SCALED_LIMITS, marginMs: 20 },
     backoff: { baseMs: 50, maxMs: 400 },

@@ -108,13 +108,18 @@ describe("exactly once", () => {
   });
 
   it("sends the orders that come while the limits hold the shop together, in the next request they allow", async () => {
-    // Our side allows one request in 1.5 s; the simulator's own limits are looser.
+    // Our side allows one request in 1.5 s; the simulator's own limits are looser. Date stands still until
+    // the test moves it, so the three that follow all come while the window is spent, however slowly.
+    vi.useFakeTimers({ toFake: ["Date"] });
     flow = await startOrderFlow({
       worker: { rateLimits: { ...SCALED_LIMITS, windowMs: 1_500, requestsPerWindow: 1 } },
     });
     await flow.post({ topic: "orders/create", payload: orderPayload(5101) });
     await eventually(async () => (await ordersInState("accepted")) === 1, "the first order to be accepted");
     for (const n of [5102, 5103, 5104]) await flow.post({ topic: "orders/create", payload: orderPayload(n) });
+    expect(flow.sim.stats().requests.AddOrder).toBe(1);
+    // Past the window and the limiter's margin (its default 200 ms: these limits leave it out).
+    vi.setSystemTime(Date.now() + 2_000);
     await eventually(async () => (await ordersInState("accepted")) === 4, "all four to be accepted");
     expect(flow.sim.stats().requests.AddOrder).toBe(2);
     expect(flow.sim.stats().statuses["429"]).toBeUndefined();
@@ -235,13 +240,19 @@ describe("edits and cancellations", () => {
     expect(row.state).toBe("accepted");
   });
 
-  /** An order whose AddOrder is out (the warehouse answers slowly) when the next webhook comes. */
+  /**
+   * An order whose AddOrder is out when the next webhook comes: the warehouse has taken it, and its answer
+   * waits until the test releases it (the worker waits long enough for any machine).
+   */
   async function orderOnItsWay(n: number) {
-    flow = await startOrderFlow();
-    flow.sim.faults.setDelay(800);
+    flow = await startOrderFlow({ warehouseTimeoutMs: 60_000 });
+    flow.sim.faults.holdAnswers();
     const payload = orderPayload(n);
     await flow.post({ topic: "orders/create", payload });
-    await eventually(async () => (await ordersInState("submitting")) === 1, "the order to be on its way");
+    await eventually(
+      async () => flow!.sim.orders().length === 1 && (await ordersInState("submitting")) === 1,
+      "the order to be at the warehouse with its answer on the way",
+    );
     return payload;
   }
 
@@ -251,7 +262,8 @@ describe("edits and cancellations", () => {
       topic: "orders/updated",
       payload: later(payload, shippingPhone(payload, "+380 50 765 43 21")),
     });
-    flow!.sim.faults.setDelay(0);
+    expect(await ordersInState("submitting")).toBe(1);
+    flow!.sim.faults.releaseAnswers();
     await eventually(
       () => flow!.sim.orders()[0]?.submitted.rec_phone === "380507654321",
       "the edit to arrive",
@@ -275,7 +287,8 @@ describe("edits and cancellations", () => {
       topic: "orders/cancelled",
       payload: later(payload, { cancelled_at: new Date().toISOString() }),
     });
-    flow!.sim.faults.setDelay(0);
+    expect(await ordersInState("submitting")).toBe(1);
+    flow!.sim.faults.releaseAnswers();
     await eventually(async () => (await ordersInState("cancelled")) === 1, "the order to be cancelled");
     expect(flow!.sim.orders()[0]!.stage).toBe("cancelled");
     expect(flow!.sim.stats().requests).toMatchObject({ AddOrder: 1, CancelOrder: 1 });

@@ -297,6 +297,7 @@ export async function startWarehouseSimulator(
         delayTimers.add(timer);
       });
     }
+    await faults.answerMayGo();
     if (drop) {
       core.stats.droppedAnswers++;
       count(core.stats.statuses, "dropped");
@@ -533,6 +534,7 @@ export async function startWarehouseSimulator(
     close: () =>
       new Promise<void>((resolve, reject) => {
         stopWatchingClock();
+        faults.releaseAnswers();
         lifecycle.close();
         notifier.close();
         for (const timer of delayTimers) clearTimeout(timer);
