@@ -464,6 +464,22 @@ describe("faults", () => {
     expect(sim.stats()).toMatchObject({ duplicateIdOrders: 1, droppedAnswers: 1, faultsInjected: 1 });
   });
 
+  it("hold answers until released, after the operation is done", async () => {
+    const sim = await simulator();
+    sim.seedProducts([{ sku: "MUG-1", name: "Чашка", quantity: 10 }]);
+    expect((await control(sim, "faults/hold", {})).json).toMatchObject({ answersHeld: true });
+    let answered = false;
+    const reply = addOrder(sim).then((data) => ((answered = true), data));
+    await new Promise<void>((resolve) => {
+      const check = () => (sim.orders().length === 1 ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    expect(answered).toBe(false);
+    await control(sim, "faults/release", {});
+    expect((await reply).id_order_FF).toBe(sim.orders()[0]!.id_order_FF);
+    expect(sim.faults.snapshot().answersHeld).toBe(false);
+  });
+
   it("reject a repeated id_order when switched to reject", async () => {
     const sim = await simulator({ duplicateIdOrder: "reject" });
     sim.seedProducts([{ sku: "MUG-1", name: "Чашка", quantity: 10 }]);
