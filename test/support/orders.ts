@@ -22,6 +22,10 @@ export interface SeededOrder {
   shop: string;
   number: number;
   state: SeededState;
+  /** Shopify's order id: 6123456780000 + number unless told. */
+  shopifyOrderId?: number;
+  /** The customer's Shopify id: the fixture's unless told. */
+  customerId?: number;
   /** The shipping address phone; a foreign one holds the order (a held seed has a Polish one unless told). */
   phone?: string;
   /** accepted: the warehouse's id (its key_order is `key-` and this). */
@@ -42,7 +46,7 @@ const MINUTE = 60_000;
  * the one before on a clock of its own (the order is placed on 1 March 2026), so timelines are stable.
  */
 export async function seedOrder(db: Db, seed: SeededOrder): Promise<WarehouseOrder> {
-  const id = 6123456780000 + seed.number;
+  const id = seed.shopifyOrderId ?? 6123456780000 + seed.number;
   const placedAt = Date.UTC(2026, 2, 1, 9, seed.number % 60);
   let step = 0;
   const next = () => new Date(placedAt + ++step * MINUTE);
@@ -54,6 +58,9 @@ export async function seedOrder(db: Db, seed: SeededOrder): Promise<WarehouseOrd
     order_number: seed.number,
     created_at: new Date(placedAt).toISOString(),
     updated_at: new Date(placedAt).toISOString(),
+    ...(seed.customerId !== undefined && {
+      customer: { ...(FIXTURE_ORDER.customer as object), id: seed.customerId },
+    }),
     shipping_address: {
       ...FIXTURE_ORDER.shipping_address,
       phone: seed.phone ?? (seed.state === ORDER_STATE.held ? "+48 601 234 567" : "067 123 45 67"),
