@@ -8,6 +8,7 @@ import {
 } from "../../app/compliance/personal-data.server";
 import { appContext } from "../../app/context.server";
 import { modelDelegate } from "../../app/db.server";
+import { seedOrder as seedAcceptedOrder } from "../support/orders";
 import { sendWebhook } from "../support/webhooks";
 
 const shop = "privacy.myshopify.com";
@@ -62,38 +63,14 @@ async function seedShopData(domain: string) {
   await db.shopSchedule.create({ data: { shop: domain, kind: "remap_orders", nextRunAt: new Date() } });
 }
 
-/** An order sent to the warehouse, with the customer's name and phone in each copy we keep. */
+/** An order taken in and accepted by the warehouse: the customer's name and phone in each copy we keep. */
 async function seedOrder(domain: string, shopifyOrderId: string, customerId: string) {
-  const { db } = appContext();
-  const personal = { recipient: "Олена Коваленко", rec_phone: "380671234567" };
-  const row = await db.warehouseOrder.create({
-    data: {
-      shop: domain,
-      shopifyOrderId,
-      orderName: `#${shopifyOrderId}`,
-      customerId,
-      idOrder: shopifyOrderId,
-      state: "accepted",
-      shopifyOrder: {
-        create: {
-          shop: domain,
-          payload: JSON.stringify({ id: shopifyOrderId, customer: { id: customerId }, ...personal }),
-        },
-      },
-      mapped: JSON.stringify(personal),
-      sentOrder: JSON.stringify(personal),
-      orderCreatedAt: new Date(),
-      orderUpdatedAt: new Date(),
-    },
-  });
-  await db.orderEvent.create({
-    data: {
-      shop: domain,
-      orderId: row.id,
-      at: new Date(),
-      kind: "held",
-      message: "Phone 067123 is not Ukrainian.",
-    },
+  await seedAcceptedOrder(appContext().db, {
+    shop: domain,
+    number: Number(shopifyOrderId),
+    shopifyOrderId: Number(shopifyOrderId),
+    customerId: Number(customerId),
+    state: "accepted",
   });
 }
 
@@ -178,8 +155,14 @@ describe("customers/redact", () => {
     });
     expect(erased).toMatchObject({ state: "accepted", mapped: null, sentOrder: null });
     expect(erased.shopifyOrder?.payload).toBe("{}");
-    const events = await db.orderEvent.findMany({ where: { orderId: erased.id } });
-    expect(events.map((event) => event.message)).toEqual(["(erased at the customer's request)"]);
+    const events = await db.orderEvent.findMany({
+      where: { orderId: erased.id },
+      orderBy: [{ at: "asc" }, { id: "asc" }],
+    });
+    // Intake's and the worker's events all carried the customer (the mapped order, the request sent).
+    expect(events.map((event) => [event.kind, event.message, event.data])).toEqual(
+      ["received", "ready", "accepted"].map((kind) => [kind, "(erased at the customer's request)", null]),
+    );
     const kept = await db.warehouseOrder.findFirstOrThrow({
       where: { shopifyOrderId: "3003" },
       include: { shopifyOrder: true },

@@ -1,6 +1,8 @@
 // The order flow end to end: Shopify webhooks over real HTTP into the app's routes, the app's worker
 // sending to the warehouse simulator over loopback, with a real database. Limits and retry timing are
 // scaled down on both sides (the simulator and our limiter agree on the window) so tests take seconds.
+// A flow fails its test on any webhook answer it did not expect, and, when it closes, on anything the
+// simulator refused, ignored or choked on that the test did not announce.
 import { appContext } from "../../app/context.server";
 import { saveSettings } from "../../app/settings/settings.server";
 import { createWorker, type Worker, type WorkerOptions } from "../../app/work/worker.server";
@@ -9,6 +11,7 @@ import { defaultReferenceData, KYIV_CITY_REF } from "../warehouse-sim/reference-
 import { FIXTURE_ORDER } from "../support/orders";
 import { startRouteServer, type RouteServer } from "../support/route-server";
 import { signedWebhookRequest, type WebhookOptions } from "../support/webhooks";
+import type { Refusal, SimulatorStats } from "../warehouse-sim/core";
 
 export const SHOP = "kyiv-goods.myshopify.com";
 /** A real Kyiv branch of the simulator's reference data. */
@@ -50,13 +53,72 @@ export interface WarehouseSide {
   close(): Promise<void>;
 }
 
+export type FlowWebhook = Omit<WebhookOptions, "shop"> & {
+  shop?: string;
+  /** The status the app must answer: 200 unless told. */
+  expectStatus?: number;
+};
+
+/** Refusals a test provokes on purpose: `count` of them, of this operation and status where given. */
+export interface ExpectedWarehouseErrors {
+  count: number;
+  operation?: string;
+  status?: number;
+}
+
 export interface OrderFlow<Warehouse extends WarehouseSide = WarehouseSimulator> {
   sim: Warehouse;
   app: RouteServer;
   worker: Worker;
-  /** Sends a signed webhook to the app over HTTP. */
-  post(options: Omit<WebhookOptions, "shop"> & { shop?: string }): Promise<Response>;
+  /**
+   * Sends a signed webhook to the app over HTTP, and throws (with the answer's body) unless the app answers
+   * `expectStatus`, 200 unless told: an order the app refused must never pass unnoticed.
+   */
+  post(options: FlowWebhook): Promise<Response>;
+  /**
+   * Announces warehouse refusals (an HTTP error or a business error the simulator chose, not an injected
+   * fault) the test provokes on purpose; close() then requires exactly these. Call once per kind.
+   */
+  expectWarehouseErrors(expected: ExpectedWarehouseErrors): void;
+  /** Stops everything, then throws if the simulator saw anything unannounced (see warehouseProblems). */
   close(): Promise<void>;
+}
+
+type WarehouseCounters = Pick<SimulatorStats, "refusals" | "ignoredFields" | "unexpectedErrors">;
+
+/** What the simulator's counters say went wrong that the test did not announce: one line each. */
+export function warehouseProblems(
+  stats: WarehouseCounters,
+  announced: readonly ExpectedWarehouseErrors[],
+): string[] {
+  const problems = stats.unexpectedErrors.map((error) => `the simulator failed on a request: ${error}`);
+  for (const [field, times] of Object.entries(stats.ignoredFields))
+    problems.push(`the simulator ignored the unknown field ${field} (${times} times)`);
+  let left: Refusal[] = [...stats.refusals];
+  for (const expected of announced) {
+    const matches = (refusal: Refusal) =>
+      (expected.operation === undefined || refusal.operation === expected.operation) &&
+      (expected.status === undefined || refusal.status === expected.status);
+    const seen = left.filter(matches).length;
+    if (seen !== expected.count)
+      problems.push(`expected ${JSON.stringify(expected)} warehouse errors, the simulator answered ${seen}`);
+    left = left.filter((refusal) => !matches(refusal));
+  }
+  for (const refusal of left)
+    problems.push(
+      `the simulator refused ${refusal.operation} (${refusal.status}) unannounced: ${refusal.errors.join(" ")}`,
+    );
+  return problems;
+}
+
+/** The simulator's counters, in process or (a benchmark's simulator in its own process) over its control API. */
+async function countersOf(warehouse: WarehouseSide): Promise<WarehouseCounters | undefined> {
+  const stats = (warehouse as { stats?: () => unknown }).stats;
+  const counters = (typeof stats === "function" ? await stats.call(warehouse) : undefined) as
+    Partial<WarehouseCounters> | undefined;
+  return counters?.refusals && counters.ignoredFields && counters.unexpectedErrors
+    ? (counters as WarehouseCounters)
+    : undefined;
 }
 
 export async function startOrderFlow<Warehouse extends WarehouseSide = WarehouseSimulator>(
@@ -67,6 +129,8 @@ export async function startOrderFlow<Warehouse extends WarehouseSide = Warehouse
     worker?: Partial<WorkerOptions>;
     /** Start without a worker (to look at what intake alone does). */
     noWorker?: boolean;
+    /** How long the worker waits for an answer: 2 s unless told (longer for answers a test holds). */
+    warehouseTimeoutMs?: number;
   } = {},
 ): Promise<OrderFlow<Warehouse>> {
   const context = appContext();
@@ -98,7 +162,7 @@ export async function startOrderFlow<Warehouse extends WarehouseSide = Warehouse
   const app = await startRouteServer();
   const worker = createWorker({
     ...context,
-    endpoints: { baseUrl: sim.url, baseUrlV2: sim.urlV2, timeoutMs: 2_000 },
+    endpoints: { baseUrl: sim.url, baseUrlV2: sim.urlV2, timeoutMs: options.warehouseTimeoutMs ?? 2_000 },
     sweepIntervalMs: 50,
     rateLimits: { ...SCALED_LIMITS, marginMs: 20 },
     backoff: { baseMs: 50, maxMs: 400 },
@@ -109,23 +173,37 @@ export async function startOrderFlow<Warehouse extends WarehouseSide = Warehouse
     globalThis.skladSyncWorker = worker;
     worker.start();
   }
+  const announced: ExpectedWarehouseErrors[] = [];
   return {
     sim,
     app,
     worker,
-    async post(webhook) {
+    async post({ expectStatus = 200, ...webhook }) {
       const request = signedWebhookRequest({ shop: SHOP, ...webhook });
-      return fetch(new URL(new URL(request.url).pathname, app.url), {
+      const response = await fetch(new URL(new URL(request.url).pathname, app.url), {
         method: "POST",
         headers: request.headers,
         body: await request.text(),
       });
+      if (response.status !== expectStatus)
+        throw new Error(
+          `${webhook.topic} was answered ${response.status}, not ${expectStatus}: ${await response.text()}`,
+        );
+      return response;
+    },
+    expectWarehouseErrors(expected) {
+      announced.push(expected);
     },
     async close() {
       await worker.stop();
       globalThis.skladSyncWorker = undefined;
       await app.close();
+      // Read after the worker stopped: nothing more can reach the simulator.
+      const counters = await countersOf(sim);
+      const problems = counters ? warehouseProblems(counters, announced) : [];
       await sim.close();
+      if (problems.length)
+        throw new Error(`the warehouse saw what the test did not expect:\n${problems.join("\n")}`);
     },
   };
 }
@@ -136,11 +214,12 @@ export async function eventually<T>(
   what: string,
   timeoutMs = 10_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  // performance.now, not Date: a test may freeze Date (the limiter's and the simulator's clock).
+  const deadline = performance.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value !== false && value !== null && value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

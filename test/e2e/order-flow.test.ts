@@ -1,5 +1,5 @@
 // A Shopify order reaching the warehouse, end to end over real HTTP: webhook in, AddOrder out.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { appContext } from "../../app/context.server";
 import { retryOrders } from "../../app/orders/actions.server";
 import { saveSettings } from "../../app/settings/settings.server";
@@ -13,10 +13,12 @@ import {
   SHOP,
   startOrderFlow,
   type OrderFlow,
+  warehouseProblems,
 } from "./harness";
 
 let flow: OrderFlow | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await flow?.close();
   flow = undefined;
 });
@@ -135,38 +137,49 @@ describe("exactly once", () => {
   });
 
   it("sends the orders that come while the limits hold the shop together, in the next request they allow", async () => {
-    // Our side allows one request in 1.5 s; the simulator's own limits are looser.
+    // Our side allows one request in 1.5 s; the simulator's own limits are looser. Date stands still until
+    // the test moves it, so the three that follow all come while the window is spent, however slowly.
+    vi.useFakeTimers({ toFake: ["Date"] });
     flow = await startOrderFlow({
       worker: { rateLimits: { ...SCALED_LIMITS, windowMs: 1_500, requestsPerWindow: 1 } },
     });
     await flow.post({ topic: "orders/create", payload: orderPayload(5101) });
     await eventually(async () => (await ordersInState("accepted")) === 1, "the first order to be accepted");
     for (const n of [5102, 5103, 5104]) await flow.post({ topic: "orders/create", payload: orderPayload(n) });
+    expect(flow.sim.stats().requests.AddOrder).toBe(1);
+    // Past the window and the limiter's margin (its default 200 ms: these limits leave it out).
+    vi.setSystemTime(Date.now() + 2_000);
     await eventually(async () => (await ordersInState("accepted")) === 4, "all four to be accepted");
     expect(flow.sim.stats().requests.AddOrder).toBe(2);
     expect(flow.sim.stats().statuses["429"]).toBeUndefined();
   });
 
   it("sends an order at once when nothing left for a pace, and gathers the ones that follow closely", async () => {
-    // Four requests in 4 s on our side: the even pace is one a second.
+    // Four requests in 4 s on our side: the even pace is one a second. Date stands still (our limiter, the
+    // worker's clock and the simulator all read it) and moves only when the test moves it, so what waits
+    // for the pace waits however slow the machine, and nothing passes for a pace unless the test says so.
+    vi.useFakeTimers({ toFake: ["Date"] });
     flow = await startOrderFlow({
       worker: { rateLimits: { ...SCALED_LIMITS, windowMs: 4_000, requestsPerWindow: 4 } },
     });
-    const started = Date.now();
+    const start = Date.now();
     await flow.post({ topic: "orders/create", payload: orderPayload(5201) });
+    // Accepted with no time passing: nothing had been sent for a pace, so it did not wait for one.
     await eventually(async () => (await ordersInState("accepted")) === 1, "the first order to be accepted");
-    expect(Date.now() - started).toBeLessThan(1_000);
     for (const n of [5202, 5203]) await flow.post({ topic: "orders/create", payload: orderPayload(n) });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await ordersInState("ready")).toBe(2);
+    expect(flow.sim.stats().requests.AddOrder).toBe(1);
+
+    const paced = start + 1_500;
+    vi.setSystemTime(paced);
     await eventually(async () => (await ordersInState("accepted")) === 3, "the next two to be accepted");
+    // Two requests for three orders, the first carrying only 5201: the two that came within the pace left
+    // together, and only once the pace had passed.
     expect(flow.sim.stats().requests.AddOrder).toBe(2);
-    expect(
-      flow.sim
-        .orders()
-        .slice(1)
-        .map((order) => order.id_order),
-    ).toEqual(["5202", "5203"]);
+    expect(flow.sim.orders().map((order) => [order.id_order, order.createdAt])).toEqual([
+      ["5201", start],
+      ["5202", paced],
+      ["5203", paced],
+    ]);
   });
 
   it("honours a 429 and its Retry-After", async () => {
@@ -192,6 +205,8 @@ describe("exactly once", () => {
       mapping: {},
     });
     expect(wrong.ok).toBe(true);
+    // The one AddOrder sent with the wrong key is refused, and the shop pauses: nothing more is sent with it.
+    flow.expectWarehouseErrors({ count: 1, operation: "AddOrder", status: 401 });
     await flow.post({ topic: "orders/create", payload: orderPayload(6001) });
     await eventually(
       async () => (await db().shopSettings.findUnique({ where: { shop: SHOP } }))?.pausedAt,
@@ -254,13 +269,19 @@ describe("edits and cancellations", () => {
     expect(row.state).toBe("accepted");
   });
 
-  /** An order whose AddOrder is out (the warehouse answers slowly) when the next webhook comes. */
+  /**
+   * An order whose AddOrder is out when the next webhook comes: the warehouse has taken it, and its answer
+   * waits until the test releases it (the worker waits long enough for any machine).
+   */
   async function orderOnItsWay(n: number) {
-    flow = await startOrderFlow();
-    flow.sim.faults.setDelay(800);
+    flow = await startOrderFlow({ warehouseTimeoutMs: 60_000 });
+    flow.sim.faults.holdAnswers();
     const payload = orderPayload(n);
     await flow.post({ topic: "orders/create", payload });
-    await eventually(async () => (await ordersInState("submitting")) === 1, "the order to be on its way");
+    await eventually(
+      async () => flow!.sim.orders().length === 1 && (await ordersInState("submitting")) === 1,
+      "the order to be at the warehouse with its answer on the way",
+    );
     return payload;
   }
 
@@ -270,14 +291,16 @@ describe("edits and cancellations", () => {
       topic: "orders/updated",
       payload: later(payload, shippingPhone(payload, "+380 50 765 43 21")),
     });
-    flow!.sim.faults.setDelay(0);
+    expect(await ordersInState("submitting")).toBe(1);
+    flow!.sim.faults.releaseAnswers();
     await eventually(
       () => flow!.sim.orders()[0]?.submitted.rec_phone === "380507654321",
       "the edit to arrive",
     );
     // Settled from its answer: no look-up, as there would be for an order left in doubt.
     expect(flow!.sim.stats().requests).toMatchObject({ AddOrder: 1, EditOrder: 1 });
-    expect(flow!.sim.stats().requests.ListOrder).toBeUndefined();
+    expect(flow!.sim.stats().requests).not.toHaveProperty("ListOrder");
+    expect(flow!.sim.stats().requests).not.toHaveProperty("ReportStatusOrder");
     await eventually(
       async () => (await db().warehouseOrder.findFirstOrThrow()).pending === null,
       "the edit to settle",
@@ -293,16 +316,19 @@ describe("edits and cancellations", () => {
       topic: "orders/cancelled",
       payload: later(payload, { cancelled_at: new Date().toISOString() }),
     });
-    flow!.sim.faults.setDelay(0);
+    expect(await ordersInState("submitting")).toBe(1);
+    flow!.sim.faults.releaseAnswers();
     await eventually(async () => (await ordersInState("cancelled")) === 1, "the order to be cancelled");
     expect(flow!.sim.orders()[0]!.stage).toBe("cancelled");
     expect(flow!.sim.stats().requests).toMatchObject({ AddOrder: 1, CancelOrder: 1 });
-    expect(flow!.sim.stats().requests.ListOrder).toBeUndefined();
+    expect(flow!.sim.stats().requests).not.toHaveProperty("ListOrder");
+    expect(flow!.sim.stats().requests).not.toHaveProperty("ReportStatusOrder");
   });
 
   it("flags an edit the warehouse refuses once the order is picked", async () => {
     const payload = await acceptedOrder(7002);
     flow!.sim.advanceOrder({ id_order: "7002", to: "picked" });
+    flow!.expectWarehouseErrors({ count: 1, operation: "EditOrder" });
     await flow!.post({
       topic: "orders/updated",
       payload: later(payload, shippingPhone(payload, "0501112233")),
@@ -328,6 +354,7 @@ describe("edits and cancellations", () => {
   it("flags a cancellation the warehouse refuses because the order shipped", async () => {
     const second = await acceptedOrder(7004);
     flow!.sim.advanceOrder({ id_order: "7004", to: "shipped" });
+    flow!.expectWarehouseErrors({ count: 1, operation: "CancelOrder" });
     await flow!.post({
       topic: "orders/cancelled",
       payload: later(second, { cancelled_at: new Date().toISOString() }),
@@ -337,5 +364,38 @@ describe("edits and cancellations", () => {
       "the refusal to be flagged",
     );
     expect((await db().warehouseOrder.findFirstOrThrow()).state).toBe("accepted");
+  });
+});
+
+describe("the flow's own checks", () => {
+  it("fail a test on a refusal it did not announce, a field the warehouse ignored, or a simulator crash", () => {
+    const refusal = { operation: "EditOrder", status: 200, errors: ["Заказ уже в работе"] };
+    const clean = { refusals: [], ignoredFields: {}, unexpectedErrors: [] };
+    expect(warehouseProblems(clean, [])).toEqual([]);
+    expect(warehouseProblems({ ...clean, refusals: [refusal] }, [])).toEqual([
+      "the simulator refused EditOrder (200) unannounced: Заказ уже в работе",
+    ]);
+    expect(
+      warehouseProblems({ ...clean, refusals: [refusal] }, [{ count: 1, operation: "EditOrder" }]),
+    ).toEqual([]);
+    // An announced refusal that never came is as wrong as one that was not announced.
+    expect(warehouseProblems(clean, [{ count: 1, operation: "EditOrder" }])).toHaveLength(1);
+    expect(warehouseProblems({ ...clean, ignoredFields: { "order.Coment": 2 } }, [])).toEqual([
+      "the simulator ignored the unknown field order.Coment (2 times)",
+    ]);
+    expect(warehouseProblems({ ...clean, unexpectedErrors: ["TypeError: boom"] }, [])).toHaveLength(1);
+  });
+
+  it("fail a webhook the app answers with another status than the test expects", async () => {
+    flow = await startOrderFlow({ noWorker: true });
+    await expect(
+      flow.post({ topic: "orders/create", payload: orderPayload(8001), secret: "forged" }),
+    ).rejects.toThrow(/orders\/create was answered 401, not 200/);
+    await flow.post({
+      topic: "orders/create",
+      payload: orderPayload(8001),
+      secret: "forged",
+      expectStatus: 401,
+    });
   });
 });

@@ -19,13 +19,22 @@ async function nothingStored() {
 
 describe("order webhooks refuse bad input and change nothing", () => {
   it("401 for a wrong signature", async () => {
-    const response = await flow.post({ topic: "orders/create", payload: orderPayload(1), secret: "forged" });
+    const response = await flow.post({
+      topic: "orders/create",
+      payload: orderPayload(1),
+      secret: "forged",
+      expectStatus: 401,
+    });
     expect(response.status).toBe(401);
     await nothingStored();
   });
 
   it("400 for a body that is not JSON", async () => {
-    const response = await flow.post({ topic: "orders/create", rawBody: '{"id": 1, "name": ' });
+    const response = await flow.post({
+      topic: "orders/create",
+      rawBody: '{"id": 1, "name": ',
+      expectStatus: 400,
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: "The webhook body is not valid JSON." });
     await nothingStored();
@@ -33,7 +42,7 @@ describe("order webhooks refuse bad input and change nothing", () => {
 
   it("400 naming the field for an order that is not what Shopify sends", async () => {
     const payload = orderPayload(2, { line_items: "everything", created_at: "yesterday" });
-    const response = await flow.post({ topic: "orders/create", payload });
+    const response = await flow.post({ topic: "orders/create", payload, expectStatus: 400 });
     expect(response.status).toBe(400);
     const { error } = (await response.json()) as { error: string };
     expect(error).toMatch(/orders\/create payload is not what Shopify sends/);
@@ -44,7 +53,7 @@ describe("order webhooks refuse bad input and change nothing", () => {
 
   it("400 for JSON that is not an object at all", async () => {
     for (const rawBody of ["[]", "null", '"order"', "12"]) {
-      const response = await flow.post({ topic: "orders/updated", rawBody });
+      const response = await flow.post({ topic: "orders/updated", rawBody, expectStatus: 400 });
       expect(response.status, rawBody).toBe(400);
     }
     await nothingStored();
@@ -52,7 +61,7 @@ describe("order webhooks refuse bad input and change nothing", () => {
 
   it("413 for a body larger than any order, before it is read", async () => {
     const rawBody = JSON.stringify({ ...orderPayload(3), note: "x".repeat(MAX_WEBHOOK_BYTES) });
-    const response = await flow.post({ topic: "orders/create", rawBody });
+    const response = await flow.post({ topic: "orders/create", rawBody, expectStatus: 413 });
     expect(response.status).toBe(413);
     await nothingStored();
   });

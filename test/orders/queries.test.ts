@@ -73,15 +73,6 @@ describe("order queries", () => {
       number: 1003,
       state: "accepted",
       idOrderFF: "77001",
-      events: [
-        { at: new Date("2026-03-01T09:03:00Z"), kind: "received", message: "received" },
-        {
-          at: new Date("2026-03-01T09:04:00Z"),
-          kind: "accepted",
-          message: "accepted",
-          data: { answer: { ok: 1 } },
-        },
-      ],
     });
     const detail = await orderDetail(db, SHOP, order.id);
     expect(detail).toMatchObject({
@@ -92,8 +83,14 @@ describe("order queries", () => {
       holdReasons: [],
       overrides: {},
     });
+    // Intake's events, then the worker's, newest first with their data parsed.
+    const sent = JSON.parse(order.sentOrder!) as unknown;
     expect(detail!.events.map((event) => [event.kind, event.data])).toEqual([
-      ["accepted", { answer: { ok: 1 } }],
+      [
+        "accepted",
+        expect.objectContaining({ request: sent, answer: { id_order_FF: "77001", key_order: "key-77001" } }),
+      ],
+      ["ready", sent],
       ["received", null],
     ]);
     expect(await orderDetail(db, OTHER, order.id)).toBeNull();

@@ -314,6 +314,14 @@ export function handleControl(
       core.faults.setDelay(z.strictObject({ ms: z.number().nonnegative() }).parse(input).ms);
       return core.faults.snapshot();
     },
+    "POST faults/hold": () => {
+      core.faults.holdAnswers();
+      return core.faults.snapshot();
+    },
+    "POST faults/release": () => {
+      core.faults.releaseAnswers();
+      return core.faults.snapshot();
+    },
     "POST faults/repeat-notifications": () => {
       core.faults.repeatNotifications(z.strictObject({ repeats: nonNegativeInteger }).parse(input).repeats);
       return core.faults.snapshot();

@@ -38,6 +38,19 @@ export interface SimulatorStats {
   ignoredFields: Record<string, number>;
   /** Exceptions that escaped an operation or control call (each answered 500). */
   unexpectedErrors: string[];
+  /**
+   * Every request the warehouse itself refused, in order: an HTTP error it chose (400, 401, 404, 413, 429,
+   * 500) or a business error in a 200 answer. Injected faults are not here: the test asked for those.
+   */
+  refusals: Refusal[];
+}
+
+export interface Refusal {
+  /** The operation name, or "(unknown)" for a request that named none the warehouse knows. */
+  operation: string;
+  status: number;
+  /** The messages the answer carried. */
+  errors: string[];
 }
 
 export function emptyStats(): SimulatorStats {
@@ -52,6 +65,7 @@ export function emptyStats(): SimulatorStats {
     droppedAnswers: 0,
     ignoredFields: {},
     unexpectedErrors: [],
+    refusals: [],
   };
 }
 

@@ -1,5 +1,6 @@
 // Fault switches for tests of the client's resilience: fail the next calls with an HTTP status, delay every
-// answer, drop the answer after committing (the client sees a reset), and send each notification again.
+// answer, hold answers until the test lets them go, drop the answer after committing (the client sees a
+// reset), and send each notification again.
 
 export interface FailureFault {
   /** How many matching calls fail. */
@@ -23,6 +24,7 @@ export interface FaultSnapshot {
   drops: DropFault[];
   delayMs: number;
   notificationRepeats: number;
+  answersHeld: boolean;
 }
 
 export class FaultSwitches {
@@ -32,6 +34,7 @@ export class FaultSwitches {
   delayMs = 0;
   /** Extra copies of every status notification. */
   notificationRepeats = 0;
+  private hold: { released: Promise<void>; release: () => void } | null = null;
 
   failNext(fault: FailureFault): void {
     if (!Number.isInteger(fault.count) || fault.count < 1)
@@ -51,6 +54,27 @@ export class FaultSwitches {
   setDelay(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new Error("delay must be a non-negative number of ms");
     this.delayMs = ms;
+  }
+
+  /**
+   * Every answer waits, after its operation is done, until releaseAnswers(): a request stays on its way for
+   * exactly as long as the test needs, however fast or slow the machine (a delay guesses at that).
+   */
+  holdAnswers(): void {
+    if (this.hold) return;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.hold = { released, release };
+  }
+
+  releaseAnswers(): void {
+    this.hold?.release();
+    this.hold = null;
+  }
+
+  /** Resolves when an answer may be sent: at once unless answers are held. */
+  answerMayGo(): Promise<void> {
+    return this.hold?.released ?? Promise.resolve();
   }
 
   repeatNotifications(extraCopies: number): void {
@@ -73,6 +97,7 @@ export class FaultSwitches {
     this.drops = [];
     this.delayMs = 0;
     this.notificationRepeats = 0;
+    this.releaseAnswers();
   }
 
   snapshot(): FaultSnapshot {
@@ -81,6 +106,7 @@ export class FaultSwitches {
       drops: this.drops.map((fault) => ({ ...fault })),
       delayMs: this.delayMs,
       notificationRepeats: this.notificationRepeats,
+      answersHeld: this.hold !== null,
     };
   }
 }

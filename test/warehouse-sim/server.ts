@@ -148,6 +148,20 @@ const GET_OPERATIONS = new Set<string>([
 ]);
 const CONTROL_PREFIX = "/__control";
 
+/**
+ * The body fields of the order operations, beside the key: anything else would be ignored by the 1C service,
+ * which is how a client's typo goes unnoticed. (AddOrder's and EditOrder's order objects are checked field by
+ * field in validation.ts.) The reference and stock operations are not listed: their extra fields pass.
+ */
+const BODY_FIELDS: Partial<Record<OperationName, ReadonlySet<string>>> = {
+  [OPERATIONS.addOrder]: new Set([API_KEY_FIELD, "order"]),
+  [OPERATIONS.editOrder]: new Set([API_KEY_FIELD, "order"]),
+  [OPERATIONS.cancelOrder]: new Set([API_KEY_FIELD, "order"]),
+  [OPERATIONS.reportStatusOrder]: new Set([API_KEY_FIELD, "orders"]),
+  [OPERATIONS.listOrder]: new Set([API_KEY_FIELD, "datefrom", "dateto", "page"]),
+};
+const CANCEL_ORDER_FIELDS = new Set(["id_order"]);
+
 const FAULT_MESSAGES: Record<number, string> = {
   401: "Неверный ApiKey",
   429: "Превышен лимит запросов, повторите позже",
@@ -229,6 +243,18 @@ export async function startWarehouseSimulator(
   const maxBodyBytes = options.maxBodyBytes ?? 20 * 1024 * 1024;
   const delayTimers = new Set<NodeJS.Timeout>();
 
+  /** Top-level fields an order operation does not know, counted as `Operation.field` (see BODY_FIELDS). */
+  const noteUnknownBodyFields = (operation: OperationName, body: JsonObject) => {
+    const known = BODY_FIELDS[operation];
+    if (!known) return;
+    for (const field of Object.keys(body))
+      if (!known.has(field)) count(core.stats.ignoredFields, `${operation}.${field}`);
+    const order = body.order;
+    if (operation === OPERATIONS.cancelOrder && isObject(order))
+      for (const field of Object.keys(order))
+        if (!CANCEL_ORDER_FIELDS.has(field)) count(core.stats.ignoredFields, `${operation}.order.${field}`);
+  };
+
   const unexpected = (error: unknown) => {
     core.stats.unexpectedErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
     options.onUnexpectedError?.(error);
@@ -252,7 +278,17 @@ export async function startWarehouseSimulator(
     response.end(payload);
   };
 
-  const answerApi = async (response: ServerResponse, answer: Answer, drop: boolean) => {
+  const answerApi = async (
+    response: ServerResponse,
+    answer: Answer,
+    drop: boolean,
+    operation: string,
+    injected = false,
+  ) => {
+    if (!injected && (answer.status >= 400 || answer.businessError)) {
+      const errors = isObject(answer.body) && Array.isArray(answer.body.errors) ? answer.body.errors : [];
+      core.stats.refusals.push({ operation, status: answer.status, errors: errors.map(String) });
+    }
     const delay = faults.delayMs;
     if (delay > 0) {
       await new Promise<void>((resolve) => {
@@ -263,6 +299,7 @@ export async function startWarehouseSimulator(
         delayTimers.add(timer);
       });
     }
+    await faults.answerMayGo();
     if (drop) {
       core.stats.droppedAnswers++;
       count(core.stats.statuses, "dropped");
@@ -312,7 +349,9 @@ export async function startWarehouseSimulator(
       ((v1 && V1_NAMES.has(name)) || (v2 && V2_NAMES.has(name))) &&
       (request.method === "POST" || (request.method === "GET" && v1 && GET_OPERATIONS.has(name)));
     const operation = known ? (name as OperationName) : undefined;
-    count(core.stats.requests, operation ?? "(unknown)");
+    const label = operation ?? "(unknown)";
+    count(core.stats.requests, label);
+    const answer = (reply: Answer, drop = false) => answerApi(response, reply, drop, label);
 
     const fault = faults.takeFailure(name);
     if (fault) {
@@ -321,18 +360,13 @@ export async function startWarehouseSimulator(
         fault.status === 429 ? { "retry-after": String(fault.retryAfterSeconds ?? 1) } : undefined;
       const message =
         fault.message ?? FAULT_MESSAGES[fault.status] ?? `Ошибка сервера (HTTP ${fault.status})`;
-      return answerApi(response, envelope(fault.status, message, headers), false);
+      return answerApi(response, envelope(fault.status, message, headers), false, label, true);
     }
     if (body.kind === "too-large")
-      return answerApi(
-        response,
-        envelope(413, `Превышен размер запроса: не более ${maxBodyBytes} байт`),
-        false,
-      );
+      return answer(envelope(413, `Превышен размер запроса: не более ${maxBodyBytes} байт`), false);
     if (body.kind === "malformed")
-      return answerApi(response, envelope(400, `Некорректный JSON в теле запроса: ${body.reason}`), false);
-    if (!parsed)
-      return answerApi(response, envelope(400, "Некорректный JSON в теле запроса: ожидается объект"), false);
+      return answer(envelope(400, `Некорректный JSON в теле запроса: ${body.reason}`), false);
+    if (!parsed) return answer(envelope(400, "Некорректный JSON в теле запроса: ожидается объект"), false);
     if (!operation) {
       const message =
         !v1 && !v2
@@ -340,11 +374,10 @@ export async function startWarehouseSimulator(
           : name === undefined
             ? "Не указан метод (поле method)"
             : `Метод ${name} не найден`;
-      return answerApi(response, envelope(404, message), false);
+      return answer(envelope(404, message), false);
     }
     if (v2 && pathName !== "json" && parsed.method !== undefined && parsed.method !== operation)
-      return answerApi(
-        response,
+      return answer(
         envelope(
           404,
           `Метод в теле запроса (${String(parsed.method)}) не совпадает с адресом (${operation})`,
@@ -361,9 +394,9 @@ export async function startWarehouseSimulator(
     const keyless =
       KEYLESS_OPERATIONS.has(operation) ||
       (request.method === "GET" && operation === OPERATIONS.getStatusOrder);
-    if (!keyGiven && !keyless) return answerApi(response, envelope(401, `Не указан ${keyField}`), false);
+    if (!keyGiven && !keyless) return answer(envelope(401, `Не указан ${keyField}`), false);
     const store = keyGiven && typeof key === "string" ? state.store(key) : undefined;
-    if (keyGiven && !store) return answerApi(response, envelope(401, `Неверный ${keyField}`), false);
+    if (keyGiven && !store) return answer(envelope(401, `Неверный ${keyField}`), false);
 
     if (store) {
       const decision = core.limiter.admit(store.rate, operation, clock.now());
@@ -373,18 +406,15 @@ export async function startWarehouseSimulator(
           decision.reason === "report"
             ? `Превышен лимит запросов ${operation}: не более ${core.limiter.settings?.reportRequestsPerWindow} в минуту`
             : `Превышен лимит запросов: не более ${core.limiter.settings?.requestsPerWindow} в минуту`;
-        return answerApi(
-          response,
-          envelope(429, message, { "retry-after": String(decision.retryAfterSeconds) }),
-          false,
-        );
+        return answer(envelope(429, message, { "retry-after": String(decision.retryAfterSeconds) }), false);
       }
     }
 
+    noteUnknownBodyFields(operation, parsed);
     lifecycle.processDue();
-    let answer: Answer;
+    let reply: Answer;
     try {
-      answer =
+      reply =
         request.method === "GET" && operation === OPERATIONS.getStatusOrder
           ? { status: 200, body: { result: "ok", Data: STATUS_DICTIONARY, errors: [] } }
           : request.method === "GET" && operation === OPERATIONS.getWarehouses && !parsed.CityRef
@@ -392,13 +422,13 @@ export async function startWarehouseSimulator(
             : HANDLERS[operation](core, { operation, body: parsed as JsonObject, store });
     } catch (error) {
       unexpected(error);
-      answer = envelope(
+      reply = envelope(
         500,
         `Внутренняя ошибка сервера: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
-    if (answer.businessError) count(core.stats.businessErrors, operation);
-    return answerApi(response, answer, faults.takeDrop(operation));
+    if (reply.businessError) count(core.stats.businessErrors, operation);
+    return answer(reply, faults.takeDrop(operation));
   };
 
   const handleControlRequest = async (
@@ -506,6 +536,7 @@ export async function startWarehouseSimulator(
     close: () =>
       new Promise<void>((resolve, reject) => {
         stopWatchingClock();
+        faults.releaseAnswers();
         lifecycle.close();
         notifier.close();
         for (const timer of delayTimers) clearTimeout(timer);

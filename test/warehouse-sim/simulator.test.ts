@@ -464,6 +464,22 @@ describe("faults", () => {
     expect(sim.stats()).toMatchObject({ duplicateIdOrders: 1, droppedAnswers: 1, faultsInjected: 1 });
   });
 
+  it("hold answers until released, after the operation is done", async () => {
+    const sim = await simulator();
+    sim.seedProducts([{ sku: "MUG-1", name: "Чашка", quantity: 10 }]);
+    expect((await control(sim, "faults/hold", {})).json).toMatchObject({ answersHeld: true });
+    let answered = false;
+    const reply = addOrder(sim).then((data) => ((answered = true), data));
+    await new Promise<void>((resolve) => {
+      const check = () => (sim.orders().length === 1 ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    expect(answered).toBe(false);
+    await control(sim, "faults/release", {});
+    expect((await reply).id_order_FF).toBe(sim.orders()[0]!.id_order_FF);
+    expect(sim.faults.snapshot().answersHeld).toBe(false);
+  });
+
   it("reject a repeated id_order when switched to reject", async () => {
     const sim = await simulator({ duplicateIdOrder: "reject" });
     sim.seedProducts([{ sku: "MUG-1", name: "Чашка", quantity: 10 }]);
@@ -472,6 +488,37 @@ describe("faults", () => {
     expect(again.json).toMatchObject({ result: "error", errors: [expect.stringContaining(id_order_FF)] });
     expect(sim.orders()).toHaveLength(1);
     expect(sim.stats().duplicateIdOrders).toBe(1);
+  });
+});
+
+describe("what a test can hold the client to", () => {
+  it("records every refusal it chose and every field it ignored, but not the faults a test injected", async () => {
+    const sim = await simulator();
+    sim.seedProducts([{ sku: "MUG-1", name: "Чашка", quantity: 10 }]);
+    await addOrder(sim, { delivery_address: { ...order(sim).delivery_address, Warehouse: "1" } });
+    await call(sim, OPERATIONS.cancelOrder, { order: { id_order: "1001", reason: "x" }, note: "late" });
+    await call(sim, OPERATIONS.cancelOrder, { order: { id_order: "1001" } });
+    await call(sim, OPERATIONS.reportStatusOrder, { orders: ["1001"], page: 1 });
+    sim.faults.failNext({ count: 1, status: 503 });
+    expect((await call(sim, OPERATIONS.listOrder, { datefrom: "20260310", dateto: "20260310" })).status).toBe(
+      503,
+    );
+    expect((await call(sim, OPERATIONS.listOrder, { ApiKey: "wrong" })).status).toBe(401);
+    expect((await call(sim, "NoSuchOperation", {})).status).toBe(404);
+
+    const { refusals, ignoredFields, statuses } = sim.stats();
+    expect(ignoredFields).toEqual({
+      "delivery_address.Warehouse": 1,
+      "CancelOrder.note": 1,
+      "CancelOrder.order.reason": 1,
+      "ReportStatusOrder.page": 1,
+    });
+    expect(refusals).toEqual([
+      { operation: OPERATIONS.cancelOrder, status: 200, errors: [expect.stringContaining("уже отменен")] },
+      { operation: OPERATIONS.listOrder, status: 401, errors: ["Неверный ApiKey"] },
+      { operation: "(unknown)", status: 404, errors: ["Метод NoSuchOperation не найден"] },
+    ]);
+    expect(statuses["503"]).toBe(1);
   });
 });
 
