@@ -250,7 +250,8 @@ export async function startWarehouseSimulator(
     response.end(payload);
   };
 
-  const answerApi = async (response: ServerResponse, answer: Answer, drop: boolean) => {
+  const answerApi = async (response: ServerResponse, answer: Answer, drop: boolean, held?: Promise<void>) => {
+    if (held) await held;
     const delay = faults.delayMs;
     if (delay > 0) {
       await new Promise<void>((resolve) => {
@@ -396,7 +397,7 @@ export async function startWarehouseSimulator(
       );
     }
     if (answer.businessError) count(core.stats.businessErrors, operation);
-    return answerApi(response, answer, faults.takeDrop(operation));
+    return answerApi(response, answer, faults.takeDrop(operation), faults.takeHold(operation));
   };
 
   const handleControlRequest = async (
