@@ -28,10 +28,46 @@ export const ORDER_STATE_DESCRIPTION: Record<OrderState, string> = {
 export const PENDING = { edit: "edit", cancel: "cancel" } as const;
 export type Pending = (typeof PENDING)[keyof typeof PENDING];
 
+/**
+ * Whether an account's warehouse answered a batched AddOrder in the form we expect (ShopSettings.batchProof):
+ * until proven, orders go one a request but for one batch of two; a batch answered otherwise turns it off.
+ */
+export const BATCH_PROOF = { unproven: "unproven", proven: "proven", failed: "failed" } as const;
+export type BatchProof = (typeof BATCH_PROOF)[keyof typeof BATCH_PROOF];
+
 /** Problems only the merchant can solve, shown on the order until they act. */
 export const ATTENTION = {
   editRefused: "edit_refused",
   editHeld: "edit_held",
   cancelRefused: "cancel_refused",
+  /** A request failed MAX_ATTEMPTS times over: retried only when the merchant asks. */
+  retriesExhausted: "retries_exhausted",
 } as const;
 export type Attention = (typeof ATTENTION)[keyof typeof ATTENTION];
+
+/** The kinds of an order's timeline events (see timeline.server.ts). */
+export const EVENT = {
+  received: "received",
+  updated: "updated",
+  held: "held",
+  ready: "ready",
+  corrected: "corrected",
+  sent: "sent",
+  accepted: "accepted",
+  rejected: "rejected",
+  retryScheduled: "retry_scheduled",
+  retriesExhausted: "retries_exhausted",
+  inDoubt: "in_doubt",
+  foundAtWarehouse: "found_at_warehouse",
+  notAtWarehouse: "not_at_warehouse",
+  paused: "paused",
+  editQueued: "edit_queued",
+  edited: "edited",
+  editRefused: "edit_refused",
+  cancelQueued: "cancel_queued",
+  cancelled: "cancelled",
+  cancelRefused: "cancel_refused",
+  retryRequested: "retry_requested",
+  batchUnproven: "batch_unproven",
+} as const;
+export type EventKind = (typeof EVENT)[keyof typeof EVENT];

@@ -9,6 +9,7 @@ import type { Db } from "../db.server";
 import type { Log } from "../logger.server";
 import {
   BatchesInFlight,
+  dueWorkWhere,
   lookUpInDoubtOrders,
   recoverInterruptedSubmissions,
   sendPendingChange,
@@ -17,7 +18,8 @@ import {
   type ShopWorkDeps,
   type StepResult,
 } from "../orders/submission.server";
-import { ORDER_STATE, PENDING } from "../orders/states";
+import { ORDER_STATE } from "../orders/states";
+import { UNAUTHORIZED_REASON } from "../orders/step.server";
 import { pauseShop, warehouseAccess } from "../settings/settings.server";
 import { SecretUnreadable } from "../settings/secret-box.server";
 import { shopIsActive } from "../shops/lifecycle.server";
@@ -50,16 +52,7 @@ export interface WorkerOptions {
   fetch?: typeof fetch;
 }
 
-/** Orders with work a step can do once due: the sweep's and the steps' shared idea of "due". */
-export function dueWorkWhere(now: Date) {
-  return {
-    nextAttemptAt: { lte: now },
-    OR: [
-      { state: { in: [ORDER_STATE.ready, ORDER_STATE.inDoubt] } },
-      { state: ORDER_STATE.accepted, pending: { in: [PENDING.edit, PENDING.cancel] } },
-    ],
-  };
-}
+export { dueWorkWhere };
 
 /**
  * When a shop's loop should look again (ms since the epoch), or null when nothing is due: the earliest of
@@ -250,11 +243,11 @@ export function createWorker(options: WorkerOptions): Worker {
         const lookedUp = await lookUpInDoubtOrders(deps, shop, lookup);
         if (lookedUp.did === "stop") return;
         const submitted = await submitReadyOrders(deps, shop, batches);
-        if (submitted.did === "stop") return;
+        if (submitted.did === "stop") return await stopped(shop, submitted);
         if (submitted.did === "wait") heldByLimits.set(shop, submitted.until.getTime());
         else heldByLimits.delete(shop);
         const changed = await sendPendingChange(deps, shop);
-        if (changed.did === "stop") return;
+        if (changed.did === "stop") return await stopped(shop, changed);
         const results = [lookedUp, submitted, changed];
         if (leaseLost || !(await renewLease(db, lease, clock(), leaseTtlMs))) {
           log.warn({ shop, event: "worker.lease_lost" }, "lost the shop's lease; another worker continues");
@@ -275,6 +268,13 @@ export function createWorker(options: WorkerOptions): Worker {
       await batches.all();
       clearInterval(heartbeat);
     }
+  }
+
+  /** A step stopped the shop's work; a refused key pauses the shop until a key is saved. */
+  async function stopped(shop: string, result: StepResult): Promise<void> {
+    if (result.did !== "stop" || !result.keyRefused) return;
+    await pauseShop(db, shop, clock(), UNAUTHORIZED_REASON);
+    log.warn({ shop, event: "shop.paused" }, "warehouse refused the ApiKey; the shop's work is paused");
   }
 
   async function nextDue(shop: string, results: StepResult[]): Promise<Date | null> {
