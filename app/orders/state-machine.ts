@@ -144,13 +144,8 @@ export function transition(row: OrderFacts, input: OrderInput, now: Date): Trans
       return editSent(row, input.sent, now, input.data);
     case "cancel_sent":
       return {
-        patch: {
-          state: ORDER_STATE.cancelled,
-          pending: null,
-          nextAttemptAt: null,
-          attempts: 0,
-          lastError: null,
-        },
+        // An edit refused before no longer matters: the order will not ship.
+        patch: { ...cancelledColumns(), attempts: 0, lastError: null },
         events: [{ kind: EVENT.cancelled, message: "Cancelled at the warehouse.", data: input.data }],
       };
     case "change_failed":

@@ -170,9 +170,8 @@ export async function submitReadyOrders(
   // second with the real limits). Sent as fast as orders come in, small batches would spend the minute's
   // requests on a few orders each, and the CPU on bookkeeping while webhooks wait; the orders that arrive
   // meanwhile go together. An order on a quiet day, with nothing sent for a pace, still leaves at once.
-  // A lone order when a proof of two is wanted goes by itself, as any order does before batches are proven.
   const paced = (limits.lastAt ?? Number.NEGATIVE_INFINITY) + limits.paceMs;
-  if (!plan.proof && due.length < plan.size && paced > current) {
+  if (due.length < plan.size && paced > current) {
     return { did: "wait", until: new Date(paced) };
   }
 

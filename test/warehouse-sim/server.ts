@@ -320,7 +320,7 @@ export async function startWarehouseSimulator(
         fault.status === 429 ? { "retry-after": String(fault.retryAfterSeconds ?? 1) } : undefined;
       const message =
         fault.message ?? FAULT_MESSAGES[fault.status] ?? `Ошибка сервера (HTTP ${fault.status})`;
-      return answerApi(response, envelope(fault.status, message, headers), false);
+      return answerApi(response, envelope(fault.status, message, headers), false, faults.takeHold(name));
     }
     if (body.kind === "too-large")
       return answerApi(
