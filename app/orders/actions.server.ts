@@ -59,7 +59,7 @@ export async function cancelAtWarehouse(
   if (!row) return { ok: false, message: "No such order in this store." };
   let cancelledHere = false;
   const refusal = await applyToOrder(deps, row, (current) => {
-    cancelledHere = current.state !== ORDER_STATE.submitting && UNSENT.includes(current.state);
+    cancelledHere = UNSENT.includes(current.state);
     return { type: "cancel_requested" };
   });
   if (refusal) return { ok: false, message: refusal.refused };

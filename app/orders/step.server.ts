@@ -2,7 +2,12 @@
 // warehouse error reads to the order rules, and the request log kept on the timeline.
 import type { ServiceDeps } from "../context.server";
 import type { WarehouseClient, WarehouseExchange } from "../warehouse/client.server";
-import { WarehouseError, WarehouseRateLimited, WarehouseUnauthorized } from "../warehouse/errors";
+import {
+  WarehouseBusinessError,
+  WarehouseRateLimited,
+  WarehouseUnauthorized,
+  type WarehouseError,
+} from "../warehouse/errors";
 import type { OperationName } from "../warehouse/wire";
 import { backoffMs, type BACKOFF } from "../work/backoff";
 import type { Failure } from "./state-machine";
@@ -95,7 +100,8 @@ export function failureOf(
   error: WarehouseError,
   request: { attempts: number; at: Date; addOrder: boolean },
 ): Failure {
-  const reason = error.message;
+  // The warehouse's own words when it gave them (shown to the merchant as they are).
+  const reason = error instanceof WarehouseBusinessError ? error.messages.join(" ") : error.message;
   if (error instanceof WarehouseUnauthorized) return { kind: "key_refused", reason: UNAUTHORIZED_REASON };
   if (request.addOrder && error.inDoubt) {
     const settle = deps.inDoubtSettleMs ?? IN_DOUBT_SETTLE_MS;
