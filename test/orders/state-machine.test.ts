@@ -302,6 +302,14 @@ describe("the worker's outcomes", () => {
       attention: "retries_exhausted",
     });
     expect((await kinds(row)).at(-1)).toBe("retries_exhausted");
+    // The merchant's Retry makes it due again, counting afresh.
+    expect(await submitNow(deps(), SHOP, row.id)).toMatchObject({ ok: true });
+    expect(await read(row)).toMatchObject({
+      state: "ready",
+      attempts: 0,
+      attention: null,
+      nextAttemptAt: expect.any(Date),
+    });
   });
 
   it("stops with the reason on an answer that will never change", async () => {
