@@ -3,6 +3,7 @@
 // (nothing undue spins the worker, answers that will never change stop with their reason).
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { dueWorkWhere } from "../../app/work/worker.server";
 import { eventually, orderPayload, ordersInState, SHOP, startOrderFlow, type OrderFlow } from "./harness";
 
 let flow: OrderFlow | undefined;
@@ -162,6 +163,8 @@ describe("loops end", () => {
     await post("orders/create", orderPayload(7601));
     // A row no rule makes any more (written by an older version): ready, but nothing to send.
     await db().warehouseOrder.updateMany({ data: { mapped: null } });
+    // Not due by the sweep's own measure (before, it was due and never claimed: the loop spun on it).
+    expect(await db().warehouseOrder.count({ where: dueWorkWhere(new Date()) })).toBe(0);
     const idle = flow.worker.sweep();
     const spinning = new Promise((_, reject) =>
       setTimeout(() => reject(new Error("the worker never went idle")), 5_000).unref(),
