@@ -71,6 +71,8 @@ export const PERSONAL_DATA_SOURCES: PersonalDataSource[] = [
           attentionMessage: null,
           pending: null,
           nextAttemptAt: null,
+          // A worker's write decided before the erasure must not land after it (and bring data back).
+          version: { increment: 1 },
         },
       });
       return count;

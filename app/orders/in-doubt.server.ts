@@ -8,7 +8,7 @@ import type { OrderStatus } from "../warehouse/schemas";
 import { OPERATIONS } from "../warehouse/wire";
 import { backoffMs } from "../work/backoff";
 import { ATTENTION, ORDER_STATE, PENDING } from "./states";
-import type { ShopWorkDeps, StepResult } from "./submission.server";
+import type { ShopWorkDeps, StepResult } from "./step.server";
 import { EVENT, recordEvents, type OrderEventInput } from "./timeline.server";
 
 export interface InDoubtSettings {
@@ -38,14 +38,15 @@ const WORK = { did: "work" } as const;
 const NOTHING = { did: "nothing" } as const;
 
 /**
- * The condition of every write that follows a request: the row is still as it was read. Written here once
- * so that, when the `version` column lands, this becomes `{ id: row.id, version: row.version }`. `pending`
- * and `mapped` are in it because the outcome is computed from them, and two writes in one millisecond
- * leave `updatedAt` alike.
+ * The condition of every write that follows a request: the row is still at the version read (every write
+ * to an order raises it, see commit.server.ts), so nothing decided from the old row lands on a newer one.
  */
 function asRead(row: OrderRow) {
-  return { id: row.id, state: row.state, updatedAt: row.updatedAt, pending: row.pending, mapped: row.mapped };
+  return { id: row.id, version: row.version };
 }
+
+/** Every write raises the version, so a write decided on the row before this one cannot land after it. */
+const NEXT_VERSION = { version: { increment: 1 } } as const;
 
 /** When the order last left in an AddOrder: the claim sets `submittedAt` on every send. */
 function lastSentAt(row: OrderRow): Date {
@@ -77,7 +78,7 @@ export async function recoverInterruptedSubmissions(
     for (const row of stale) {
       const { count } = await tx.warehouseOrder.updateMany({
         where: asRead(row),
-        data: { state: ORDER_STATE.inDoubt, nextAttemptAt: now },
+        data: { state: ORDER_STATE.inDoubt, nextAttemptAt: now, ...NEXT_VERSION },
       });
       if (count === 0) continue;
       events.push({
@@ -251,7 +252,10 @@ async function settle(
       const moved: string[] = [];
       for (const row of todo) {
         const { data, event } = outcome(row);
-        const { count } = await tx.warehouseOrder.updateMany({ where: asRead(row), data });
+        const { count } = await tx.warehouseOrder.updateMany({
+          where: asRead(row),
+          data: { ...data, ...NEXT_VERSION },
+        });
         if (count === 0) moved.push(row.id);
         else if (event) events.push(event);
       }

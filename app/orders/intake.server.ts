@@ -4,14 +4,23 @@
 import { randomUUID } from "node:crypto";
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
-import { insertRows, isUniqueViolation, type Db } from "../db.server";
+import { insertRows, isUniqueViolation } from "../db.server";
 import { shopMapping } from "../settings/settings.server";
-import { idOrderFor, type HoldReason, type MappingResult } from "./mapping";
+import { idOrderFor } from "./mapping";
 import { customerIdOf, shopifyOrderSchema, type ShopifyOrder } from "./payload";
 import { orderOverridesSchema, type OrderOverrides, type ShopMapping } from "./settings";
 import { mapWithShopMapping } from "./shop-mapping";
-import { ATTENTION, ORDER_STATE, PENDING, type OrderState } from "./states";
-import { EVENT, insertEvents, recordEvents, type OrderEventInput } from "./timeline.server";
+import { applyToOrders, asChange } from "./commit.server";
+import {
+  created,
+  holdSummaryOf,
+  isRefusal,
+  mappingColumnsOf,
+  transition,
+  type Refusal,
+  type Transition,
+} from "./state-machine";
+import { insertEvents } from "./timeline.server";
 
 export const ORDER_TOPICS = ["orders/create", "orders/updated", "orders/cancelled"] as const;
 export type OrderTopic = (typeof ORDER_TOPICS)[number];
@@ -20,17 +29,9 @@ export type IntakeOutcome =
   "recorded" | "updated" | "unchanged" | "stale" | "duplicate" | "ignored_before_install";
 
 /** The mapped order, or the hold reasons, as the columns keep them. */
-export function mappingColumns(result: MappingResult) {
-  return result.ok
-    ? { mapped: JSON.stringify(result.order), holdReasons: null }
-    : { mapped: null, holdReasons: JSON.stringify(result.hold) };
-}
+export const mappingColumns = mappingColumnsOf;
 
-export function holdSummary(hold: HoldReason[]): string {
-  return hold.map((reason) => reason.message).join(" ");
-}
-
-// Kept for the order actions until they import it from settings.server.ts, where it lives now.
+export const holdSummary = holdSummaryOf;
 
 function isCancelled(topic: OrderTopic, order: ShopifyOrder): boolean {
   return topic === "orders/cancelled" || Boolean(order.cancelled_at);
@@ -147,32 +148,7 @@ async function createOrder(deps: ServiceDeps, input: OrderWebhook, delivery: Del
   const idOrder = idOrderFor(order, settings.mapping);
   const cancelled = isCancelled(input.topic, order);
   const result = mapWithShopMapping({ order, shopMapping: settings, idOrder });
-  const state: OrderState = cancelled
-    ? ORDER_STATE.cancelled
-    : result.ok
-      ? ORDER_STATE.ready
-      : ORDER_STATE.held;
-  const events: Omit<OrderEventInput, "orderId">[] = [
-    { shop, at: now, kind: EVENT.received, message: `Order ${order.name} received from Shopify.` },
-  ];
-  if (cancelled) {
-    events.push({
-      shop,
-      at: now,
-      kind: EVENT.cancelled,
-      message: "Cancelled in Shopify before it was sent.",
-    });
-  } else if (result.ok) {
-    events.push({
-      shop,
-      at: now,
-      kind: EVENT.ready,
-      message: "Mapped; waiting to be sent.",
-      data: result.order,
-    });
-  } else {
-    events.push({ shop, at: now, kind: EVENT.held, message: holdSummary(result.hold), data: result.hold });
-  }
+  const { columns, events } = created({ result, cancelled, orderName: order.name, now });
   // The id is ours, so the events can name their order in the same commit. Written as SQL: this is the
   // write every new order makes, and Prisma's create cost about twice the statement (and more again when
   // it read the row, payload and all, back).
@@ -186,12 +162,10 @@ async function createOrder(deps: ServiceDeps, input: OrderWebhook, delivery: Del
         orderName: order.name,
         customerId: customerIdOf(order),
         idOrder,
-        state,
         orderCreatedAt: new Date(order.created_at),
         orderUpdatedAt: new Date(order.updated_at ?? order.created_at),
         cancelledAt: cancelled ? new Date(order.cancelled_at ?? now) : null,
-        ...mappingColumns(result),
-        nextAttemptAt: state === ORDER_STATE.ready ? now : null,
+        ...columns,
         createdAt: now,
         updatedAt: now,
       },
@@ -199,7 +173,7 @@ async function createOrder(deps: ServiceDeps, input: OrderWebhook, delivery: Del
     insertRows(db, "OrderPayload", [{ orderId: id, shop, payload: JSON.stringify(order) }]),
     insertEvents(
       db,
-      events.map((event) => ({ ...event, orderId: id })),
+      events.map((event) => ({ ...event, shop, at: now, orderId: id })),
     ),
     insertRows(db, "WebhookEvent", [{ ...delivery }]),
   ]);
@@ -225,7 +199,9 @@ async function updateOrder(deps: ServiceDeps, row: OrderRow, input: OrderWebhook
 
 /**
  * Re-maps an order after its Shopify data, the shop's settings or the merchant's corrections changed, and
- * makes due whatever that calls for. Answers whether anything the warehouse needs changed.
+ * makes due whatever that calls for, by the order rules. Written conditionally on the order's version:
+ * if the worker moved it meanwhile, the change is decided again from the order as it is now. Answers
+ * whether anything the warehouse needs changed.
  */
 export async function applyChange(
   deps: ServiceDeps,
@@ -240,110 +216,50 @@ export async function applyChange(
     extra?: Partial<Pick<OrderRow, "orderUpdatedAt" | "orderName" | "overrides">>;
   },
 ): Promise<boolean> {
-  const { db, clock } = deps;
-  const now = clock();
-  const shop = row.shop;
-  const overrides = change.overrides ?? orderOverridesSchema.parse(JSON.parse(row.overrides));
-  const events: OrderEventInput[] = [];
-  const event = (kind: OrderEventInput["kind"], message: string, data?: unknown) =>
-    events.push({ shop, orderId: row.id, at: now, kind, message, data });
-  let data: Partial<OrderRow> = { ...change.extra };
-  const state = row.state as OrderState;
-
-  if (change.cancelled) {
-    data.cancelledAt = row.cancelledAt ?? new Date(change.order.cancelled_at ?? now);
-    if (state === ORDER_STATE.cancelled || row.pending === PENDING.cancel) {
-      // already handled
-    } else if (state === ORDER_STATE.held || state === ORDER_STATE.ready || state === ORDER_STATE.rejected) {
-      data = { ...data, state: ORDER_STATE.cancelled, nextAttemptAt: null, pending: null };
-      event(EVENT.cancelled, "Cancelled in Shopify before the warehouse had it; nothing was sent.");
-    } else {
-      // The warehouse has it, or may have it: cancel there (after the in-doubt lookup, if one is due).
-      data = { ...data, pending: PENDING.cancel, nextAttemptAt: now };
-      event(EVENT.cancelQueued, "Cancelled in Shopify; the cancellation will be sent to the warehouse.");
-    }
-    await save(db, row, { data, events, payload: change.payload });
-    return events.length > 0;
-  }
-
-  const result = mapWithShopMapping({
-    order: change.order,
-    shopMapping: change.settings,
-    overrides,
-    idOrder: row.idOrder,
-  });
-  const columns = mappingColumns(result);
-  const mappedChanged = columns.mapped !== row.mapped || columns.holdReasons !== row.holdReasons;
-  data = { ...data, ...columns };
-
-  switch (state) {
-    case ORDER_STATE.held:
-    case ORDER_STATE.ready:
-    case ORDER_STATE.rejected: {
-      if (!mappedChanged && state !== ORDER_STATE.held) break;
-      if (result.ok) {
-        if (state === ORDER_STATE.rejected && !mappedChanged) break;
-        data = { ...data, state: ORDER_STATE.ready, nextAttemptAt: now, attempts: 0, lastError: null };
-        if (state !== ORDER_STATE.ready) event(EVENT.ready, "Mapped; waiting to be sent.", result.order);
-      } else if (mappedChanged || state !== ORDER_STATE.held) {
-        data = { ...data, state: ORDER_STATE.held, nextAttemptAt: null };
-        event(EVENT.held, holdSummary(result.hold), result.hold);
+  let changed = false;
+  const { payload } = change;
+  await applyToOrders(
+    deps,
+    [row.id],
+    (rows, at) => {
+      changed = false;
+      const current = rows[0];
+      const newer = change.extra?.orderUpdatedAt;
+      // Gone, or a newer version of the order was taken in meanwhile: this one has nothing to add.
+      if (!current || (newer && newer < current.orderUpdatedAt)) return { changes: [], events: [] };
+      let result: Transition | Refusal;
+      if (change.cancelled) {
+        const cancelledAt = new Date(change.order.cancelled_at ?? at);
+        result = transition(current, { type: "shopify_cancelled", cancelledAt }, at);
+        changed = !isRefusal(result) && result.events.length > 0;
+      } else {
+        const overrides = change.overrides ?? orderOverridesSchema.parse(JSON.parse(current.overrides));
+        const mapping = mapWithShopMapping({
+          order: change.order,
+          shopMapping: change.settings,
+          overrides,
+          idOrder: current.idOrder,
+        });
+        const columns = mappingColumns(mapping);
+        changed = columns.mapped !== current.mapped || columns.holdReasons !== current.holdReasons;
+        result = transition(current, { type: "remapped", result: mapping }, at);
       }
-      break;
-    }
-    case ORDER_STATE.accepted: {
-      if (!mappedChanged) break;
-      if (!result.ok) {
-        data = { ...data, attention: ATTENTION.editHeld, attentionMessage: holdSummary(result.hold) };
-        event(
-          EVENT.held,
-          `The change cannot be sent to the warehouse: ${holdSummary(result.hold)}`,
-          result.hold,
-        );
-      } else if (columns.mapped !== row.sentOrder) {
-        data = {
-          ...data,
-          pending: PENDING.edit,
-          nextAttemptAt: now,
-          attention: null,
-          attentionMessage: null,
-        };
-        event(EVENT.editQueued, "The order changed; the change will be sent to the warehouse.", result.order);
-      }
-      break;
-    }
-    case ORDER_STATE.submitting:
-    case ORDER_STATE.inDoubt:
-      // Kept in `mapped`; once the warehouse's copy is known, the difference becomes an edit.
-      if (mappedChanged)
-        event(EVENT.updated, "The order changed while it was being sent; the change follows.");
-      break;
-    case ORDER_STATE.cancelled:
-      break;
-  }
-  await save(db, row, { data, events, payload: change.payload });
-  return mappedChanged;
+      if (isRefusal(result)) return { changes: [], events: [] };
+      const { events } = asChange(current, result, at);
+      return { changes: [{ row: current, data: { ...change.extra, ...result.patch } }], events };
+    },
+    [row],
+    payload === undefined
+      ? undefined
+      : (tx) => tx.orderPayload.update({ where: { orderId: row.id }, data: { payload } }),
+  );
+  return changed;
 }
 
-async function save(
-  db: Db,
-  row: OrderRow,
-  change: { data: Partial<OrderRow>; events: OrderEventInput[]; payload: string | undefined },
-) {
-  const { data, events, payload } = change;
-  await db.$transaction(async (tx) => {
-    // Conditional on the state read, so a worker that moved the order meanwhile is never overwritten.
-    const { count } = await tx.warehouseOrder.updateMany({ where: { id: row.id, state: row.state }, data });
-    if (count === 0) throw new OrderMovedMeanwhile(row.id);
-    if (payload !== undefined)
-      await tx.orderPayload.update({ where: { orderId: row.id }, data: { payload } });
-    await recordEvents(tx, events);
-  });
-}
-
+/** Kept for callers that skipped an order the worker moved meanwhile: a change is now decided again instead. */
 export class OrderMovedMeanwhile extends Error {
   constructor(orderId: string) {
-    super(`order ${orderId} changed state while it was being updated; the webhook will be retried`);
+    super(`order ${orderId} changed state while it was being updated`);
     this.name = "OrderMovedMeanwhile";
   }
 }

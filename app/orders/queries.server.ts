@@ -4,7 +4,7 @@
 import type { Prisma } from "@prisma/client";
 import { z } from "zod";
 import type { Db } from "../db.server";
-import { ORDER_STATES, type OrderState } from "./states";
+import { BATCH_PROOF, ORDER_STATES, type OrderState } from "./states";
 
 /** A list filter: one state, or the orders with a problem only the merchant can solve. */
 export const ORDER_FILTERS = [...ORDER_STATES, "attention"] as const;
@@ -211,19 +211,45 @@ export interface OrderDetail {
   holdReasons: HoldReasonView[];
   /** The merchant's corrections so far. */
   overrides: Record<string, unknown>;
-  /** Newest first. */
+  /** Newest first, one page of TIMELINE_PAGE_SIZE. */
   events: OrderEventView[];
+  /** The cursor of the next, older page of the timeline; null when this page reaches its start. */
+  olderEvents: string | null;
 }
 
-/** One order of the shop with its timeline; null when there is none with that id in this shop. */
-export async function orderDetail(db: Db, shop: string, id: string): Promise<OrderDetail | null> {
-  const row = await db.warehouseOrder.findFirst({
-    where: { id, shop },
-    include: { events: { orderBy: [{ at: "desc" }, { id: "desc" }] } },
-  });
+/** Events shown on an order's page at a time: an order retried for days has thousands. */
+export const TIMELINE_PAGE_SIZE = 50;
+
+/**
+ * One order of the shop with a page of its timeline, newest first, from the event after `eventsBefore`
+ * (the newest page when it names no event of this order); null when there is no such order in this shop.
+ */
+export async function orderDetail(
+  db: Db,
+  shop: string,
+  id: string,
+  options: { eventsBefore?: string } = {},
+): Promise<OrderDetail | null> {
+  const row = await db.warehouseOrder.findFirst({ where: { id, shop } });
   if (!row) return null;
+  const cursor =
+    options.eventsBefore === undefined
+      ? null
+      : await db.orderEvent.findFirst({
+          where: { id: options.eventsBefore, orderId: row.id },
+          select: { id: true },
+        });
+  // One more than a page, to know whether an older page exists.
+  const page = await db.orderEvent.findMany({
+    where: { orderId: row.id },
+    orderBy: [{ at: "desc" }, { id: "desc" }],
+    take: TIMELINE_PAGE_SIZE + 1,
+    ...(cursor && { cursor: { id: cursor.id }, skip: 1 }),
+  });
+  const events = page.slice(0, TIMELINE_PAGE_SIZE);
+  const olderEvents = page.length > TIMELINE_PAGE_SIZE ? events.at(-1)!.id : null;
   // Everything but the shop and the customer's id.
-  const { events, shop: _shop, customerId: _customerId, ...columns } = row;
+  const { shop: _shop, customerId: _customerId, ...columns } = row;
   return {
     ...columns,
     state: row.state as OrderState,
@@ -238,6 +264,7 @@ export async function orderDetail(db: Db, shop: string, id: string): Promise<Ord
       message: event.message,
       data: parseJson(event.data),
     })),
+    olderEvents,
   };
 }
 
@@ -260,4 +287,16 @@ export function formatShopTime(date: Date, timeZone: string): string {
     hour: "2-digit",
     minute: "2-digit",
   }).format(date);
+}
+
+/**
+ * Whether the warehouse did not answer the shop's first batched AddOrder in the expected form, so its
+ * orders go one at a time although the merchant allows batches (a banner says so).
+ */
+export async function batchesTurnedOff(db: Db, shop: string): Promise<boolean> {
+  const settings = await db.shopSettings.findUnique({
+    where: { shop },
+    select: { batchAddOrder: true, batchProof: true },
+  });
+  return Boolean(settings?.batchAddOrder && settings.batchProof === BATCH_PROOF.failed);
 }

@@ -28,6 +28,13 @@ export const ORDER_STATE_DESCRIPTION: Record<OrderState, string> = {
 export const PENDING = { edit: "edit", cancel: "cancel" } as const;
 export type Pending = (typeof PENDING)[keyof typeof PENDING];
 
+/**
+ * Whether an account's warehouse answered a batched AddOrder in the form we expect (ShopSettings.batchProof):
+ * until proven, orders go one a request but for one batch of two; a batch answered otherwise turns it off.
+ */
+export const BATCH_PROOF = { unproven: "unproven", proven: "proven", failed: "failed" } as const;
+export type BatchProof = (typeof BATCH_PROOF)[keyof typeof BATCH_PROOF];
+
 /** Problems only the merchant can solve, shown on the order until they act. */
 export const ATTENTION = {
   editRefused: "edit_refused",
@@ -37,5 +44,34 @@ export const ATTENTION = {
   editImpossible: "edit_impossible",
   /** In doubt, and not found at the warehouse after it had time enough: sent again only if the merchant says so. */
   notAtWarehouse: "not_at_warehouse",
+  /** A request failed MAX_ATTEMPTS times over: retried only when the merchant asks. */
+  retriesExhausted: "retries_exhausted",
 } as const;
 export type Attention = (typeof ATTENTION)[keyof typeof ATTENTION];
+
+/** The kinds of an order's timeline events (see timeline.server.ts). */
+export const EVENT = {
+  received: "received",
+  updated: "updated",
+  held: "held",
+  ready: "ready",
+  corrected: "corrected",
+  sent: "sent",
+  accepted: "accepted",
+  rejected: "rejected",
+  retryScheduled: "retry_scheduled",
+  retriesExhausted: "retries_exhausted",
+  inDoubt: "in_doubt",
+  foundAtWarehouse: "found_at_warehouse",
+  notAtWarehouse: "not_at_warehouse",
+  paused: "paused",
+  editQueued: "edit_queued",
+  edited: "edited",
+  editRefused: "edit_refused",
+  cancelQueued: "cancel_queued",
+  cancelled: "cancelled",
+  cancelRefused: "cancel_refused",
+  retryRequested: "retry_requested",
+  batchUnproven: "batch_unproven",
+} as const;
+export type EventKind = (typeof EVENT)[keyof typeof EVENT];

@@ -3,30 +3,9 @@
 import { randomBytes } from "node:crypto";
 import type { Prisma } from "@prisma/client";
 import { insertRows, type Db } from "../db.server";
+import type { EventKind } from "./states";
 
-export const EVENT = {
-  received: "received",
-  updated: "updated",
-  held: "held",
-  ready: "ready",
-  corrected: "corrected",
-  sent: "sent",
-  accepted: "accepted",
-  rejected: "rejected",
-  retryScheduled: "retry_scheduled",
-  inDoubt: "in_doubt",
-  foundAtWarehouse: "found_at_warehouse",
-  notAtWarehouse: "not_at_warehouse",
-  paused: "paused",
-  editQueued: "edit_queued",
-  edited: "edited",
-  editRefused: "edit_refused",
-  cancelQueued: "cancel_queued",
-  cancelled: "cancelled",
-  cancelRefused: "cancel_refused",
-  retryRequested: "retry_requested",
-} as const;
-export type EventKind = (typeof EVENT)[keyof typeof EVENT];
+export { EVENT, type EventKind } from "./states";
 
 export interface OrderEventInput {
   shop: string;

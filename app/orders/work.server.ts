@@ -3,14 +3,11 @@
 import type { Db } from "../db.server";
 import type { BACKOFF } from "../work/backoff";
 import { NOTHING, WORK, type ShopWork, type StepResult, type WorkKind } from "../work/steps";
-import { ORDER_STATE, PENDING } from "./states";
+import { ORDER_STATE } from "./states";
 import { lookUpInDoubtOrders, recoverInterruptedSubmissions, type InDoubtSettings } from "./in-doubt.server";
-import {
-  BatchesInFlight,
-  sendPendingChange,
-  submitReadyOrders,
-  type ShopWorkDeps,
-} from "./submission.server";
+import { sendPendingChange } from "./changes.server";
+import type { ShopWorkDeps } from "./step.server";
+import { BatchesInFlight, dueWorkWhere, submitReadyOrders } from "./submit.server";
 
 export interface OrdersWorkOptions {
   /** AddOrder batches of one shop out at once (see BatchesInFlight). */
@@ -23,17 +20,6 @@ export interface OrdersWorkOptions {
    * whole request: a holder stalled past its lease may still have that batch out.
    */
   recovery: { leaseTtlMs: number; requestTimeoutMs: number };
-}
-
-/** Orders with work a step can do once due: the sweep's and the steps' shared idea of "due". */
-export function dueWorkWhere(now: Date) {
-  return {
-    nextAttemptAt: { lte: now },
-    OR: [
-      { state: { in: [ORDER_STATE.ready, ORDER_STATE.inDoubt] } },
-      { state: ORDER_STATE.accepted, pending: { in: [PENDING.edit, PENDING.cancel] } },
-    ],
-  };
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   FormLayout,
   InlineStack,
   Layout,
+  Link,
   Page,
   Select,
   Text,
@@ -28,14 +29,18 @@ import { ORDER_STATE_DESCRIPTION, type OrderState } from "../orders/states";
 import { authenticate } from "../shopify.server";
 import { wakeWorker } from "../work/worker.server";
 
+const timelineCursorSchema = z.string().regex(/^[a-z0-9]{1,64}$/);
+
 const json = (value: unknown) =>
   value === null || value === undefined ? null : JSON.stringify(value, null, 2);
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { db } = appContext();
+  // A cursor that is not an event id shows the newest page, as if none was given.
+  const before = timelineCursorSchema.safeParse(new URL(request.url).searchParams.get("before"));
   const [order, timeZone] = await Promise.all([
-    orderDetail(db, session.shop, params.id ?? ""),
+    orderDetail(db, session.shop, params.id ?? "", before.success ? { eventsBefore: before.data } : {}),
     shopTimeZone(db, session.shop),
   ]);
   if (!order) return { order: null, deliveryMethods: [] };
@@ -70,6 +75,8 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
         // The data of a call to the warehouse holds the request sent (and the answer, when one came).
         exchange: typeof event.data === "object" && event.data !== null && "request" in event.data,
       })),
+      olderEvents: order.olderEvents,
+      olderPage: before.success,
     },
     deliveryMethods: DELIVERY_METHOD_KEYS.map((key) => ({ value: key, label: DELIVERY_METHOD_LABELS[key] })),
   };
@@ -156,14 +163,16 @@ export default function OrderPage() {
   const busy = navigation.state !== "idle";
   const run = (intent: "submit" | "retry" | "cancel") => submit({ intent }, { method: "post" });
   const canCancel = order.state !== "cancelled" && order.pending !== "cancel";
-  const sendAction = SENDABLE.includes(order.state)
-    ? {
-        content: order.state === "ready" ? "Submit now" : "Retry",
-        onAction: () => run(order.state === "ready" ? "submit" : "retry"),
-        loading: busy && navigation.formData?.get("intent") !== "cancel",
-        disabled: busy,
-      }
-    : undefined;
+  // An edit or cancellation that ran out of retries is sent again from here too.
+  const sendAction =
+    SENDABLE.includes(order.state) || (order.attention === "retries_exhausted" && order.pending)
+      ? {
+          content: order.state === "ready" ? "Submit now" : "Retry",
+          onAction: () => run(order.state === "ready" ? "submit" : "retry"),
+          loading: busy && navigation.formData?.get("intent") !== "cancel",
+          disabled: busy,
+        }
+      : undefined;
   // One form per kind of fix, shown under the first reason that needs it; a failed fix shows its error there.
   const fixes = new Set(order.holdReasons.map((reason) => reason.action));
   const fixShown = new Set<string>();
@@ -352,6 +361,14 @@ export default function OrderPage() {
                     </div>
                   ))}
                 </BlockStack>
+                {(order.olderEvents || order.olderPage) && (
+                  <InlineStack gap="300">
+                    {order.olderPage && <Link url={`/app/orders/${order.id}`}>Newest events</Link>}
+                    {order.olderEvents && (
+                      <Link url={`/app/orders/${order.id}?before=${order.olderEvents}`}>Older events</Link>
+                    )}
+                  </InlineStack>
+                )}
               </BlockStack>
             </Card>
           </BlockStack>
@@ -390,6 +407,7 @@ const ATTENTION_TITLE: Record<string, string> = {
   edit_refused: "The warehouse refused the change to this order",
   edit_held: "The change to this order cannot be sent",
   cancel_refused: "The warehouse could not cancel this order",
+  retries_exhausted: "The warehouse could not be reached for this order",
 };
 
 function JsonBlock({ label, json }: { label: string; json: string }) {

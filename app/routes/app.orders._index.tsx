@@ -34,6 +34,7 @@ import {
   countOrdersByState,
   formatShopTime,
   listOrders,
+  batchesTurnedOff,
   orderListQuerySchema,
   shopTimeZone,
   type OrderFilter,
@@ -47,11 +48,12 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { db } = appContext();
   const query = orderListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const [list, counts, timeZone, settings] = await Promise.all([
+  const [list, counts, timeZone, settings, batchesOff] = await Promise.all([
     listOrders(db, session.shop, query),
     countOrdersByState(db, session.shop),
     shopTimeZone(db, session.shop),
     loadSettings(db, session.shop),
+    batchesTurnedOff(db, session.shop),
   ]);
   return {
     filter: { state: query.state ?? null, search: query.search ?? "" },
@@ -74,7 +76,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       placedAt: formatShopTime(row.orderCreatedAt, timeZone),
       updatedAt: formatShopTime(row.updatedAt, timeZone),
     })),
-    warehouse: { hasApiKey: settings.hasApiKey, paused: settings.pausedAt !== null },
+    warehouse: { hasApiKey: settings.hasApiKey, paused: settings.pausedAt !== null, batchesOff },
   };
 };
 
@@ -305,7 +307,15 @@ function PendingChange({ pending }: { pending: string }) {
   );
 }
 
-function WarehouseBanner({ hasApiKey, paused }: { hasApiKey: boolean; paused: boolean }) {
+function WarehouseBanner({
+  hasApiKey,
+  paused,
+  batchesOff,
+}: {
+  hasApiKey: boolean;
+  paused: boolean;
+  batchesOff: boolean;
+}) {
   if (paused) {
     return (
       <Banner
@@ -327,6 +337,16 @@ function WarehouseBanner({ hasApiKey, paused }: { hasApiKey: boolean; paused: bo
         <p>
           Orders are kept here until you enter the warehouse ApiKey in Settings; then they go out by
           themselves.
+        </p>
+      </Banner>
+    );
+  }
+  if (batchesOff) {
+    return (
+      <Banner tone="info" title="Orders go to the warehouse one at a time">
+        <p>
+          The warehouse did not answer a batch of orders as expected, so orders go one at a time. Nothing was
+          sent twice: the orders of that batch were looked up at the warehouse.
         </p>
       </Banner>
     );

@@ -15,6 +15,7 @@ import {
   type OrderSettings,
   type ShopMapping,
 } from "../orders/settings";
+import { BATCH_PROOF } from "../orders/states";
 import { rateLimitKey } from "../warehouse/limiter.server";
 import { encryptionKey, encryptSecret, readApiKey, secretHint } from "./secret-box.server";
 
@@ -130,6 +131,8 @@ export async function saveSettings(
       // A new key is the fix for a refused one: work resumes at once.
       pausedAt: null,
       pauseReason: null,
+      // It may be another account: its answer to a batch must prove itself again.
+      batchProof: BATCH_PROOF.unproven,
     }),
   };
   const row = await deps.db.shopSettings.upsert({ where: { shop }, create: { shop, ...data }, update: data });

@@ -155,6 +155,17 @@ export interface SendOptions {
   onExchange?: (exchange: WarehouseExchange) => void;
 }
 
+/** How submitOrders sends: the batch choice of this call, and whether it proves the batch shape. */
+export interface SubmitOptions {
+  /** Overrides the client's `batchAddOrder` for this call. */
+  batch?: boolean;
+  /**
+   * This batch tests whether the account answers batches in the expected form; told the verdict once the
+   * warehouse answered (see addOrderBatch).
+   */
+  proveBatch?: (expected: boolean) => void;
+}
+
 export function createWarehouseClient(options: WarehouseClientOptions) {
   const endpoints = { ...DEFAULT_ENDPOINTS, ...options.endpoints };
   const limiter = options.limiter ?? new WarehouseRateLimiter();
@@ -270,10 +281,17 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
     return result.data;
   }
 
-  /** One AddOrder request carrying `orders` as the batch shape; an outcome for each order. */
+  /**
+   * One AddOrder request carrying `orders` as the batch shape; an outcome for each order. With `proof`,
+   * the request tests the shape: any answer but a result for each order in the batch form puts every
+   * order in doubt (the warehouse may have read the batch another way), and `proof` hears the verdict.
+   * A refusal before the warehouse read the batch (the key, the limits, a network failure, a 5xx) is no
+   * verdict.
+   */
   async function addOrderBatch(
     orders: WarehouseOrder[],
     options: SendOptions,
+    proof?: (expected: boolean) => void,
   ): Promise<OrderSubmissionOutcome[]> {
     const operation = OPERATIONS.addOrder;
     let raw: { body: unknown; text: string };
@@ -281,10 +299,19 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
       raw = await exchange({ operation, fields: { order: orders }, ...options });
     } catch (error) {
       if (!(error instanceof WarehouseError)) throw error;
+      if (proof && isAnswerToTheBatch(error)) {
+        proof(false);
+        return unprovenBatch(orders, error.message);
+      }
       return orders.map((order) => ({ id_order: order.id_order, status: "failed", error }));
     }
     const envelope = envelopeSchema.safeParse(raw.body);
     const results = z.array(batchOrderResultSchema).safeParse(envelope.data?.Data);
+    if (proof) {
+      const expected = isBatchAnswer(orders, results.data);
+      proof(expected);
+      if (!expected) return unprovenBatch(orders, excerpt(raw.text));
+    }
     if (!envelope.success || (envelope.data.result === "ok" && !results.success)) {
       const problems = describeIssues((envelope.error ?? results.error)!);
       const error = new WarehouseAnswerInvalid(operation, problems, excerpt(raw.text));
@@ -314,6 +341,16 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
       );
       return { id_order: order.id_order, status: "failed", error };
     });
+  }
+
+  /** Every order of a batch whose answer did not prove the batch shape: in doubt, looked up before anything. */
+  function unprovenBatch(orders: WarehouseOrder[], answer: string): OrderSubmissionOutcome[] {
+    const error = new WarehouseAnswerInvalid(
+      OPERATIONS.addOrder,
+      ["the warehouse did not answer a batch of orders in the expected batch form"],
+      answer,
+    );
+    return orders.map((order) => ({ id_order: order.id_order, status: "failed", error }));
   }
 
   const client = {
@@ -359,7 +396,9 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
     async submitOrders(
       orders: readonly WarehouseOrder[],
       send: SendOptions = {},
+      how: SubmitOptions = {},
     ): Promise<OrderSubmissionOutcome[]> {
+      const batchAddOrder = how.batch ?? options.batchAddOrder;
       const operation = OPERATIONS.addOrder;
       const outcomes = new Map<number, OrderSubmissionOutcome>();
       const sendable: { index: number; order: WarehouseOrder }[] = [];
@@ -378,7 +417,7 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
         }
       });
 
-      const chunkSize = options.batchAddOrder ? MAX_ORDERS_PER_BATCH : 1;
+      const chunkSize = batchAddOrder ? MAX_ORDERS_PER_BATCH : 1;
       let stopped: WarehouseError | undefined;
       for (let start = 0; start < sendable.length; start += chunkSize) {
         const chunk = sendable.slice(start, start + chunkSize);
@@ -386,10 +425,11 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
         if (stopped) {
           const error = stopped;
           results = chunk.map(({ order }) => ({ id_order: order.id_order, status: "failed", error }));
-        } else if (options.batchAddOrder) {
+        } else if (batchAddOrder) {
           results = await addOrderBatch(
             chunk.map(({ order }) => order),
             start === 0 ? send : {},
+            how.proveBatch,
           );
         } else {
           results = [await submitOne(chunk[0]!.order, start === 0 ? send : {})];
@@ -624,6 +664,30 @@ export function requestApiKey(
 }
 
 /** Errors after which the next request of the same submission would certainly fail the same way. */
+/** An answer that shows how the warehouse read a batch: it refused the body or answered something unreadable. */
+function isAnswerToTheBatch(error: WarehouseError): boolean {
+  return (
+    error instanceof WarehouseBadRequest ||
+    error instanceof WarehouseUnknownMethod ||
+    error instanceof WarehouseAnswerInvalid ||
+    error instanceof WarehouseBusinessError
+  );
+}
+
+/** Whether a batch answer has the expected form: a result for each order sent, by its id_order. */
+function isBatchAnswer(
+  orders: readonly WarehouseOrder[],
+  results:
+    readonly { id_order: string; id_order_FF?: string; key_order?: string; errors?: string[] }[] | undefined,
+): boolean {
+  if (!results || results.length !== orders.length) return false;
+  const byId = new Map(results.map((result) => [result.id_order, result]));
+  return orders.every((order) => {
+    const result = byId.get(order.id_order);
+    return Boolean(result && ((result.id_order_FF && result.key_order) || result.errors?.length));
+  });
+}
+
 function stopsSubmission(error: WarehouseError): boolean {
   return (
     error instanceof WarehouseUnauthorized ||

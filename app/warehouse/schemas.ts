@@ -165,7 +165,12 @@ export const addedOrderSchema = z.looseObject({
 });
 export type AddedOrder = z.infer<typeof addedOrderSchema>;
 
-/** One element of a batch answer ([guess]): accepted with identifiers, or refused with its messages. */
+/**
+ * One element of a batch answer ([guess]): accepted with identifiers, or refused with its messages. The
+ * expected form of the whole answer is the envelope with `Data` an array holding one of these for each
+ * order sent, by its id_order; an account proves it answers so before its orders go in batches
+ * (ShopSettings.batchProof), since an answer in another form leaves every order of the batch in doubt.
+ */
 export const batchOrderResultSchema = z.looseObject({
   id_order: z.string().min(1),
   id_order_FF: z.string().min(1).optional(),

@@ -9,7 +9,7 @@ import type { Clock } from "../context.server";
 import type { Db } from "../db.server";
 import type { Log } from "../logger.server";
 import { ordersWork, type OrdersWorkOptions } from "../orders/work.server";
-import { UNAUTHORIZED_REASON } from "../orders/submission.server";
+import { UNAUTHORIZED_REASON } from "../orders/step.server";
 import { remapWork } from "../orders/remap.server";
 import {
   pauseShop,

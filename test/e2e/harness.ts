@@ -129,6 +129,11 @@ export async function startOrderFlow<Warehouse extends WarehouseSide = Warehouse
     worker?: Partial<WorkerOptions>;
     /** Start without a worker (to look at what intake alone does). */
     noWorker?: boolean;
+    /**
+     * Whether the account's batch shape is proven already: yes unless told, since the simulator answers
+     * batches in the expected form; the tests of the proof itself start unproven, as a new shop does.
+     */
+    batchProof?: "unproven" | "proven";
     /** How long the worker waits for an answer: 2 s unless told (longer for answers a test holds). */
     warehouseTimeoutMs?: number;
   } = {},
@@ -159,6 +164,10 @@ export async function startOrderFlow<Warehouse extends WarehouseSide = Warehouse
     mapping: {},
   });
   if (!saved.ok) throw new Error(`settings refused: ${JSON.stringify(saved.errors)}`);
+  await context.db.shopSettings.update({
+    where: { shop: SHOP },
+    data: { batchProof: options.batchProof ?? "proven" },
+  });
   const app = await startRouteServer();
   const worker = createWorker({
     ...context,

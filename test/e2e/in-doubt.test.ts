@@ -10,13 +10,9 @@ import {
   recoverInterruptedSubmissions,
   type InDoubtSettings,
 } from "../../app/orders/in-doubt.server";
-import {
-  BatchesInFlight,
-  sendPendingChange,
-  submitReadyOrders,
-  type ShopWorkDeps,
-  type StepResult,
-} from "../../app/orders/submission.server";
+import { sendPendingChange } from "../../app/orders/changes.server";
+import type { ShopWorkDeps, StepResult } from "../../app/orders/step.server";
+import { BatchesInFlight, submitReadyOrders } from "../../app/orders/submit.server";
 import { createWarehouseClient } from "../../app/warehouse/client.server";
 import { MemoryRateLimitStore, WarehouseRateLimiter } from "../../app/warehouse/limiter.server";
 import type { WarehouseOrder } from "../../app/warehouse/schemas";

@@ -1,7 +1,13 @@
 // The read side behind the orders pages, against the real database (SQLite here, PostgreSQL in CI).
 import { describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
-import { countOrdersByState, listOrders, orderDetail } from "../../app/orders/queries.server";
+import {
+  countOrdersByState,
+  listOrders,
+  orderDetail,
+  TIMELINE_PAGE_SIZE,
+} from "../../app/orders/queries.server";
+import { recordEvents } from "../../app/orders/timeline.server";
 import { seedOrder } from "../support/orders";
 
 const SHOP = "kyiv-goods.myshopify.com";
@@ -95,5 +101,40 @@ describe("order queries", () => {
     ]);
     expect(await orderDetail(db, OTHER, order.id)).toBeNull();
     expect(await orderDetail(db, SHOP, "missing")).toBeNull();
+  });
+
+  it("pages an order's timeline, newest first, a page at a time with a link to the older events", async () => {
+    const { db } = appContext();
+    const order = await seedOrder(db, { shop: SHOP, number: 1006, state: "ready" });
+    // After the seed's own events (taken in on the seed's clock, 1 March 2026).
+    const start = Date.UTC(2026, 3, 1, 9);
+    await recordEvents(
+      db,
+      Array.from({ length: TIMELINE_PAGE_SIZE * 2 + 7 }, (_, index) => ({
+        shop: SHOP,
+        orderId: order.id,
+        at: new Date(start + index * 1000),
+        kind: "retry_scheduled" as const,
+        message: `attempt ${index}`,
+      })),
+    );
+    const first = await orderDetail(db, SHOP, order.id);
+    expect(first!.events).toHaveLength(TIMELINE_PAGE_SIZE);
+    expect(first!.events[0]!.message).toBe(`attempt ${TIMELINE_PAGE_SIZE * 2 + 6}`);
+    expect(first!.olderEvents).toBe(first!.events.at(-1)!.id);
+
+    const second = await orderDetail(db, SHOP, order.id, { eventsBefore: first!.olderEvents! });
+    expect(second!.events[0]!.message).toBe(`attempt ${TIMELINE_PAGE_SIZE + 6}`);
+    const third = await orderDetail(db, SHOP, order.id, { eventsBefore: second!.olderEvents! });
+    // The last page ends with the events intake wrote when it took the order in.
+    expect(third!.events.map((event) => event.message)).toEqual([
+      ...Array.from({ length: 7 }, (_, index) => `attempt ${6 - index}`),
+      "Mapped; waiting to be sent.",
+      "Order #1006 received from Shopify.",
+    ]);
+    expect(third!.olderEvents).toBeNull();
+    // A cursor that is not an event of this order shows the newest page.
+    const unknown = await orderDetail(db, SHOP, order.id, { eventsBefore: "nope" });
+    expect(unknown!.events[0]!.message).toBe(first!.events[0]!.message);
   });
 });

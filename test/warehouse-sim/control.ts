@@ -326,6 +326,10 @@ export function handleControl(
       core.faults.repeatNotifications(z.strictObject({ repeats: nonNegativeInteger }).parse(input).repeats);
       return core.faults.snapshot();
     },
+    "POST faults/batch-answer": () => {
+      core.faults.answerBatchesAs(z.strictObject({ shape: z.enum(["batch", "single"]) }).parse(input).shape);
+      return core.faults.snapshot();
+    },
     "POST faults/clear": () => {
       core.faults.clear();
       return core.faults.snapshot();

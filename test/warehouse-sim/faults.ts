@@ -1,6 +1,7 @@
 // Fault switches for tests of the client's resilience: fail the next calls with an HTTP status, delay every
-// answer, hold answers until the test lets them go, drop the answer after committing (the client sees a
-// reset), and send each notification again.
+// answer, hold every answer until the test lets them go or hold the next few until released, drop the
+// answer after committing (the client sees a reset), answer a batched AddOrder in another shape, and
+// send each notification again.
 
 export interface FailureFault {
   /** How many matching calls fail. */
@@ -19,17 +20,26 @@ export interface DropFault {
   operations?: readonly string[];
 }
 
+/** The shape a batched AddOrder is answered in: the batch shape, or the envelope of the first order alone. */
+export type BatchAnswerShape = "batch" | "single";
+
 export interface FaultSnapshot {
   failures: FailureFault[];
   drops: DropFault[];
   delayMs: number;
   notificationRepeats: number;
   answersHeld: boolean;
+  heldAnswers: number;
+  batchAnswerShape: BatchAnswerShape;
 }
 
 export class FaultSwitches {
   private failures: FailureFault[] = [];
   private drops: DropFault[] = [];
+  private holds: DropFault[] = [];
+  private held: (() => void)[] = [];
+  /** How a batched AddOrder is answered (every order of it is processed either way). */
+  batchAnswerShape: BatchAnswerShape = "batch";
   /** Added before every API answer. */
   delayMs = 0;
   /** Extra copies of every status notification. */
@@ -49,6 +59,38 @@ export class FaultSwitches {
     if (!Number.isInteger(fault.count) || fault.count < 1)
       throw new Error("count must be a positive integer");
     this.drops.push({ ...fault });
+  }
+
+  /**
+   * The next `count` matching calls are processed fully, then their answer waits until `releaseHeld()`:
+   * a test can act while a request is certainly out, without guessing how long it takes.
+   */
+  holdNext(fault: DropFault): void {
+    if (!Number.isInteger(fault.count) || fault.count < 1)
+      throw new Error("count must be a positive integer");
+    this.holds.push({ ...fault });
+  }
+
+  /** Answers held now. */
+  get heldAnswers(): number {
+    return this.held.length;
+  }
+
+  releaseHeld(): void {
+    const held = this.held;
+    this.held = [];
+    for (const release of held) release();
+  }
+
+  /** When this call's answer is held, what resolves when it is released. */
+  takeHold(operation: string | undefined): Promise<void> | undefined {
+    if (take(this.holds, operation) === undefined) return undefined;
+    return new Promise<void>((resolve) => this.held.push(resolve));
+  }
+
+  answerBatchesAs(shape: BatchAnswerShape): void {
+    if (shape !== "batch" && shape !== "single") throw new Error('shape must be "batch" or "single"');
+    this.batchAnswerShape = shape;
   }
 
   setDelay(ms: number): void {
@@ -95,6 +137,9 @@ export class FaultSwitches {
   clear(): void {
     this.failures = [];
     this.drops = [];
+    this.holds = [];
+    this.releaseHeld();
+    this.batchAnswerShape = "batch";
     this.delayMs = 0;
     this.notificationRepeats = 0;
     this.releaseAnswers();
@@ -107,6 +152,8 @@ export class FaultSwitches {
       delayMs: this.delayMs,
       notificationRepeats: this.notificationRepeats,
       answersHeld: this.hold !== null,
+      heldAnswers: this.held.length,
+      batchAnswerShape: this.batchAnswerShape,
     };
   }
 }

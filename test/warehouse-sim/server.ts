@@ -283,12 +283,13 @@ export async function startWarehouseSimulator(
     answer: Answer,
     drop: boolean,
     operation: string,
-    injected = false,
+    options: { injected?: boolean; held?: Promise<void> } = {},
   ) => {
-    if (!injected && (answer.status >= 400 || answer.businessError)) {
+    if (!options.injected && (answer.status >= 400 || answer.businessError)) {
       const errors = isObject(answer.body) && Array.isArray(answer.body.errors) ? answer.body.errors : [];
       core.stats.refusals.push({ operation, status: answer.status, errors: errors.map(String) });
     }
+    if (options.held) await options.held;
     const delay = faults.delayMs;
     if (delay > 0) {
       await new Promise<void>((resolve) => {
@@ -360,7 +361,10 @@ export async function startWarehouseSimulator(
         fault.status === 429 ? { "retry-after": String(fault.retryAfterSeconds ?? 1) } : undefined;
       const message =
         fault.message ?? FAULT_MESSAGES[fault.status] ?? `Ошибка сервера (HTTP ${fault.status})`;
-      return answerApi(response, envelope(fault.status, message, headers), false, label, true);
+      return answerApi(response, envelope(fault.status, message, headers), false, label, {
+        injected: true,
+        held: faults.takeHold(name),
+      });
     }
     if (body.kind === "too-large")
       return answer(envelope(413, `Превышен размер запроса: не более ${maxBodyBytes} байт`), false);
@@ -428,7 +432,9 @@ export async function startWarehouseSimulator(
       );
     }
     if (reply.businessError) count(core.stats.businessErrors, operation);
-    return answer(reply, faults.takeDrop(operation));
+    return answerApi(response, reply, faults.takeDrop(operation), label, {
+      held: faults.takeHold(operation),
+    });
   };
 
   const handleControlRequest = async (

@@ -1,0 +1,154 @@
+// Writing order transitions: each row changes only if it is still at the version read before the decision
+// (every write raises it), so nothing read before a request or a wait overwrites what changed meanwhile.
+// A clash re-reads the orders and decides again from the rules, never from the stale copy.
+import type { Prisma, WarehouseOrder as OrderRow } from "@prisma/client";
+import type { ServiceDeps } from "../context.server";
+import { sqlFragments } from "../db.server";
+import { isRefusal, transition, type OrderInput, type Refusal, type Transition } from "./state-machine";
+import { ORDER_STATE } from "./states";
+import { recordEvents, type OrderEventInput } from "./timeline.server";
+
+/** A row as read, and the columns to write to it. */
+export type Change = { row: Pick<OrderRow, "id" | "version" | "state">; data: Partial<OrderRow> };
+
+/** The warehouse's own ids for an order, which differ from row to row. */
+type WarehouseIds = Pick<OrderRow, "idOrderFF" | "keyOrder">;
+
+/** An order was changed by someone else after it was read; nothing of the commit was written. */
+export class ChangedMeanwhile extends Error {
+  constructor() {
+    super("an order changed after it was read; nothing was written");
+    this.name = "ChangedMeanwhile";
+  }
+}
+
+/**
+ * Applies changes, each conditional on its row's version, with their events, in one transaction of a few
+ * statements however many orders change: orders given the same columns share one update, and the
+ * warehouse's ids (the one thing that differs per order) go in one more. The cost of a statement, not of
+ * a row, is what counts here; a batch of 100 orders row by row was most of a batch's time.
+ *
+ * Strict (the default): if any row is no longer at the version read, nothing is written and
+ * ChangedMeanwhile is thrown. `strict: false` writes the rows still as read and skips the others.
+ */
+export async function commit(
+  deps: ServiceDeps,
+  changes: Change[],
+  events: OrderEventInput[],
+  options: { strict?: boolean; also?: (tx: Prisma.TransactionClient) => Promise<unknown> } = {},
+): Promise<void> {
+  const { db } = deps;
+  const strict = options.strict ?? true;
+  const groups = new Map<string, { data: Partial<OrderRow>; rows: Change["row"][] }>();
+  const warehouseIds: { id: string; ids: WarehouseIds }[] = [];
+  for (const { row, data } of changes) {
+    const { idOrderFF, keyOrder, ...rest } = data;
+    const perRow = typeof idOrderFF === "string" && typeof keyOrder === "string";
+    if (perRow) warehouseIds.push({ id: row.id, ids: { idOrderFF, keyOrder } });
+    const shared = perRow ? rest : data;
+    // Dates become their ISO strings here, so equal data groups together whatever the Date objects.
+    const key = JSON.stringify(shared);
+    const group = groups.get(key) ?? { data: shared, rows: [] as Change["row"][] };
+    group.rows.push(row);
+    groups.set(key, group);
+  }
+  await db.$transaction(async (tx) => {
+    for (const { data, rows } of groups.values()) {
+      const where: Prisma.WarehouseOrderWhereInput =
+        rows.length === 1
+          ? { id: rows[0]!.id, version: rows[0]!.version }
+          : { OR: rows.map(({ id, version }) => ({ id, version })) };
+      const { count } = await tx.warehouseOrder.updateMany({
+        where,
+        data: { ...data, version: { increment: 1 } },
+      });
+      if (strict && count !== rows.length) throw new ChangedMeanwhile();
+    }
+    if (warehouseIds.length) {
+      const { join, sql } = sqlFragments(db);
+      const caseOf = (column: keyof WarehouseIds) =>
+        join(
+          warehouseIds.map(({ id, ids }) => sql`WHEN ${id} THEN ${ids[column]}`),
+          " ",
+        );
+      // The rows' versions were checked (and raised) just above; a skipped row is not accepted.
+      await tx.$executeRaw`
+        UPDATE "WarehouseOrder"
+        SET "idOrderFF" = CASE "id" ${caseOf("idOrderFF")} END, "keyOrder" = CASE "id" ${caseOf("keyOrder")} END
+        WHERE "id" IN (${join(warehouseIds.map(({ id }) => id))}) AND "state" = ${ORDER_STATE.accepted}`;
+    }
+    await recordEvents(tx, events);
+    await options.also?.(tx);
+  });
+}
+
+/** A transition as a commit takes it: the row's change and its events, dated `at`. */
+export function asChange(
+  row: Pick<OrderRow, "id" | "version" | "state" | "shop">,
+  result: Transition,
+  at: Date,
+): { change: Change | null; events: OrderEventInput[] } {
+  const events = result.events.map((event) => ({ shop: row.shop, orderId: row.id, at, ...event }));
+  const empty = Object.keys(result.patch).length === 0 && events.length === 0;
+  return { change: empty ? null : { row, data: result.patch }, events };
+}
+
+/** How often a decision is taken again after the orders changed under it, before giving up. */
+const CLASHES_TOLERATED = 5;
+
+/**
+ * Decides and writes the transitions of some orders, reading them again and deciding again whenever one
+ * changed between the read and the write. `rows` may give the first read (a claim's own copy, say).
+ */
+export async function applyToOrders(
+  deps: ServiceDeps,
+  ids: string[],
+  decide: (rows: OrderRow[], at: Date) => { changes: Change[]; events: OrderEventInput[] },
+  rows?: OrderRow[],
+  /** More writes of the same transaction (an order's payload, say). */
+  also?: (tx: Prisma.TransactionClient) => Promise<unknown>,
+): Promise<void> {
+  let current = rows ?? (await deps.db.warehouseOrder.findMany({ where: { id: { in: ids } } }));
+  for (let clash = 0; ; clash++) {
+    const { changes, events } = decide(current, deps.clock());
+    if (!changes.length && !events.length) return;
+    try {
+      await commit(deps, changes, events, { ...(also && { also }) });
+      return;
+    } catch (error) {
+      if (!(error instanceof ChangedMeanwhile) || clash >= CLASHES_TOLERATED) throw error;
+      current = await deps.db.warehouseOrder.findMany({ where: { id: { in: ids } } });
+    }
+  }
+}
+
+/**
+ * One order's transition for `input`, written conditionally on the version read; on a clash it is
+ * decided again from the order as it is now. Answers the refusal, if the rules refused the input.
+ */
+export async function applyToOrder(
+  deps: ServiceDeps,
+  row: OrderRow,
+  input: OrderInput | ((row: OrderRow) => OrderInput | null),
+): Promise<Refusal | null> {
+  let refusal: Refusal | null = null;
+  await applyToOrders(
+    deps,
+    [row.id],
+    (rows, at) => {
+      refusal = null;
+      const current = rows[0];
+      const given = current && (typeof input === "function" ? input(current) : input);
+      if (!current || !given) return { changes: [], events: [] };
+      const result = transition(current, given, at);
+      if (isRefusal(result)) {
+        refusal = result;
+        return { changes: [], events: [] };
+      }
+      const { change, events } = asChange(current, result, at);
+      return { changes: change ? [change] : [], events };
+    },
+    [row],
+  );
+  return refusal;
+}

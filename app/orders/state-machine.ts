@@ -1,0 +1,567 @@
+// The one set of rules for how an order moves: given the row as read and what happened (a Shopify
+// webhook, a merchant's action, the warehouse's answer), the columns to change and the timeline events.
+// Pure: callers read the row, apply the patch conditionally on the version they read, and re-read on a clash.
+import type { WarehouseOrder as OrderRow } from "@prisma/client";
+import type { HoldReason, MappingResult } from "./mapping";
+import { ATTENTION, EVENT, ORDER_STATE, PENDING, type EventKind, type OrderState } from "./states";
+
+/** Transient failures of one request are retried this many times; then the order waits for the merchant. */
+export const MAX_ATTEMPTS = 12;
+
+/** What of a row the rules read. */
+export type OrderFacts = Pick<
+  OrderRow,
+  "state" | "mapped" | "holdReasons" | "sentOrder" | "pending" | "attempts" | "cancelledAt" | "attention"
+>;
+
+/** The columns a transition writes (the caller adds the version and updatedAt). */
+export type OrderPatch = Partial<
+  Pick<
+    OrderRow,
+    | "state"
+    | "mapped"
+    | "holdReasons"
+    | "sentOrder"
+    | "pending"
+    | "attempts"
+    | "nextAttemptAt"
+    | "lastError"
+    | "cancelledAt"
+    | "attention"
+    | "attentionMessage"
+    | "idOrderFF"
+    | "keyOrder"
+    | "acceptedAt"
+    | "submittedAt"
+  >
+>;
+
+export interface TimelineEntry {
+  kind: EventKind;
+  message: string;
+  data?: unknown;
+}
+
+export interface Transition {
+  patch: OrderPatch;
+  events: TimelineEntry[];
+}
+
+/** A merchant's action that does not apply to the order as it is, with why. */
+export interface Refusal {
+  refused: string;
+}
+
+/** What the warehouse said about a request, classified by the caller from the error it got. */
+export type Failure =
+  /** Certainly not done, and trying again later can succeed (5xx before sending, 429, network). */
+  | { kind: "transient"; reason: string; retryAt: Date }
+  /** The warehouse may have done it: an AddOrder must be looked up before it is sent again. */
+  | { kind: "in_doubt"; reason: string; lookAt: Date }
+  /** Not done, and the same request will never succeed (400, 404, our schema refusing it). */
+  | { kind: "refused"; reason: string }
+  /** The ApiKey was refused: nothing is failed, the shop is paused until the key is fixed. */
+  | { kind: "key_refused"; reason: string };
+
+export type OrderInput =
+  /** Intake or a re-mapping (new Shopify data, new settings, the merchant's corrections). */
+  | { type: "remapped"; result: MappingResult }
+  | { type: "shopify_cancelled"; cancelledAt: Date }
+  | { type: "submit_now" }
+  | { type: "cancel_requested" }
+  | { type: "claimed" }
+  | { type: "accepted"; idOrderFF: string; keyOrder: string; data?: unknown }
+  | { type: "rejected"; messages: string[]; data?: unknown }
+  | { type: "submission_failed"; failure: Failure; data?: unknown }
+  | { type: "edit_sent"; sent: string; data?: unknown }
+  | { type: "cancel_sent"; data?: unknown }
+  | { type: "change_failed"; change: "edit" | "cancel"; failure: Failure; data?: unknown };
+
+const UNSENT: readonly string[] = [ORDER_STATE.held, ORDER_STATE.ready, ORDER_STATE.rejected];
+
+const KEY_REFUSED_TAIL = "Nothing was lost: orders wait until a valid key is saved in Settings.";
+
+const noChange = (): Transition => ({ patch: {}, events: [] });
+
+/** The mapped order, or the hold reasons, as the columns keep them. */
+export function mappingColumnsOf(result: MappingResult) {
+  return result.ok
+    ? { mapped: JSON.stringify(result.order), holdReasons: null }
+    : { mapped: null, holdReasons: JSON.stringify(result.hold) };
+}
+
+export function holdSummaryOf(hold: HoldReason[]): string {
+  return hold.map((reason) => reason.message).join(" ");
+}
+
+/** The columns and events of a new order, from its first webhook. */
+export function created(input: { result: MappingResult; cancelled: boolean; orderName: string; now: Date }) {
+  const { result, cancelled, orderName, now } = input;
+  const state: OrderState = cancelled
+    ? ORDER_STATE.cancelled
+    : result.ok
+      ? ORDER_STATE.ready
+      : ORDER_STATE.held;
+  const events: TimelineEntry[] = [
+    { kind: EVENT.received, message: `Order ${orderName} received from Shopify.` },
+  ];
+  if (cancelled) events.push({ kind: EVENT.cancelled, message: "Cancelled in Shopify before it was sent." });
+  else if (result.ok)
+    events.push({ kind: EVENT.ready, message: "Mapped; waiting to be sent.", data: result.order });
+  else events.push({ kind: EVENT.held, message: holdSummaryOf(result.hold), data: result.hold });
+  return {
+    columns: {
+      state,
+      ...mappingColumnsOf(result),
+      nextAttemptAt: state === ORDER_STATE.ready ? now : null,
+    },
+    events,
+  };
+}
+
+export function transition(row: OrderFacts, input: OrderInput, now: Date): Transition | Refusal {
+  switch (input.type) {
+    case "remapped":
+      return remapped(row, input.result, now);
+    case "shopify_cancelled":
+      return shopifyCancelled(row, input.cancelledAt, now);
+    case "submit_now":
+      return submitNow(row, now);
+    case "cancel_requested":
+      return cancelRequested(row, now);
+    case "claimed":
+      return {
+        patch: { state: ORDER_STATE.submitting, sentOrder: row.mapped, submittedAt: now },
+        events: [],
+      };
+    case "accepted":
+      return accepted(row, input.idOrderFF, input.keyOrder, now, input.data);
+    case "rejected":
+      return rejected(row, input.messages, input.data);
+    case "submission_failed":
+      return submissionFailed(row, input.failure, now, input.data);
+    case "edit_sent":
+      return editSent(row, input.sent, now, input.data);
+    case "cancel_sent":
+      return {
+        // An edit refused before no longer matters: the order will not ship.
+        patch: { ...cancelledColumns(), attempts: 0, lastError: null },
+        events: [{ kind: EVENT.cancelled, message: "Cancelled at the warehouse.", data: input.data }],
+      };
+    case "change_failed":
+      return changeFailed(row, input.change, input.failure, now, input.data);
+  }
+}
+
+/** Whether a transition answered a refusal (a merchant's action that does not apply). */
+export function isRefusal(result: Transition | Refusal): result is Refusal {
+  return "refused" in result;
+}
+
+function remapped(row: OrderFacts, result: MappingResult, now: Date): Transition {
+  const columns = mappingColumnsOf(result);
+  const mappedChanged = columns.mapped !== row.mapped || columns.holdReasons !== row.holdReasons;
+  const patch: OrderPatch = { ...columns };
+  const events: TimelineEntry[] = [];
+  switch (row.state) {
+    case ORDER_STATE.held:
+    case ORDER_STATE.ready:
+    case ORDER_STATE.rejected: {
+      if (!mappedChanged && row.state !== ORDER_STATE.held) break;
+      if (result.ok) {
+        if (row.state === ORDER_STATE.rejected && !mappedChanged) break;
+        Object.assign(patch, {
+          state: ORDER_STATE.ready,
+          nextAttemptAt: now,
+          attempts: 0,
+          lastError: null,
+          attention: null,
+          attentionMessage: null,
+        });
+        if (row.state !== ORDER_STATE.ready)
+          events.push({ kind: EVENT.ready, message: "Mapped; waiting to be sent.", data: result.order });
+      } else if (mappedChanged || row.state !== ORDER_STATE.held) {
+        Object.assign(patch, { state: ORDER_STATE.held, nextAttemptAt: null });
+        events.push({ kind: EVENT.held, message: holdSummaryOf(result.hold), data: result.hold });
+      }
+      break;
+    }
+    case ORDER_STATE.accepted: {
+      if (!mappedChanged) break;
+      // A cancellation on its way outranks any edit: the order is not to be shipped at all.
+      if (row.pending === PENDING.cancel) break;
+      if (!result.ok) {
+        Object.assign(patch, {
+          attention: ATTENTION.editHeld,
+          attentionMessage: holdSummaryOf(result.hold),
+          // An edit queued before cannot be sent as the order is now.
+          ...(row.pending === PENDING.edit && { pending: null, nextAttemptAt: null }),
+        });
+        events.push({
+          kind: EVENT.held,
+          message: `The change cannot be sent to the warehouse: ${holdSummaryOf(result.hold)}`,
+          data: result.hold,
+        });
+      } else if (columns.mapped !== row.sentOrder) {
+        Object.assign(patch, {
+          pending: PENDING.edit,
+          nextAttemptAt: now,
+          attempts: 0,
+          attention: null,
+          attentionMessage: null,
+        });
+        events.push({
+          kind: EVENT.editQueued,
+          message: "The order changed; the change will be sent to the warehouse.",
+          data: result.order,
+        });
+      } else if (row.pending === PENDING.edit) {
+        // Changed back to what the warehouse has: nothing to send.
+        Object.assign(patch, { pending: null, nextAttemptAt: null, attention: null, attentionMessage: null });
+      }
+      break;
+    }
+    case ORDER_STATE.submitting:
+    case ORDER_STATE.inDoubt:
+      // Kept in `mapped`; once the warehouse's copy is known, the difference becomes an edit.
+      if (mappedChanged)
+        events.push({
+          kind: EVENT.updated,
+          message: "The order changed while it was being sent; the change follows.",
+        });
+      break;
+    case ORDER_STATE.cancelled:
+      break;
+  }
+  return { patch, events };
+}
+
+function shopifyCancelled(row: OrderFacts, cancelledAt: Date, now: Date): Transition {
+  const patch: OrderPatch = { cancelledAt: row.cancelledAt ?? cancelledAt };
+  if (row.state === ORDER_STATE.cancelled || row.pending === PENDING.cancel) return { patch, events: [] };
+  if (UNSENT.includes(row.state)) {
+    return {
+      patch: { ...patch, ...cancelledColumns() },
+      events: [
+        {
+          kind: EVENT.cancelled,
+          message: "Cancelled in Shopify before the warehouse had it; nothing was sent.",
+        },
+      ],
+    };
+  }
+  // The warehouse has it, or may have it: cancel there (after the in-doubt lookup, if one is due).
+  return {
+    patch: { ...patch, pending: PENDING.cancel, nextAttemptAt: now, attempts: 0 },
+    events: [
+      {
+        kind: EVENT.cancelQueued,
+        message: "Cancelled in Shopify; the cancellation will be sent to the warehouse.",
+      },
+    ],
+  };
+}
+
+function cancelledColumns(): OrderPatch {
+  return {
+    state: ORDER_STATE.cancelled,
+    nextAttemptAt: null,
+    pending: null,
+    attention: null,
+    attentionMessage: null,
+  };
+}
+
+function submitNow(row: OrderFacts, now: Date): Transition | Refusal {
+  const due = { nextAttemptAt: now, attempts: 0, attention: null, attentionMessage: null };
+  switch (row.state) {
+    case ORDER_STATE.held:
+      return { refused: "The order is held: fix the reasons shown first." };
+    case ORDER_STATE.ready:
+    case ORDER_STATE.rejected:
+      // An order with nothing mapped cannot be claimed: made ready, it would be due and never sent.
+      if (row.mapped === null) return { refused: "The order cannot be sent as it is: correct it first." };
+      return {
+        patch: { state: ORDER_STATE.ready, ...due },
+        events: [{ kind: EVENT.retryRequested, message: "Sending requested from the admin." }],
+      };
+    case ORDER_STATE.inDoubt:
+      // Not found at the warehouse after it had time enough: only the merchant may have it sent again,
+      // since the warehouse may yet hold it. Any other order in doubt is only looked up again.
+      if (row.attention === ATTENTION.notAtWarehouse) {
+        return {
+          patch: { state: ORDER_STATE.ready, ...due },
+          events: [
+            {
+              kind: EVENT.retryRequested,
+              message: "Sending again requested from the admin, after the warehouse did not find the order.",
+            },
+          ],
+        };
+      }
+      return {
+        patch: due,
+        events: [
+          { kind: EVENT.retryRequested, message: "A look-up at the warehouse was requested from the admin." },
+        ],
+      };
+    case ORDER_STATE.accepted:
+      if (row.pending === null) return { refused: "The warehouse has the order; there is nothing to send." };
+      return {
+        patch: due,
+        events: [
+          {
+            kind: EVENT.retryRequested,
+            message:
+              row.pending === PENDING.cancel
+                ? "Sending the cancellation again was requested from the admin."
+                : "Sending the change again was requested from the admin.",
+          },
+        ],
+      };
+    case ORDER_STATE.submitting:
+      return { refused: "The order is being sent now." };
+    default:
+      return { refused: "The order is cancelled; there is nothing to send." };
+  }
+}
+
+function cancelRequested(row: OrderFacts, now: Date): Transition | Refusal {
+  if (row.state === ORDER_STATE.cancelled) return { refused: "The order is already cancelled." };
+  if (UNSENT.includes(row.state)) {
+    return {
+      patch: cancelledColumns(),
+      events: [{ kind: EVENT.cancelled, message: "Cancelled from the admin; nothing was sent." }],
+    };
+  }
+  return {
+    patch: {
+      pending: PENDING.cancel,
+      nextAttemptAt: now,
+      attempts: 0,
+      attention: null,
+      attentionMessage: null,
+    },
+    events: [
+      {
+        kind: EVENT.cancelQueued,
+        message: "Cancellation requested from the admin; it will be sent to the warehouse.",
+      },
+    ],
+  };
+}
+
+function accepted(
+  row: OrderFacts,
+  idOrderFF: string,
+  keyOrder: string,
+  now: Date,
+  data: unknown,
+): Transition {
+  // An update that came in while the order was out becomes an edit; a cancellation stays due.
+  const changedMeanwhile = row.mapped !== null && row.mapped !== row.sentOrder;
+  const pending = row.pending ?? (changedMeanwhile ? PENDING.edit : null);
+  return {
+    patch: {
+      state: ORDER_STATE.accepted,
+      idOrderFF,
+      keyOrder,
+      acceptedAt: now,
+      attempts: 0,
+      lastError: null,
+      pending,
+      nextAttemptAt: pending ? now : null,
+    },
+    events: [{ kind: EVENT.accepted, message: `Accepted by the warehouse as ${idOrderFF}.`, data }],
+  };
+}
+
+function rejected(row: OrderFacts, messages: string[], data: unknown): Transition {
+  const reason = messages.join(" ");
+  if (row.pending === PENDING.cancel) {
+    return {
+      patch: { ...cancelledColumns(), lastError: reason },
+      events: [{ kind: EVENT.cancelled, message: "Cancelled; the warehouse had refused it anyway.", data }],
+    };
+  }
+  return {
+    patch: { state: ORDER_STATE.rejected, nextAttemptAt: null, lastError: reason },
+    events: [{ kind: EVENT.rejected, message: `The warehouse refused the order: ${reason}`, data }],
+  };
+}
+
+function submissionFailed(row: OrderFacts, failure: Failure, now: Date, data: unknown): Transition {
+  const attempts = row.attempts + 1;
+  if (failure.kind === "in_doubt") {
+    // Even when cancelled meanwhile: it may be at the warehouse, so it is looked up, then cancelled there.
+    return {
+      patch: {
+        state: ORDER_STATE.inDoubt,
+        attempts,
+        lastError: failure.reason,
+        nextAttemptAt: failure.lookAt,
+      },
+      events: [
+        {
+          kind: EVENT.inDoubt,
+          message: `${failure.reason} The warehouse may have it: it will be looked up before the order is sent again.`,
+          data,
+        },
+      ],
+    };
+  }
+  // Certainly not at the warehouse: an order cancelled meanwhile is simply cancelled.
+  if (row.pending === PENDING.cancel) {
+    return {
+      patch: { ...cancelledColumns(), lastError: failure.reason },
+      events: [
+        {
+          kind: EVENT.cancelled,
+          message:
+            "Cancelled in Shopify while it was being sent; the warehouse did not take it, so nothing is sent.",
+          data,
+        },
+      ],
+    };
+  }
+  switch (failure.kind) {
+    case "key_refused":
+      return {
+        patch: { state: ORDER_STATE.ready, nextAttemptAt: now, lastError: failure.reason },
+        events: [{ kind: EVENT.paused, message: `Not sent. ${failure.reason} ${KEY_REFUSED_TAIL}`, data }],
+      };
+    case "refused":
+      return {
+        patch: { state: ORDER_STATE.rejected, nextAttemptAt: null, lastError: failure.reason },
+        events: [{ kind: EVENT.rejected, message: `Not sent: ${failure.reason}.`, data }],
+      };
+    case "transient": {
+      if (attempts >= MAX_ATTEMPTS) {
+        return {
+          patch: {
+            state: ORDER_STATE.ready,
+            attempts,
+            nextAttemptAt: null,
+            lastError: failure.reason,
+            ...retriesExhausted(attempts, failure.reason),
+          },
+          events: [
+            {
+              kind: EVENT.retriesExhausted,
+              message: `Not sent after ${attempts} attempts: ${failure.reason}. It waits for you: press Retry to send it again.`,
+              data,
+            },
+          ],
+        };
+      }
+      return {
+        patch: {
+          state: ORDER_STATE.ready,
+          attempts,
+          nextAttemptAt: failure.retryAt,
+          lastError: failure.reason,
+        },
+        events: [
+          {
+            kind: EVENT.retryScheduled,
+            message: `Not sent: ${failure.reason}. Trying again at ${failure.retryAt.toISOString()} (attempt ${attempts + 1}).`,
+            data,
+          },
+        ],
+      };
+    }
+  }
+}
+
+function retriesExhausted(attempts: number, reason: string): OrderPatch {
+  return {
+    attention: ATTENTION.retriesExhausted,
+    attentionMessage: `The warehouse could not be reached after ${attempts} attempts (last: ${reason}). Press Retry once it works again.`,
+  };
+}
+
+function editSent(row: OrderFacts, sent: string, now: Date, data: unknown): Transition {
+  // Another change may have come in while this one was out: it goes next, a cancellation first of all.
+  const next =
+    row.pending === PENDING.cancel
+      ? PENDING.cancel
+      : row.mapped !== null && row.mapped !== sent
+        ? PENDING.edit
+        : null;
+  return {
+    patch: { sentOrder: sent, pending: next, nextAttemptAt: next ? now : null, attempts: 0, lastError: null },
+    events: [{ kind: EVENT.edited, message: "The change was sent to the warehouse (EditOrder).", data }],
+  };
+}
+
+function changeFailed(
+  row: OrderFacts,
+  change: "edit" | "cancel",
+  failure: Failure,
+  now: Date,
+  data: unknown,
+): Transition {
+  const cancel = change === "cancel";
+  const name = cancel ? "Cancellation" : "Change";
+  switch (failure.kind) {
+    case "key_refused":
+      // Left due as it is: it goes once a valid key is saved.
+      return noChange();
+    case "refused": {
+      // Too late (picked or shipped) or refused: only the merchant can decide what to do now. A cancellation
+      // that came in while an edit was out is still sent.
+      const stillCancel = !cancel && row.pending === PENDING.cancel;
+      return {
+        patch: {
+          pending: stillCancel ? PENDING.cancel : null,
+          nextAttemptAt: stillCancel ? now : null,
+          attempts: 0,
+          attention: cancel ? ATTENTION.cancelRefused : ATTENTION.editRefused,
+          attentionMessage: failure.reason,
+        },
+        events: [
+          {
+            kind: cancel ? EVENT.cancelRefused : EVENT.editRefused,
+            message: cancel
+              ? `The warehouse refused to cancel the order: ${failure.reason} Contact the warehouse if it must be stopped.`
+              : `The warehouse refused the change: ${failure.reason} The warehouse ships the order as it was sent.`,
+            data,
+          },
+        ],
+      };
+    }
+    case "transient":
+    case "in_doubt": {
+      // Sending an edit or a cancellation again does no harm, so doubt is retried like any failure.
+      const attempts = row.attempts + 1;
+      const retryAt = failure.kind === "transient" ? failure.retryAt : failure.lookAt;
+      if (attempts >= MAX_ATTEMPTS) {
+        return {
+          patch: {
+            attempts,
+            nextAttemptAt: null,
+            lastError: failure.reason,
+            ...retriesExhausted(attempts, failure.reason),
+          },
+          events: [
+            {
+              kind: EVENT.retriesExhausted,
+              message: `${name} not sent after ${attempts} attempts: ${failure.reason}. It waits for you: press Retry to send it again.`,
+              data,
+            },
+          ],
+        };
+      }
+      return {
+        patch: { attempts, nextAttemptAt: retryAt, lastError: failure.reason },
+        events: [
+          {
+            kind: EVENT.retryScheduled,
+            message: `${name} not sent: ${failure.reason}. Trying again at ${retryAt.toISOString()}.`,
+            data,
+          },
+        ],
+      };
+    }
+  }
+}

@@ -1,0 +1,430 @@
+// The order rules, one transition at a time, on the real database: each order is taken in through intake,
+// brought to its state by the rules themselves, and each patch goes through the real commit path
+// (conditional on the version read) before the row and its timeline are read back.
+import { describe, expect, it } from "vitest";
+import type { WarehouseOrder as OrderRow } from "@prisma/client";
+import { appContext } from "../../app/context.server";
+import { applyToOrder, ChangedMeanwhile, commit } from "../../app/orders/commit.server";
+import { cancelAtWarehouse, submitNow } from "../../app/orders/actions.server";
+import { applyChange, storedShopifyOrder, takeInOrderWebhook } from "../../app/orders/intake.server";
+import { shopMapping } from "../../app/settings/settings.server";
+import { shopifyOrderSchema } from "../../app/orders/payload";
+import { MAX_ATTEMPTS, type Failure, type OrderInput } from "../../app/orders/state-machine";
+import { FIXTURE_ORDER } from "../support/orders";
+
+const SHOP = "kyiv-goods.myshopify.com";
+const db = () => appContext().db;
+const deps = () => appContext();
+const at = new Date("2026-03-02T10:00:00Z");
+const later = new Date("2026-03-02T10:05:00Z");
+
+let number = 3000;
+
+function payload(changes: Record<string, unknown> = {}) {
+  const n = ++number;
+  const id = 6123456780000 + n;
+  return {
+    ...FIXTURE_ORDER,
+    id,
+    admin_graphql_api_id: `gid://shopify/Order/${id}`,
+    name: `#${n}`,
+    order_number: n,
+    created_at: "2026-03-01T09:00:00Z",
+    updated_at: "2026-03-01T09:00:00Z",
+    ...changes,
+  };
+}
+
+/** An order taken in through intake, as orders/create would bring it. */
+async function takenIn(changes: Record<string, unknown> = {}): Promise<OrderRow> {
+  const order = shopifyOrderSchema.parse(payload(changes));
+  await takeInOrderWebhook(deps(), { shop: SHOP, topic: "orders/create", order, eventId: `e-${order.id}` });
+  return db().warehouseOrder.findFirstOrThrow({ where: { shopifyOrderId: order.id } });
+}
+
+const read = (row: Pick<OrderRow, "id">) => db().warehouseOrder.findUniqueOrThrow({ where: { id: row.id } });
+
+/** Applies inputs one after another through the real commit path; answers the row as it is then. */
+async function drive(row: OrderRow, ...inputs: OrderInput[]): Promise<OrderRow> {
+  let current = row;
+  for (const input of inputs) {
+    const refusal = await applyToOrder(deps(), current, input);
+    if (refusal) throw new Error(`refused: ${refusal.refused}`);
+    current = await read(current);
+  }
+  return current;
+}
+
+async function kinds(row: Pick<OrderRow, "id">): Promise<string[]> {
+  const events = await db().orderEvent.findMany({ where: { orderId: row.id }, orderBy: { id: "asc" } });
+  return events.map((event) => event.kind);
+}
+
+const claimed: OrderInput = { type: "claimed" };
+const acceptedAs = (ff: string): OrderInput => ({ type: "accepted", idOrderFF: ff, keyOrder: `key-${ff}` });
+const failed = (failure: Failure): OrderInput => ({ type: "submission_failed", failure });
+const transient: Failure = { kind: "transient", reason: "HTTP 503", retryAt: later };
+const refused: Failure = { kind: "refused", reason: "HTTP 400: body not readable" };
+
+async function acceptedOrder(): Promise<OrderRow> {
+  return drive(await takenIn(), claimed, acceptedAs("FF-1"));
+}
+
+/** The order as Shopify sends it again, with its shipping phone changed (a mapped field). */
+async function changePhone(row: OrderRow, phone: string) {
+  const stored = await db().orderPayload.findUniqueOrThrow({ where: { orderId: row.id } });
+  const changed = shopifyOrderSchema.parse({
+    ...storedShopifyOrder(row.id, stored),
+    shipping_address: { ...FIXTURE_ORDER.shipping_address, phone },
+  });
+  return applyChange(deps(), row, {
+    order: changed,
+    settings: await shopMapping(db(), SHOP),
+    cancelled: false,
+    payload: JSON.stringify(changed),
+  });
+}
+
+describe("creating an order", () => {
+  it("makes a mappable order ready and due, with received and ready events", async () => {
+    const row = await takenIn();
+    expect(row).toMatchObject({ state: "ready", version: 0, pending: null });
+    expect(row.mapped).not.toBeNull();
+    expect(row.nextAttemptAt).not.toBeNull();
+    expect(await kinds(row)).toEqual(["received", "ready"]);
+  });
+
+  it("holds an order the mapping cannot send, not due", async () => {
+    const row = await takenIn({
+      shipping_address: { ...FIXTURE_ORDER.shipping_address, phone: "+48 601 234 567" },
+    });
+    expect(row).toMatchObject({ state: "held", mapped: null, nextAttemptAt: null });
+    expect(await kinds(row)).toEqual(["received", "held"]);
+  });
+
+  it("records an order cancelled before it arrived as cancelled", async () => {
+    const row = await takenIn({ cancelled_at: "2026-03-01T09:10:00Z" });
+    expect(row).toMatchObject({ state: "cancelled", nextAttemptAt: null });
+    expect(await kinds(row)).toEqual(["received", "cancelled"]);
+  });
+});
+
+describe("a Shopify update", () => {
+  it("holds a ready order whose new data cannot be mapped, and makes it ready again once it can", async () => {
+    const row = await takenIn();
+    expect(await changePhone(row, "+48 601 234 567")).toBe(true);
+    const held = await read(row);
+    expect(held).toMatchObject({ state: "held", mapped: null, nextAttemptAt: null, version: 1 });
+    expect(await changePhone(held, "067 765 43 21")).toBe(true);
+    expect(await read(row)).toMatchObject({ state: "ready", version: 2 });
+    expect(await kinds(row)).toEqual(["received", "ready", "held", "ready"]);
+  });
+
+  it("queues an edit for an accepted order, and drops it when the order changes back", async () => {
+    const row = await acceptedOrder();
+    await changePhone(row, "067 765 43 21");
+    const editing = await read(row);
+    expect(editing).toMatchObject({ pending: "edit", nextAttemptAt: expect.any(Date) });
+    await changePhone(editing, "067 123 45 67");
+    expect(await read(row)).toMatchObject({ pending: null, nextAttemptAt: null });
+  });
+
+  it("never turns a queued cancellation into an edit", async () => {
+    const row = await drive(await acceptedOrder(), { type: "cancel_requested" });
+    await changePhone(row, "067 765 43 21");
+    expect(await read(row)).toMatchObject({ pending: "cancel" });
+  });
+
+  it("flags an accepted order whose change cannot be mapped, and forgets the edit queued before", async () => {
+    const row = await acceptedOrder();
+    await changePhone(row, "067 765 43 21");
+    await changePhone(await read(row), "+48 601 234 567");
+    expect(await read(row)).toMatchObject({ attention: "edit_held", pending: null, nextAttemptAt: null });
+  });
+
+  it("keeps a change to an order being sent, to become an edit once it is accepted", async () => {
+    const row = await drive(await takenIn(), claimed);
+    await changePhone(row, "067 765 43 21");
+    const changed = await read(row);
+    expect(changed).toMatchObject({ state: "submitting" });
+    expect(changed.mapped).not.toBe(changed.sentOrder);
+    expect(await drive(changed, acceptedAs("FF-2"))).toMatchObject({ state: "accepted", pending: "edit" });
+  });
+
+  it("decides again from the order as it is now when the worker moved it meanwhile", async () => {
+    const stale = await takenIn();
+    await drive(stale, claimed);
+    // `stale` still says ready at version 0: the change is decided for the submitting order instead.
+    await changePhone(stale, "067 765 43 21");
+    expect(await read(stale)).toMatchObject({ state: "submitting", version: 2 });
+    expect((await kinds(stale)).at(-1)).toBe("updated");
+  });
+});
+
+describe("a Shopify cancellation", () => {
+  const cancel: OrderInput = { type: "shopify_cancelled", cancelledAt: at };
+
+  it("cancels an order the warehouse never had", async () => {
+    const row = await drive(await takenIn(), cancel);
+    expect(row).toMatchObject({ state: "cancelled", nextAttemptAt: null, cancelledAt: at });
+  });
+
+  it("queues a cancellation for an order the warehouse has or may have", async () => {
+    const accepted = await drive(await acceptedOrder(), cancel);
+    expect(accepted).toMatchObject({ state: "accepted", pending: "cancel" });
+    const inDoubt = await drive(
+      await takenIn(),
+      claimed,
+      failed({ kind: "in_doubt", reason: "timeout", lookAt: later }),
+      cancel,
+    );
+    expect(inDoubt).toMatchObject({ state: "in_doubt", pending: "cancel" });
+  });
+
+  it("changes nothing for an order already cancelled but the version", async () => {
+    const row = await drive(await takenIn(), cancel);
+    const again = await drive(row, cancel);
+    expect(again).toMatchObject({ state: "cancelled", cancelledAt: at });
+  });
+});
+
+describe("the merchant's actions", () => {
+  it("refuses to send a held order, and sends a rejected one again", async () => {
+    const held = await takenIn({
+      shipping_address: { ...FIXTURE_ORDER.shipping_address, phone: "+48 601 234 567" },
+    });
+    expect(await submitNow(deps(), SHOP, held.id)).toMatchObject({ ok: false });
+    const rejected = await drive(await takenIn(), claimed, { type: "rejected", messages: ["Нет товара"] });
+    expect(rejected.state).toBe("rejected");
+    expect(await submitNow(deps(), SHOP, rejected.id)).toMatchObject({ ok: true });
+    expect(await read(rejected)).toMatchObject({
+      state: "ready",
+      attempts: 0,
+      nextAttemptAt: expect.any(Date),
+    });
+  });
+
+  it("looks an in-doubt order up again at once", async () => {
+    const row = await drive(
+      await takenIn(),
+      claimed,
+      failed({ kind: "in_doubt", reason: "timeout", lookAt: later }),
+    );
+    expect(await submitNow(deps(), SHOP, row.id)).toMatchObject({ ok: true });
+    const after = await read(row);
+    expect(after.state).toBe("in_doubt");
+    expect(after.nextAttemptAt).not.toEqual(later);
+    expect(after.nextAttemptAt!.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("sends again a change that ran out of retries, clearing the flag", async () => {
+    let row = await drive(await acceptedOrder(), { type: "cancel_requested" });
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++)
+      row = await drive(row, { type: "change_failed", change: "cancel", failure: transient });
+    expect(row).toMatchObject({ attention: "retries_exhausted", nextAttemptAt: null, pending: "cancel" });
+    expect(await submitNow(deps(), SHOP, row.id)).toMatchObject({ ok: true });
+    expect(await read(row)).toMatchObject({ attention: null, attempts: 0, nextAttemptAt: expect.any(Date) });
+  });
+
+  it("refuses to send an order the warehouse has with nothing pending", async () => {
+    const row = await acceptedOrder();
+    expect(await submitNow(deps(), SHOP, row.id)).toMatchObject({ ok: false });
+  });
+
+  it("cancels an unsent order here, and queues the cancellation of a sent one", async () => {
+    const ready = await takenIn();
+    expect(await cancelAtWarehouse(deps(), SHOP, ready.id)).toMatchObject({
+      ok: true,
+      message: "Cancelled. The warehouse never had it.",
+    });
+    expect(await read(ready)).toMatchObject({ state: "cancelled" });
+    expect(await cancelAtWarehouse(deps(), SHOP, ready.id)).toMatchObject({ ok: false });
+    const accepted = await acceptedOrder();
+    expect(await cancelAtWarehouse(deps(), SHOP, accepted.id)).toMatchObject({ ok: true });
+    expect(await read(accepted)).toMatchObject({ state: "accepted", pending: "cancel" });
+  });
+});
+
+describe("the worker's outcomes", () => {
+  it("claims: submitting, with the body fixed as sent", async () => {
+    const row = await drive(await takenIn(), claimed);
+    expect(row.state).toBe("submitting");
+    expect(row.sentOrder).toBe(row.mapped);
+    expect(row.submittedAt).toEqual(expect.any(Date));
+  });
+
+  it("accepts, storing the warehouse's ids", async () => {
+    const row = await acceptedOrder();
+    expect(row).toMatchObject({ state: "accepted", idOrderFF: "FF-1", keyOrder: "key-FF-1", pending: null });
+    expect(await kinds(row)).toEqual(["received", "ready", "accepted"]);
+  });
+
+  it("accepts an order cancelled while it was out, and keeps the cancellation due", async () => {
+    const row = await drive(
+      await takenIn(),
+      claimed,
+      { type: "shopify_cancelled", cancelledAt: at },
+      acceptedAs("FF-3"),
+    );
+    expect(row).toMatchObject({ state: "accepted", pending: "cancel", nextAttemptAt: expect.any(Date) });
+  });
+
+  it("rejects with the warehouse's words, or cancels an order cancelled meanwhile", async () => {
+    const rejected = await drive(await takenIn(), claimed, { type: "rejected", messages: ["Нет товара"] });
+    expect(rejected).toMatchObject({ state: "rejected", lastError: "Нет товара", nextAttemptAt: null });
+    const cancelled = await drive(
+      await takenIn(),
+      claimed,
+      { type: "shopify_cancelled", cancelledAt: at },
+      { type: "rejected", messages: ["Нет товара"] },
+    );
+    expect(cancelled).toMatchObject({ state: "cancelled", pending: null });
+  });
+
+  it("retries a transient failure later, counting the attempt", async () => {
+    const row = await drive(await takenIn(), claimed, failed(transient));
+    expect(row).toMatchObject({ state: "ready", attempts: 1, nextAttemptAt: later, lastError: "HTTP 503" });
+    expect((await kinds(row)).at(-1)).toBe("retry_scheduled");
+  });
+
+  it("stops retrying after MAX_ATTEMPTS: the order waits for the merchant, not due", async () => {
+    let row = await takenIn();
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++)
+      row = await drive(row, claimed, failed(transient));
+    expect(row).toMatchObject({
+      state: "ready",
+      attempts: MAX_ATTEMPTS,
+      nextAttemptAt: null,
+      attention: "retries_exhausted",
+    });
+    expect((await kinds(row)).at(-1)).toBe("retries_exhausted");
+    // The merchant's Retry makes it due again, counting afresh.
+    expect(await submitNow(deps(), SHOP, row.id)).toMatchObject({ ok: true });
+    expect(await read(row)).toMatchObject({
+      state: "ready",
+      attempts: 0,
+      attention: null,
+      nextAttemptAt: expect.any(Date),
+    });
+  });
+
+  it("stops with the reason on an answer that will never change", async () => {
+    const row = await drive(await takenIn(), claimed, failed(refused));
+    expect(row).toMatchObject({ state: "rejected", nextAttemptAt: null, lastError: refused.reason });
+  });
+
+  it("leaves an order without a clear answer in doubt, to be looked up", async () => {
+    const row = await drive(
+      await takenIn(),
+      claimed,
+      failed({ kind: "in_doubt", reason: "timeout", lookAt: later }),
+    );
+    expect(row).toMatchObject({ state: "in_doubt", attempts: 1, nextAttemptAt: later });
+  });
+
+  it("puts an order back unsent when the key is refused", async () => {
+    const row = await drive(await takenIn(), claimed, failed({ kind: "key_refused", reason: "401" }));
+    expect(row).toMatchObject({ state: "ready", attempts: 0 });
+    expect((await kinds(row)).at(-1)).toBe("paused");
+  });
+
+  it("cancels an order cancelled while its AddOrder failed cleanly, instead of sending it later", async () => {
+    const row = await drive(
+      await takenIn(),
+      claimed,
+      { type: "shopify_cancelled", cancelledAt: at },
+      failed(transient),
+    );
+    expect(row).toMatchObject({ state: "cancelled", pending: null, nextAttemptAt: null });
+  });
+
+  it("records an edit sent; a change or a cancellation that came in meanwhile goes next", async () => {
+    const row = await acceptedOrder();
+    await changePhone(row, "067 765 43 21");
+    const editing = await read(row);
+    const sent = await drive(editing, { type: "edit_sent", sent: editing.mapped! });
+    expect(sent).toMatchObject({ pending: null, nextAttemptAt: null, sentOrder: editing.mapped });
+
+    await changePhone(sent, "067 111 22 33");
+    const again = await read(row);
+    const cancelledMeanwhile = await drive(
+      again,
+      { type: "shopify_cancelled", cancelledAt: at },
+      {
+        type: "edit_sent",
+        sent: again.mapped!,
+      },
+    );
+    expect(cancelledMeanwhile).toMatchObject({ pending: "cancel", nextAttemptAt: expect.any(Date) });
+  });
+
+  it("records a cancellation sent", async () => {
+    const row = await drive(await acceptedOrder(), { type: "cancel_requested" }, { type: "cancel_sent" });
+    expect(row).toMatchObject({ state: "cancelled", pending: null, nextAttemptAt: null });
+  });
+
+  it("flags a refused edit, but still sends a cancellation that came in while it was out", async () => {
+    const row = await acceptedOrder();
+    await changePhone(row, "067 765 43 21");
+    const refusedEdit = await drive(await read(row), {
+      type: "change_failed",
+      change: "edit",
+      failure: refused,
+    });
+    expect(refusedEdit).toMatchObject({ attention: "edit_refused", pending: null, nextAttemptAt: null });
+
+    await changePhone(refusedEdit, "067 111 22 33");
+    const cancelled = await drive(
+      await read(row),
+      { type: "shopify_cancelled", cancelledAt: at },
+      {
+        type: "change_failed",
+        change: "edit",
+        failure: refused,
+      },
+    );
+    expect(cancelled).toMatchObject({ pending: "cancel", nextAttemptAt: expect.any(Date) });
+  });
+
+  it("flags a refused cancellation", async () => {
+    const row = await drive(
+      await acceptedOrder(),
+      { type: "cancel_requested" },
+      {
+        type: "change_failed",
+        change: "cancel",
+        failure: refused,
+      },
+    );
+    expect(row).toMatchObject({ attention: "cancel_refused", pending: null, state: "accepted" });
+  });
+
+  it("retries a change after a transient failure, and leaves it untouched when the key is refused", async () => {
+    const queued = await drive(await acceptedOrder(), { type: "cancel_requested" });
+    const retried = await drive(queued, { type: "change_failed", change: "cancel", failure: transient });
+    expect(retried).toMatchObject({ pending: "cancel", attempts: 1, nextAttemptAt: later });
+    const untouched = await drive(retried, {
+      type: "change_failed",
+      change: "cancel",
+      failure: { kind: "key_refused", reason: "401" },
+    });
+    expect(untouched).toEqual(retried);
+  });
+});
+
+describe("the version", () => {
+  it("is raised by every write, and a write from an older read changes nothing", async () => {
+    const row = await takenIn();
+    const moved = await drive(row, claimed);
+    expect(moved.version).toBe(row.version + 1);
+    await expect(
+      commit(
+        deps(),
+        [{ row, data: { state: "cancelled" } }],
+        [{ shop: SHOP, orderId: row.id, at, kind: "cancelled", message: "stale" }],
+      ),
+    ).rejects.toBeInstanceOf(ChangedMeanwhile);
+    expect(await read(row)).toEqual(moved);
+    expect(await kinds(row)).not.toContain("cancelled");
+  });
+});
