@@ -16,15 +16,19 @@ function badRequest(message: string): Response {
 export const MAX_WEBHOOK_BYTES = 4 * 1024 * 1024;
 
 function tooLarge(what: string): Response {
+  // Connection: close makes the server drop the connection once this answer is out, with whatever of
+  // the body is still coming; the sender sees the 413 rather than a reset.
   return Response.json(
     { error: `The webhook body is ${what}; at most ${MAX_WEBHOOK_BYTES} bytes are accepted.` },
-    { status: 413 },
+    { status: 413, headers: { Connection: "close" } },
   );
 }
 
 /**
  * The body's bytes, read here so the limit holds while they arrive: a chunked body, or one whose
- * Content-Length is missing or lies, is cut off as soon as it passes the limit, never buffered whole.
+ * Content-Length is missing or lies, is refused as soon as it passes the limit, never buffered whole.
+ * Reading simply stops there: the stream, no longer pulled, pushes back on the sender until the
+ * connection closes behind the 413 (cancelling it would reset the connection before the answer).
  */
 export async function readBodyWithin(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get("content-length") ?? "0");
@@ -38,8 +42,7 @@ export async function readBodyWithin(request: Request, limit: number): Promise<U
     if (done) break;
     received += value.byteLength;
     if (received > limit) {
-      // Tells the sender's stream to stop; what it already sent is dropped with the chunks.
-      await reader.cancel().catch(() => undefined);
+      reader.releaseLock();
       throw tooLarge(`more than ${limit} bytes`);
     }
     chunks.push(value);
