@@ -74,6 +74,30 @@ export async function countRefusedWebhook(db: Db, shop: string, topic: string, a
   });
 }
 
+/** How long a refusal stays shown to the merchant: long enough to be seen, not for ever. */
+export const REFUSALS_SHOWN_FOR_MS = 30 * 24 * 3600_000;
+
+/** The order webhooks refused for a shop lately: how many, and when the last one came (null if none). */
+export async function recentOrderRefusals(
+  db: Db,
+  shop: string,
+  now: Date,
+): Promise<{ count: number; lastAt: Date } | null> {
+  const rows = await db.webhookRefusal.findMany({
+    where: {
+      shop,
+      topic: { startsWith: "orders/" },
+      lastAt: { gte: new Date(now.getTime() - REFUSALS_SHOWN_FOR_MS) },
+    },
+    select: { count: true, lastAt: true },
+  });
+  if (rows.length === 0) return null;
+  return {
+    count: rows.reduce((sum, row) => sum + row.count, 0),
+    lastAt: new Date(Math.max(...rows.map((row) => row.lastAt.getTime()))),
+  };
+}
+
 /**
  * A signed body that cannot be taken in: Shopify retries it, then drops it, and whatever it carried is
  * lost. Logged at error level (topic and shop only: the body may hold a customer's data) and counted.
