@@ -213,5 +213,10 @@ export const scopesUpdatePayload = z.object({
   previous: z.array(z.string()).optional(),
 });
 
-/** app/uninstalled carries the shop object; nothing in it is needed, so any JSON object is accepted. */
-export const appUninstalledPayload = z.looseObject({});
+/**
+ * app/uninstalled carries the shop object; only its myshopify_domain matters (it must be the header's
+ * shop when present), so any JSON object is accepted.
+ */
+export const appUninstalledPayload = z.looseObject({
+  myshopify_domain: z.string().nullish().catch(undefined),
+});
