@@ -104,11 +104,18 @@ export async function recentOrderRefusals(
  */
 async function refuseSigned(
   deps: { db: Db; log: Log; clock: () => Date },
-  refusal: { shop: string; topic: string; reason: string },
+  refusal: { shop: string; topic: string; reason: string; fields?: string[] },
   message: string,
 ): Promise<never> {
   deps.log.error(
-    { shop: refusal.shop, event: "webhook.refused", topic: refusal.topic, reason: refusal.reason },
+    {
+      shop: refusal.shop,
+      event: "webhook.refused",
+      topic: refusal.topic,
+      reason: refusal.reason,
+      // Where the body went wrong, never what it held.
+      ...(refusal.fields && { fields: refusal.fields }),
+    },
     "signed webhook refused: its body cannot be taken in",
   );
   await countRefusedWebhook(deps.db, refusal.shop, refusal.topic, deps.clock());
@@ -151,7 +158,12 @@ export async function receiveWebhook<Schema extends z.ZodType>(request: Request,
   if (!parsed.success) {
     await refuseSigned(
       appContext(),
-      { shop: context.shop, topic: topicName, reason: "schema" },
+      {
+        shop: context.shop,
+        topic: topicName,
+        reason: "schema",
+        fields: parsed.error.issues.map((issue) => issue.path.join(".") || "(body)"),
+      },
       `The ${topicName} payload is not what Shopify sends:\n${z.prettifyError(parsed.error)}`,
     );
   }

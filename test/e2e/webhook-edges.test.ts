@@ -93,6 +93,9 @@ describe("order webhooks refuse only what cannot be an order, and change nothing
     expect(((await response.json()) as { error: string }).error).toMatch(/→ at id/);
     await nothingStored();
     expect(await refusals()).toEqual([{ shop: SHOP, topic: "orders/create", count: 1 }]);
+    expect(logs).toContainEqual(
+      expect.objectContaining({ level: "error", event: "webhook.refused", reason: "schema", fields: ["id"] }),
+    );
   });
 
   it("keeps hostile text as data: markup and SQL in names and notes are stored and mapped verbatim", async () => {
