@@ -3,6 +3,7 @@
 // finish (up to the grace the build derives from WAREHOUSE_TIMEOUT_MS), then closes the database and exits.
 import { createRequestHandler } from "@remix-run/express";
 import express from "express";
+import { capRequestBodies, ignoreCappedRequests } from "./body-cap.js";
 
 // `npm start` is production unless NODE_ENV says otherwise, and for the whole process: Remix's mode below
 // and the environment's check (app/env.server.ts, which then demands SKLAD_ENCRYPTION_KEY) read the same
@@ -28,7 +29,8 @@ const app = express();
 app.disable("x-powered-by");
 app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
 app.use(express.static("build/client", { maxAge: "1h" }));
-app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV ?? "production" }));
+app.all("*", capRequestBodies(), createRequestHandler({ build, mode: process.env.NODE_ENV ?? "production" }));
+app.use(ignoreCappedRequests);
 
 const port = Number(process.env.PORT ?? 3000);
 const server = app.listen(port, () => {

@@ -1,8 +1,10 @@
 // `npm run test:start`: the production server as a user runs it (`npm run build && npm start`) on a fresh
-// SQLite database: it starts, /healthz answers, a webhook with a wrong HMAC gets 401, SIGTERM stops it
-// cleanly, and a bad environment stops start-up with the list of problems (a missing SKLAD_ENCRYPTION_KEY
-// included: `npm start` is production even when NODE_ENV is unset).
+// SQLite database: it starts, /healthz answers, a webhook with a wrong HMAC gets 401, bodies past the caps
+// are refused while they stream (and the server stays up), SIGTERM stops it cleanly, and a bad environment
+// stops start-up with the list of problems (a missing SKLAD_ENCRYPTION_KEY included: `npm start` and
+// `npm run worker` are production even when NODE_ENV is unset).
 import { spawn, spawnSync } from "node:child_process";
+import { request as httpRequest } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -26,6 +28,44 @@ const check = (ok: boolean, what: string) => {
   console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
   if (!ok) failures.push(what);
 };
+
+/**
+ * Streams chunks (chunked, or under a declared length) until the server answers or hangs up: answers
+ * the status, or the socket error's code.
+ */
+function sendEndlessBody(url: string, contentLength?: number): Promise<number | string> {
+  const chunk = Buffer.alloc(64 * 1024, "x");
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (value: number | string) => {
+      if (!settled) resolve(value);
+      settled = true;
+    };
+    const request = httpRequest(url, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        ...(contentLength ? { "Content-Length": contentLength } : { "Transfer-Encoding": "chunked" }),
+      },
+    });
+    request.on("response", (response) => {
+      response.resume();
+      settle(response.statusCode ?? 0);
+    });
+    request.on("error", (error: NodeJS.ErrnoException) => settle(error.code ?? error.message));
+    let sent = 0;
+    const pump = () => {
+      while (!settled) {
+        // A declared body is sent up to its length, then the answer awaited.
+        if (contentLength && sent + chunk.length > contentLength) return;
+        // 64 MiB without an answer means nothing is capping the body.
+        if ((sent += chunk.length) > 64 * 1024 * 1024) return settle("never cut off");
+        if (!request.write(chunk)) return void request.once("drain", pump);
+      }
+    };
+    pump();
+  });
+}
 
 try {
   check(
@@ -67,6 +107,16 @@ try {
     },
   });
   check(forged.status === 401, "webhook with a wrong HMAC answers 401");
+
+  const streamed = await sendEndlessBody(`${base}/webhooks/orders/create`);
+  check(
+    [413, "ECONNRESET", "EPIPE"].includes(streamed),
+    `an endless chunked webhook body is cut off at the webhook limit (${streamed})`,
+  );
+  const declared = await sendEndlessBody(`${base}/app/settings`, 6 * 1024 * 1024);
+  check(declared === 413, `a declared length over the server's body cap answers 413 (${declared})`);
+  const stillUp = await fetch(`${base}/healthz`, { headers: browser });
+  check(stillUp.status === 200, "the server is still up after the oversized bodies");
 
   const exitCode = await new Promise<number | null>((resolve) => {
     server.once("exit", resolve);

@@ -144,6 +144,7 @@ export const TABLES_WITHOUT_CUSTOMER_DATA: Record<string, string> = {
   Shop: "the store's own facts (name, currency, time zone, locale)",
   ShopSettings: "the store's warehouse connection and mapping rules",
   WebhookEvent: "webhook delivery ids, topics and times only",
+  WebhookRefusal: "counts and times of refused webhooks per topic, never their bodies",
   WorkLease: "which worker process serves a shop, and until when",
   RateLimitState: "send times of warehouse requests per ApiKey digest",
   ShopSchedule: "when each kind of background work is next due for the shop, and where it stopped",

@@ -20,7 +20,7 @@ import {
   type Refusal,
   type Transition,
 } from "./state-machine";
-import { insertEvents } from "./timeline.server";
+import { EVENT, insertEvents, recordEvents } from "./timeline.server";
 
 export const ORDER_TOPICS = ["orders/create", "orders/updated", "orders/cancelled"] as const;
 export type OrderTopic = (typeof ORDER_TOPICS)[number];
@@ -121,12 +121,16 @@ async function applyOrderWebhook(
   if (existing) return updateOrder(deps, existing, input);
 
   // An order placed before the app was installed is not ours to ship: its edits do not bring it in.
-  if (input.topic !== "orders/create") {
+  // One placed since is, and its create was lost on the way: it is taken in from the edit, which
+  // carries the whole order (cancelled if it says so), and the timeline says how it came.
+  const createMissed = input.topic !== "orders/create";
+  if (createMissed) {
     const installed = await db.shop.findUnique({ where: { shop }, select: { installedAt: true } });
     if (!installed || new Date(order.created_at) < installed.installedAt) return "ignored_before_install";
   }
   try {
     await createOrder(deps, input, delivery);
+    if (createMissed) await noteCreateMissed(deps, input);
     return "recorded";
   } catch (error) {
     // The same order arriving twice at once (create and updated together, or a redelivery racing the
@@ -137,6 +141,25 @@ async function applyOrderWebhook(
     });
     return updateOrder(deps, row, input);
   }
+}
+
+/** Tells the merchant (and the log) that an order came in by a later webhook, its create never seen. */
+async function noteCreateMissed(deps: ServiceDeps, input: OrderWebhook): Promise<void> {
+  const { db, log, clock } = deps;
+  const { shop, order, topic } = input;
+  const row = await db.warehouseOrder.findUniqueOrThrow({
+    where: { shop_shopifyOrderId: { shop, shopifyOrderId: order.id } },
+    select: { id: true },
+  });
+  const message =
+    topic === "orders/cancelled"
+      ? `Shopify's notice that ${order.name} was placed never arrived; the order was taken in from its cancellation.`
+      : `Shopify's notice that ${order.name} was placed never arrived; the order was taken in from a later change to it.`;
+  await recordEvents(db, [{ shop, orderId: row.id, at: clock(), kind: EVENT.received, message }]);
+  log.warn(
+    { shop, event: "order.create_missed", topic, shopifyOrderId: order.id },
+    "order taken in from a later webhook: its orders/create never arrived",
+  );
 }
 
 /** Records a new order, its first timeline events and the delivery that brought it, in one commit. */

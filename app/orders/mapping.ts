@@ -41,7 +41,9 @@ export type HoldCode =
   | "currency_not_uah"
   | "sku_missing"
   | "no_shippable_lines"
-  | "mapping_invalid";
+  | "mapping_invalid"
+  /** Something the mapping needs is missing from the payload, or was unreadable there. */
+  | "order_incomplete";
 
 export type FixAction =
   "phone" | "deliveryMethod" | "warehouseRef" | "courierAddress" | "postcode" | "settings" | "shopify";
@@ -79,20 +81,35 @@ export function mapOrder(input: MappingInput): MappingResult {
   const recPhone = recipientPhone(order, overrides, hold);
   const recipient = recipientName(order, hold);
 
-  if (order.currency.toUpperCase() !== "UAH") {
+  const currency = currencyOf(order);
+  if (currency === null) {
+    hold.push({
+      code: "order_incomplete",
+      message: "The order does not say in which currency its amounts are.",
+      fix: INCOMPLETE_FIX,
+      action: "shopify",
+    });
+  } else if (currency.toUpperCase() !== "UAH") {
     hold.push({
       code: "currency_not_uah",
-      message: `The store's currency is ${order.currency}, but the warehouse takes the declared value and the cash-on-delivery amount in Ukrainian hryvnia (UAH) only.`,
+      message: `The store's currency is ${currency}, but the warehouse takes the declared value and the cash-on-delivery amount in Ukrainian hryvnia (UAH) only.`,
       fix: "Set the store currency to UAH in Shopify (Settings → Store details → Store currency); orders placed before the change cannot be sent.",
       action: "shopify",
     });
   }
 
-  const payment = paymentFor(order, settings);
+  const payment = paymentFor(order, settings, hold);
   const delivery = deliveryFor(order, settings, overrides, hold);
   const goods = productsOf(order, hold);
 
-  if (hold.length > 0 || recPhone === null || recipient === null || delivery === null || goods === null) {
+  if (
+    hold.length > 0 ||
+    recPhone === null ||
+    recipient === null ||
+    payment === null ||
+    delivery === null ||
+    goods === null
+  ) {
     return { ok: false, hold };
   }
 
@@ -128,6 +145,28 @@ export function mapOrder(input: MappingInput): MappingResult {
     };
   }
   return { ok: true, order: checked.data };
+}
+
+/** What the merchant does about an order whose payload lacks something the mapping needs. */
+const INCOMPLETE_FIX =
+  "Open the order in Shopify and save a change to it (for example its note): Shopify then sends the whole order again. If it stays held, report it to support with the order number.";
+
+/** The shop's currency: `currency`, else the shop side of a money set (some tools send only those). */
+function currencyOf(order: ShopifyOrder): string | null {
+  return (
+    order.currency ??
+    order.current_total_price_set?.shop_money?.currency_code ??
+    order.total_price_set?.shop_money?.currency_code ??
+    null
+  );
+}
+
+/** An amount from its plain field, else from the shop side of its money set. */
+function amountOf(
+  plain: string | null | undefined,
+  set: { shop_money?: { amount: string } | null } | null | undefined,
+): string | null {
+  return plain ?? set?.shop_money?.amount ?? null;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -257,7 +296,8 @@ const matchesAny = (text: string, patterns: RegExp[]) => patterns.some((pattern)
 function paymentFor(
   order: ShopifyOrder,
   settings: OrderSettings,
-): { method: WarehouseOrder["payment_method"]; sum: string } {
+  hold: HoldReason[],
+): { method: WarehouseOrder["payment_method"]; sum: string } | null {
   const gateways = order.payment_gateway_names.map(normaliseText);
   const ruled = settings.paymentRules.find((rule) => {
     const match = normaliseText(rule.match);
@@ -266,14 +306,47 @@ function paymentFor(
   const key: PaymentMethodKey =
     ruled?.method ??
     (gateways.some((gateway) => matchesAny(gateway, CASH_ON_DELIVERY)) ? "cashOnDelivery" : "prepaid");
-  const outstanding = toMinor(order.total_outstanding);
-  if (key === "cashOnDelivery" && outstanding > 0) {
-    return { method: PAYMENT_METHOD.cashOnDelivery, sum: formatMinor(outstanding) };
+  // Payloads before `current_*` (or from other tools) carry only the total as placed.
+  const total =
+    amountOf(order.current_total_price, order.current_total_price_set) ??
+    amountOf(order.total_price, order.total_price_set);
+  if (total === null) {
+    hold.push({
+      code: "order_incomplete",
+      message: "The order does not say its total, so the amount for the warehouse is unknown.",
+      fix: INCOMPLETE_FIX,
+      action: "shopify",
+    });
+    return null;
   }
-  return {
-    method: PAYMENT_METHOD.prepaid,
-    sum: formatMinor(Math.max(0, toMinor(order.current_total_price))),
-  };
+  if (key === "cashOnDelivery") {
+    const outstanding = outstandingOf(order, total);
+    if (outstanding === null) {
+      hold.push({
+        code: "order_incomplete",
+        message:
+          "The order is paid on delivery but does not say how much is still to pay, so the amount to collect is unknown.",
+        fix: INCOMPLETE_FIX,
+        action: "shopify",
+      });
+      return null;
+    }
+    if (toMinor(outstanding) > 0) {
+      return { method: PAYMENT_METHOD.cashOnDelivery, sum: formatMinor(toMinor(outstanding)) };
+    }
+  }
+  return { method: PAYMENT_METHOD.prepaid, sum: formatMinor(Math.max(0, toMinor(total))) };
+}
+
+/**
+ * What the customer still owes: `total_outstanding`, else what the payment status says for certain
+ * (nothing for a paid order, the total for one with nothing paid yet), else unknown.
+ */
+function outstandingOf(order: ShopifyOrder, total: string): string | null {
+  if (order.total_outstanding != null) return order.total_outstanding;
+  if (order.financial_status === "paid") return "0";
+  if (order.financial_status === "pending") return total;
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -517,19 +590,23 @@ const divideHalfUp = (n: number, d: number) => Math.floor((2 * n + d) / (2 * d))
 /** Ids compared exactly, or by numeric value when one side may have been rounded by JSON.parse. */
 const sameId = (a: string, b: string) => a === b || Number(a) === Number(b);
 
-function remainingQuantity(line: ShopifyLineItem, order: ShopifyOrder): number {
+/** How many of the line are still to ship; null when that rests on a refund that cannot be read. */
+function remainingQuantity(line: ShopifyLineItem & { quantity: number }, order: ShopifyOrder): number | null {
   if (line.current_quantity !== null && line.current_quantity !== undefined) return line.current_quantity;
-  const refunded = order.refunds
-    .flatMap((refund) => refund.refund_line_items)
-    .filter((refunded) => sameId(refunded.line_item_id, line.id))
-    .reduce((sum, refunded) => sum + refunded.quantity, 0);
+  const refundLines = order.refunds.flatMap((refund) => refund.refund_line_items);
+  // A refund line without its line or quantity might be this line's: what is left is then unknown.
+  if (refundLines.some((refunded) => refunded.line_item_id == null || refunded.quantity == null)) return null;
+  const refunded = refundLines
+    .filter((refunded) => line.id != null && sameId(refunded.line_item_id!, line.id))
+    .reduce((sum, refunded) => sum + refunded.quantity!, 0);
   return Math.max(0, line.quantity - refunded);
 }
 
-/** The line's discounts in kopecks: its allocations, or the older `total_discount` without any. */
-function lineDiscount(line: ShopifyLineItem): number {
+/** The line's discounts in kopecks: its allocations, or the older `total_discount` without any; null if unreadable. */
+function lineDiscount(line: ShopifyLineItem): number | null {
   if (line.discount_allocations.length > 0) {
-    return line.discount_allocations.reduce((sum, allocation) => sum + toMinor(allocation.amount), 0);
+    if (line.discount_allocations.some((allocation) => allocation.amount == null)) return null;
+    return line.discount_allocations.reduce((sum, allocation) => sum + toMinor(allocation.amount!), 0);
   }
   return toMinor(line.total_discount ?? "0");
 }
@@ -554,13 +631,42 @@ function productsOf(
   order: ShopifyOrder,
   hold: HoldReason[],
 ): { products: WarehouseOrder["products"]; cost: number } | null {
+  if (!order.line_items) {
+    hold.push({
+      code: "order_incomplete",
+      message: `The items of ${order.name} could not be read, so the goods to ship are unknown.`,
+      fix: INCOMPLETE_FIX,
+      action: "shopify",
+    });
+    return null;
+  }
   const bySku = new Map<string, { name: string; count: number; value: number }>();
   let missingSku = false;
+  let incomplete = false;
+  let refundsUnreadable = false;
   for (const line of order.line_items) {
-    if (line.gift_card || !line.requires_shipping) continue;
-    const remaining = remainingQuantity(line, order);
-    if (remaining <= 0) continue;
+    // Absent flags read as Shopify's usual values: an ordinary item that is shipped.
+    if (line.gift_card === true || line.requires_shipping === false) continue;
     const name = lineName(line);
+    const shown = name || line.sku || line.id || "(unnamed)";
+    const price = amountOf(line.price, line.price_set);
+    const quantity = line.quantity;
+    const discount = lineDiscount(line);
+    const remaining = quantity == null ? null : remainingQuantity({ ...line, quantity }, order);
+    if (quantity != null && remaining === null) refundsUnreadable = true;
+    if (quantity == null || price === null || discount === null) {
+      incomplete = true;
+      const missing = quantity == null ? "quantity" : price === null ? "price" : "discounts";
+      hold.push({
+        code: "order_incomplete",
+        message: `The item "${shown}" lacks its ${missing} in the order Shopify sent, so what to ship and its value are unknown.`,
+        fix: INCOMPLETE_FIX,
+        action: "shopify",
+      });
+      continue;
+    }
+    if (remaining === null) continue;
+    if (remaining <= 0) continue;
     const sku = clean(line.sku);
     if (!sku) {
       missingSku = true;
@@ -572,10 +678,9 @@ function productsOf(
       });
       continue;
     }
-    const unitBase = Math.max(line.quantity, 1);
-    const net = Math.max(0, toMinor(line.price) * line.quantity - lineDiscount(line));
-    const value =
-      line.quantity > 0 ? divideHalfUp(net * remaining, unitBase) : toMinor(line.price) * remaining;
+    const unitBase = Math.max(quantity, 1);
+    const net = Math.max(0, toMinor(price) * quantity - discount);
+    const value = quantity > 0 ? divideHalfUp(net * remaining, unitBase) : toMinor(price) * remaining;
     const merged = bySku.get(sku);
     if (merged) {
       merged.count += remaining;
@@ -584,7 +689,15 @@ function productsOf(
       bySku.set(sku, { name, count: remaining, value });
     }
   }
-  if (missingSku) return null;
+  if (refundsUnreadable) {
+    hold.push({
+      code: "order_incomplete",
+      message: `A refund in ${order.name} could not be read, so how many of its items are left to ship is unknown.`,
+      fix: INCOMPLETE_FIX,
+      action: "shopify",
+    });
+  }
+  if (missingSku || incomplete || refundsUnreadable) return null;
   if (bySku.size === 0) {
     hold.push({
       code: "no_shippable_lines",

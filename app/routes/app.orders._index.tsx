@@ -42,18 +42,20 @@ import {
 import { ORDER_STATES } from "../orders/states";
 import { loadSettings } from "../settings/settings.server";
 import { authenticate } from "../shopify.server";
+import { recentOrderRefusals } from "../webhooks/receive.server";
 import { wakeWorker } from "../work/worker.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const { db } = appContext();
+  const { db, clock } = appContext();
   const query = orderListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const [list, counts, timeZone, settings, batchesOff] = await Promise.all([
+  const [list, counts, timeZone, settings, batchesOff, refused] = await Promise.all([
     listOrders(db, session.shop, query),
     countOrdersByState(db, session.shop),
     shopTimeZone(db, session.shop),
     loadSettings(db, session.shop),
     batchesTurnedOff(db, session.shop),
+    recentOrderRefusals(db, session.shop, clock()),
   ]);
   return {
     filter: { state: query.state ?? null, search: query.search ?? "" },
@@ -77,6 +79,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       updatedAt: formatShopTime(row.updatedAt, timeZone),
     })),
     warehouse: { hasApiKey: settings.hasApiKey, paused: settings.pausedAt !== null, batchesOff },
+    refused: refused && { count: refused.count, lastAt: formatShopTime(refused.lastAt, timeZone) },
   };
 };
 
@@ -132,7 +135,7 @@ const TABS: { filter: Filter; label: string }[] = [
 ];
 
 export default function Orders() {
-  const { filter, counts, page, rows, warehouse } = useLoaderData<typeof loader>();
+  const { filter, counts, page, rows, warehouse, refused } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const [searchParams, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -178,6 +181,7 @@ export default function Orders() {
       <Page title="Orders">
         <BlockStack gap="400">
           <WarehouseBanner {...warehouse} />
+          {refused && <RefusedWebhooksBanner {...refused} />}
           <Card>
             <EmptyState heading="No orders yet" image="">
               <p>
@@ -196,6 +200,7 @@ export default function Orders() {
     <Page title="Orders" subtitle="Shopify orders on their way to the warehouse" fullWidth>
       <BlockStack gap="400">
         <WarehouseBanner {...warehouse} />
+        {refused && <RefusedWebhooksBanner {...refused} />}
         {result && (
           <Banner tone={result.ok ? "success" : "warning"} title={result.ok ? "Retry requested" : undefined}>
             <p>{result.message}</p>
@@ -304,6 +309,19 @@ function PendingChange({ pending }: { pending: string }) {
     <Text as="span" variant="bodySm" tone="subdued">
       {pending === "cancel" ? "cancellation pending" : "change pending"}
     </Text>
+  );
+}
+
+/** Order webhooks Shopify sent that could not be read: those orders may be missing from the list. */
+function RefusedWebhooksBanner({ count, lastAt }: { count: number; lastAt: string }) {
+  return (
+    <Banner tone="warning" title="Some orders may be missing">
+      <p>
+        {count === 1
+          ? `Shopify sent an order notification on ${lastAt} that the app could not read, so that order may be missing here. Compare your latest orders in Shopify with this list, and tell support the time of the notification.`
+          : `Shopify sent ${count} order notifications that the app could not read, the last on ${lastAt}, so those orders may be missing here. Compare your latest orders in Shopify with this list, and tell support the time of the last notification.`}
+      </p>
+    </Banner>
   );
 }
 

@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { answerCustomerDataRequest } from "../compliance/compliance.server";
 import { appContext } from "../context.server";
-import { customersDataRequestPayload, receiveWebhook } from "../webhooks/receive.server";
+import { customersDataRequestPayload, receiveWebhook, requireSameShop } from "../webhooks/receive.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop, webhookId, payload } = await receiveWebhook(request, customersDataRequestPayload);
+  requireSameShop(shop, payload.shop_domain, "customers/data_request");
   await answerCustomerDataRequest(appContext(), {
     shop,
     webhookId,

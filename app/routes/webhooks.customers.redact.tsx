@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redactCustomer } from "../compliance/compliance.server";
 import { appContext } from "../context.server";
-import { customersRedactPayload, receiveWebhook } from "../webhooks/receive.server";
+import { customersRedactPayload, receiveWebhook, requireSameShop } from "../webhooks/receive.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop, webhookId, payload } = await receiveWebhook(request, customersRedactPayload);
+  requireSameShop(shop, payload.shop_domain, "customers/redact");
   await redactCustomer(appContext(), {
     shop,
     webhookId,

@@ -27,7 +27,10 @@ export interface ShopInstallDeps {
   admin: { graphql: AdminGraphql };
 }
 
-/** Records the install: the shop's facts, its granted scopes, and that it is installed from now on. */
+/**
+ * Records an install or a re-authentication: the shop's facts and granted scopes, and, on the first
+ * install or a reinstall after uninstall, that it is installed from now on.
+ */
 export async function recordShopInstall(
   { db, log, clock, admin }: ShopInstallDeps,
   { shop, scopes }: { shop: string; scopes: string },
@@ -42,10 +45,28 @@ export async function recordShopInstall(
     scopes,
   };
   const now = clock();
-  await db.shop.upsert({
-    where: { shop },
-    create: { shop, ...details, installedAt: now },
-    update: { ...details, installedAt: now, uninstalledAt: null },
-  });
-  log.info({ shop, event: "shop.installed", currencyCode: details.currencyCode }, "shop installed");
+  // installedAt is when the app began to receive the shop's orders: the first install, or a reinstall
+  // after an uninstall, never a re-authentication (intake tells orders placed before it by this date).
+  const [reinstalled, record] = await db.$transaction([
+    db.shop.updateMany({
+      where: { shop, uninstalledAt: { not: null } },
+      data: { installedAt: now, uninstalledAt: null },
+    }),
+    db.shop.upsert({
+      where: { shop },
+      create: { shop, ...details, installedAt: now },
+      update: details,
+      select: { installedAt: true },
+    }),
+  ]);
+  const fresh = reinstalled.count > 0 || record.installedAt.getTime() === now.getTime();
+  log.info(
+    {
+      shop,
+      event: fresh ? "shop.installed" : "shop.reauthenticated",
+      currencyCode: details.currencyCode,
+      installedAt: record.installedAt.toISOString(),
+    },
+    fresh ? "shop installed" : "shop authenticated again; install date kept",
+  );
 }

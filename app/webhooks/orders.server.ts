@@ -3,9 +3,18 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { appContext } from "../context.server";
 import { takeInOrderWebhook, type OrderTopic } from "../orders/intake.server";
-import { shopifyOrderSchema } from "../orders/payload";
+import { shopifyOrderSchema, type ShopifyOrder } from "../orders/payload";
 import { wakeWorker } from "../work/worker.server";
 import { receiveWebhook } from "./receive.server";
+
+/**
+ * The topic intake acts on. A cancellation rests on the signed `cancelled_at`, not on the route it came
+ * by (the route is in the unsigned URL): an orders/cancelled whose body says nothing of a cancellation is
+ * taken in as an update.
+ */
+export function topicToApply(topic: OrderTopic, order: ShopifyOrder): OrderTopic {
+  return topic === "orders/cancelled" && !order.cancelled_at ? "orders/updated" : topic;
+}
 
 export function orderWebhookAction(topic: OrderTopic) {
   return async ({ request }: ActionFunctionArgs) => {
@@ -15,9 +24,17 @@ export function orderWebhookAction(topic: OrderTopic) {
     if (!deliveryId) {
       return Response.json({ error: "The X-Shopify-Event-Id header is missing." }, { status: 400 });
     }
+    const context = appContext();
+    const applied = topicToApply(topic, payload);
+    if (applied !== topic) {
+      context.log.warn(
+        { shop, event: "order.cancel_unsigned", topic, shopifyOrderId: payload.id },
+        "orders/cancelled without cancelled_at in its body; taken in as an update, not a cancellation",
+      );
+    }
     await takeInOrderWebhook(
-      { ...appContext(), wake: wakeWorker },
-      { shop, topic, eventId: deliveryId, order: payload },
+      { ...context, wake: wakeWorker },
+      { shop, topic: applied, eventId: deliveryId, order: payload },
     );
     return new Response(null, { status: 200 });
   };

@@ -1,6 +1,11 @@
-// The edge every Shopify webhook route goes through: the library verifies the HMAC (401 when wrong), then
-// the payload must be JSON and match the topic's zod schema, else 400 with what was wrong and no change.
+// The edge every Shopify webhook route goes through: the body is read up to a limit (413 past it), the
+// library verifies the HMAC (401 when wrong), then the payload must be JSON and match the topic's zod
+// schema, else 400 with what was wrong and no change. A signed body refused here is logged and counted
+// for the merchant, because Shopify gives up on it after its retries.
 import { z } from "zod";
+import { appContext } from "../context.server";
+import type { Db } from "../db.server";
+import type { Log } from "../logger.server";
 import { authenticate } from "../shopify.server";
 
 function badRequest(message: string): Response {
@@ -10,27 +15,157 @@ function badRequest(message: string): Response {
 /** Far above any real order (Shopify's largest payloads are a few hundred KB), far below harm. */
 export const MAX_WEBHOOK_BYTES = 4 * 1024 * 1024;
 
-export async function receiveWebhook<Schema extends z.ZodType>(request: Request, payloadSchema: Schema) {
-  const length = Number(request.headers.get("content-length") ?? "0");
-  if (length > MAX_WEBHOOK_BYTES) {
-    throw Response.json(
-      { error: `The webhook body is ${length} bytes; at most ${MAX_WEBHOOK_BYTES} are accepted.` },
-      { status: 413 },
-    );
+function tooLarge(what: string): Response {
+  // Connection: close makes the server drop the connection once this answer is out, with whatever of
+  // the body is still coming; the sender sees the 413 rather than a reset.
+  return Response.json(
+    { error: `The webhook body is ${what}; at most ${MAX_WEBHOOK_BYTES} bytes are accepted.` },
+    { status: 413, headers: { Connection: "close" } },
+  );
+}
+
+/**
+ * The body's bytes, read here so the limit holds while they arrive: a chunked body, or one whose
+ * Content-Length is missing or lies, is refused as soon as it passes the limit, never buffered whole.
+ * Reading simply stops there: the stream, no longer pulled, pushes back on the sender until the
+ * connection closes behind the 413 (cancelling it would reset the connection before the answer).
+ */
+export async function readBodyWithin(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw tooLarge(`${declared} bytes`);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > limit) {
+      reader.releaseLock();
+      throw tooLarge(`more than ${limit} bytes`);
+    }
+    chunks.push(value);
   }
+  const body = new Uint8Array(received);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/** The same request over bytes already read, for the library, which reads the body again itself. */
+function withBody(request: Request, body: Uint8Array): Request {
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: body as Uint8Array<ArrayBuffer>,
+  });
+}
+
+/** Counts a signed webhook that was refused, where the merchant sees it (see WebhookRefusal). */
+export async function countRefusedWebhook(db: Db, shop: string, topic: string, at: Date): Promise<void> {
+  await db.webhookRefusal.upsert({
+    where: { shop_topic: { shop, topic } },
+    create: { shop, topic, count: 1, firstAt: at, lastAt: at },
+    update: { count: { increment: 1 }, lastAt: at },
+  });
+}
+
+/** How long a refusal stays shown to the merchant: long enough to be seen, not for ever. */
+export const REFUSALS_SHOWN_FOR_MS = 30 * 24 * 3600_000;
+
+/** The order webhooks refused for a shop lately: how many, and when the last one came (null if none). */
+export async function recentOrderRefusals(
+  db: Db,
+  shop: string,
+  now: Date,
+): Promise<{ count: number; lastAt: Date } | null> {
+  const rows = await db.webhookRefusal.findMany({
+    where: {
+      shop,
+      topic: { startsWith: "orders/" },
+      lastAt: { gte: new Date(now.getTime() - REFUSALS_SHOWN_FOR_MS) },
+    },
+    select: { count: true, lastAt: true },
+  });
+  if (rows.length === 0) return null;
+  return {
+    count: rows.reduce((sum, row) => sum + row.count, 0),
+    lastAt: new Date(Math.max(...rows.map((row) => row.lastAt.getTime()))),
+  };
+}
+
+/**
+ * A signed body that cannot be taken in: Shopify retries it, then drops it, and whatever it carried is
+ * lost. Logged at error level (topic and shop only: the body may hold a customer's data) and counted.
+ */
+async function refuseSigned(
+  deps: { db: Db; log: Log; clock: () => Date },
+  refusal: { shop: string; topic: string; reason: string; fields?: string[] },
+  message: string,
+): Promise<never> {
+  deps.log.error(
+    {
+      shop: refusal.shop,
+      event: "webhook.refused",
+      topic: refusal.topic,
+      reason: refusal.reason,
+      // Where the body went wrong, never what it held.
+      ...(refusal.fields && { fields: refusal.fields }),
+    },
+    "signed webhook refused: its body cannot be taken in",
+  );
+  await countRefusedWebhook(deps.db, refusal.shop, refusal.topic, deps.clock());
+  throw badRequest(message);
+}
+
+export async function receiveWebhook<Schema extends z.ZodType>(request: Request, payloadSchema: Schema) {
+  const body = await readBodyWithin(request, MAX_WEBHOOK_BYTES);
+  // The header's spelling (orders/create) is the one merchants and Shopify's documentation use.
+  const topicHeader = request.headers.get("x-shopify-topic");
   let context: Awaited<ReturnType<typeof authenticate.webhook>>;
   try {
-    context = await authenticate.webhook(request);
+    context = await authenticate.webhook(withBody(request, body));
   } catch (error) {
-    // The library parses the body only after the signature checked out, and lets a JSON error escape.
-    if (error instanceof SyntaxError) throw badRequest("The webhook body is not valid JSON.");
+    // The library parses the body only after the signature checked out, and lets a JSON error escape:
+    // the header's shop and topic are then the signed delivery's.
+    if (error instanceof SyntaxError) {
+      await refuseSigned(
+        appContext(),
+        {
+          shop: request.headers.get("x-shopify-shop-domain") ?? "unknown",
+          topic: topicHeader ?? "unknown",
+          reason: "not_json",
+        },
+        "The webhook body is not valid JSON.",
+      );
+    }
     throw error;
   }
-  // The header's spelling (orders/create) is the one merchants and Shopify's documentation use.
-  const topicName = request.headers.get("x-shopify-topic") ?? String(context.topic);
-  const parsed = payloadSchema.safeParse(context.payload);
+  const topicName = topicHeader ?? String(context.topic);
+  const payload: unknown = context.payload;
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
+    await refuseSigned(
+      appContext(),
+      { shop: context.shop, topic: topicName, reason: "not_an_object" },
+      `The ${topicName} body is not a JSON object.`,
+    );
+  }
+  const parsed = payloadSchema.safeParse(payload);
   if (!parsed.success) {
-    throw badRequest(`The ${topicName} payload is not what Shopify sends:\n${z.prettifyError(parsed.error)}`);
+    await refuseSigned(
+      appContext(),
+      {
+        shop: context.shop,
+        topic: topicName,
+        reason: "schema",
+        fields: parsed.error.issues.map((issue) => issue.path.join(".") || "(body)"),
+      },
+      `The ${topicName} payload is not what Shopify sends:\n${z.prettifyError(parsed.error)}`,
+    );
   }
   return {
     shop: context.shop,
@@ -41,10 +176,28 @@ export async function receiveWebhook<Schema extends z.ZodType>(request: Request,
   };
 }
 
-/** Shopify ids arrive as JSON numbers (sometimes beyond 2^53 in string form); we keep them as strings. */
+/**
+ * For the topics whose body names the shop (the compliance ones): the signed body's shop must be the
+ * header's, else a delivery for one shop could act on another (400, nothing changes).
+ */
+export function requireSameShop(headerShop: string, bodyShop: string, topic: string): void {
+  if (bodyShop.trim().toLowerCase() !== headerShop.trim().toLowerCase()) {
+    throw badRequest(
+      `The ${topic} body names the shop ${bodyShop}, but the delivery came for ${headerShop}; nothing was changed.`,
+    );
+  }
+}
+
+/**
+ * Shopify ids arrive as JSON numbers (sometimes beyond 2^53, already rounded by JSON.parse) or digit
+ * strings; we keep them as digit strings. Not z.number().int(): zod's int stops at 2^53.
+ */
 export const shopifyId = z
-  .union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)])
-  .transform(String);
+  .union([
+    z.number().refine((id) => Number.isInteger(id) && id >= 0, "must be a whole number"),
+    z.string().regex(/^\d+$/),
+  ])
+  .transform((id) => (typeof id === "number" ? BigInt(id).toString() : id));
 
 const customer = z.object({
   id: shopifyId,
@@ -72,5 +225,10 @@ export const scopesUpdatePayload = z.object({
   previous: z.array(z.string()).optional(),
 });
 
-/** app/uninstalled carries the shop object; nothing in it is needed, so any JSON object is accepted. */
-export const appUninstalledPayload = z.looseObject({});
+/**
+ * app/uninstalled carries the shop object; only its myshopify_domain matters (it must be the header's
+ * shop when present), so any JSON object is accepted.
+ */
+export const appUninstalledPayload = z.looseObject({
+  myshopify_domain: z.string().nullish().catch(undefined),
+});

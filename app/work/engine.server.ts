@@ -1,9 +1,11 @@
 // The one place the work engine is assembled from the parsed environment, for the web process (entry.server)
 // and for `npm run worker` alike, so the two can never run with different limits or timings.
+import { finishIncompleteComplianceRequests } from "../compliance/compliance.server";
 import type { AppContext } from "../context.server";
 import type { Env } from "../env.server";
 import { createShopAdmin, type ShopAdmin } from "../shopify/admin-graphql.server";
 import { warehouseEndpoints } from "../warehouse/config.server";
+import type { PeriodicTask } from "./steps";
 import { createWorker, pruneWebhookEvents, type Worker, type WorkerOptions } from "./worker.server";
 
 /** The engine's settings that come from the environment. */
@@ -34,6 +36,15 @@ export async function offlineShopAdmin(shop: string, signal: AbortSignal): Promi
   return createShopAdmin(admin.graphql, { signal });
 }
 
+/** Compliance requests recorded but left unfinished (a crash mid-erasure) are finished by the sweep. */
+export const finishComplianceRequests: PeriodicTask = {
+  name: "finish_compliance_requests",
+  everyMs: 5 * 60_000,
+  async run(deps) {
+    await finishIncompleteComplianceRequests(deps);
+  },
+};
+
 export function createEngine(
   context: AppContext,
   source: Env,
@@ -43,7 +54,7 @@ export function createEngine(
     ...context,
     ...engineSettings(source),
     admin: offlineShopAdmin,
-    periodic: [pruneWebhookEvents],
+    periodic: [pruneWebhookEvents, finishComplianceRequests],
     ...overrides,
   });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
 import { describe, expect, it } from "vitest";
-import { shopScopedModels } from "../../app/compliance/compliance.server";
+import { finishIncompleteComplianceRequests, shopScopedModels } from "../../app/compliance/compliance.server";
 import {
   PERSONAL_DATA_SOURCES,
   TABLES_WITHOUT_CUSTOMER_DATA,
@@ -61,6 +61,9 @@ async function seedShopData(domain: string) {
   await db.workLease.create({ data: { shop: domain, holder: "w1", expiresAt: new Date() } });
   await db.rateLimitState.create({ data: { key: `digest-${domain}`, shop: domain, state: "{}" } });
   await db.shopSchedule.create({ data: { shop: domain, kind: "remap_orders", nextRunAt: new Date() } });
+  await db.webhookRefusal.create({
+    data: { shop: domain, topic: "orders/create", count: 1, firstAt: new Date(), lastAt: new Date() },
+  });
 }
 
 /** An order taken in and accepted by the warehouse: the customer's name and phone in each copy we keep. */
@@ -225,6 +228,105 @@ describe("shop/redact", () => {
       expect(await delegate.count({ where: { shop: otherShop } }), model).toBeGreaterThan(0);
     }
   });
+});
+
+/** A request recorded by a process that stopped before it finished the work. */
+async function unfinishedRequest(topic: string, receivedAt = new Date(), webhookId = randomUUID()) {
+  return appContext().db.complianceRequest.create({
+    data: {
+      shop,
+      topic,
+      webhookId,
+      customerId: String(customer.id),
+      orderIds: JSON.stringify(["1001"]),
+      dataRequestId: topic === "customers/data_request" ? "9999" : null,
+      receivedAt,
+    },
+  });
+}
+
+async function customerDataErased(shopifyOrderId: string): Promise<boolean> {
+  const order = await appContext().db.warehouseOrder.findFirstOrThrow({
+    where: { shop, shopifyOrderId },
+    include: { shopifyOrder: true },
+  });
+  return order.sentOrder === null && order.shopifyOrder?.payload === "{}";
+}
+
+describe("compliance is never skipped", () => {
+  it("does a customers/redact again when its redelivery finds it recorded but not completed", async () => {
+    await seedOrder(shop, "1001", String(customer.id));
+    const webhookId = randomUUID();
+    await unfinishedRequest("customers/redact", new Date(), webhookId);
+
+    const response = await sendWebhook({
+      topic: "customers/redact",
+      shop,
+      webhookId,
+      payload: { shop_id: 1, shop_domain: shop, customer, orders_to_redact: [1001] },
+    });
+    expect(response.status).toBe(200);
+    expect(await customerDataErased("1001")).toBe(true);
+    const request = await appContext().db.complianceRequest.findFirstOrThrow({ where: { webhookId } });
+    expect(request.completedAt).toBeInstanceOf(Date);
+  });
+
+  it("answers a data request again when its redelivery finds it without a report", async () => {
+    const webhookId = randomUUID();
+    await unfinishedRequest("customers/data_request", new Date(), webhookId);
+    expect((await dataRequest(webhookId)).status).toBe(200);
+    const request = await appContext().db.complianceRequest.findFirstOrThrow({ where: { webhookId } });
+    expect(request.completedAt).toBeInstanceOf(Date);
+    expect(JSON.parse(request.report!)).toMatchObject({ dataRequestId: "9999", customerId: "7001" });
+  });
+
+  it("the sweep finishes requests left incomplete, and leaves young ones to the request handling them", async () => {
+    await seedOrder(shop, "1001", String(customer.id));
+    const long = new Date(Date.now() - 5 * 60_000);
+    const redaction = await unfinishedRequest("customers/redact", long);
+    const report = await unfinishedRequest("customers/data_request", long);
+    const young = await unfinishedRequest("customers/redact");
+
+    expect(await finishIncompleteComplianceRequests(appContext())).toBe(2);
+
+    const { db } = appContext();
+    expect(await customerDataErased("1001")).toBe(true);
+    const done = await db.complianceRequest.findMany({ where: { completedAt: { not: null } } });
+    expect(done.map((request) => request.id).sort()).toEqual([redaction.id, report.id].sort());
+    expect(JSON.parse(done.find((request) => request.id === report.id)!.report!)).toMatchObject({
+      dataRequestId: "9999",
+      ordersRequested: ["1001"],
+    });
+    expect(
+      (await db.complianceRequest.findUniqueOrThrow({ where: { id: young.id } })).completedAt,
+    ).toBeNull();
+    // Nothing left: a second sweep finds nothing to do.
+    expect(await finishIncompleteComplianceRequests(appContext())).toBe(0);
+  });
+});
+
+describe("the shop comes from the signed body where the body names it", () => {
+  it.each([
+    ["customers/data_request", { customer, orders_requested: [1001], data_request: { id: 1 } }],
+    ["customers/redact", { customer, orders_to_redact: [1001] }],
+    ["shop/redact", {}],
+  ])(
+    "answers 400 to a %s whose shop_domain is not the header's, and changes nothing",
+    async (topic, body) => {
+      await seedShopData(shop);
+      const response = await sendWebhook({
+        topic,
+        shop,
+        payload: { shop_id: 2, shop_domain: otherShop, ...body },
+      });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: string }).error).toContain(otherShop);
+      const { db } = appContext();
+      expect(await db.complianceRequest.count({ where: { shop } })).toBe(1);
+      expect(await customerDataErased("1001")).toBe(false);
+      expect(await db.shop.count({ where: { shop } })).toBe(1);
+    },
+  );
 });
 
 describe("the personal data registry", () => {

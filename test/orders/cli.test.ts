@@ -109,16 +109,25 @@ describe("cli map-order", { timeout: 60_000 }, () => {
     expect(run.stderr).toContain(`the payload file ${path} is not JSON`);
   });
 
-  it("exits 1 listing the schema's problems with a payload", async () => {
-    const json = fixtureJson(FIXTURE.uaOrder);
-    json.line_items[0]!.price = 350 as unknown as string;
-    delete (json as Record<string, unknown>).currency;
+  it("exits 1 listing the schema's problems with a payload that does not identify its order", async () => {
+    const json = fixtureJson(FIXTURE.uaOrder) as Record<string, unknown>;
+    delete json.id;
+    json.created_at = "14.03.2026";
     const run = await cli("map-order", await tempFile("bad-order.json", JSON.stringify(json)));
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain("is not valid");
-    expect(run.stderr).toContain("→ at line_items[0].price");
-    expect(run.stderr).toContain("→ at currency");
+    expect(run.stderr).toContain("→ at id");
+    expect(run.stderr).toContain("→ at created_at");
+  });
+
+  it("exits 2 with the holds for a payload whose other fields are malformed: they read as absent", async () => {
+    const json = fixtureJson(FIXTURE.uaOrder);
+    json.line_items[0]!.price = { amount: 350 } as unknown as string;
+    delete json.line_items[0]!.price_set;
+    const run = await cli("map-order", await tempFile("odd-order.json", JSON.stringify(json)));
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain("order_incomplete");
   });
 
   it("exits 1 on settings the schema refuses", async () => {

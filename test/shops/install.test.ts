@@ -91,6 +91,31 @@ describe("install", () => {
     expect(record.name).toBe("Київські товари");
     expect(record.installedAt.getTime()).toBeGreaterThan(new Date("2026-02-01T00:00:00Z").getTime());
   });
+
+  it("a re-authentication refreshes the facts but keeps the install date", async () => {
+    const { db } = appContext();
+    const installedAt = new Date("2026-01-01T00:00:00Z");
+    await db.shop.create({
+      data: {
+        shop,
+        name: "Old name",
+        currencyCode: "UAH",
+        ianaTimezone: "Europe/Kyiv",
+        primaryLocale: "uk",
+        scopes: "read_orders",
+        installedAt,
+      },
+    });
+
+    await openAppFromAdmin();
+
+    const record = await db.shop.findUniqueOrThrow({ where: { shop } });
+    expect(fake.requests.filter((request) => request.operationName === "ShopFacts")).not.toHaveLength(0);
+    expect(record.name).toBe("Київські товари");
+    expect(record.scopes).toBe(GRANTED);
+    expect(record.installedAt).toEqual(installedAt);
+    expect(record.uninstalledAt).toBeNull();
+  });
 });
 
 describe("Admin GraphQL failures", () => {

@@ -43,6 +43,19 @@ describe("app/uninstalled", () => {
     expect(await shopIsActive(db, shop)).toBe(false);
   });
 
+  it("answers 400 and changes nothing when the body's shop is not the header's", async () => {
+    await seedInstalledShop();
+    const response = await sendWebhook({
+      topic: "app/uninstalled",
+      shop,
+      payload: { id: 1, myshopify_domain: "other.myshopify.com" },
+    });
+    expect(response.status).toBe(400);
+    const { db } = appContext();
+    expect((await db.shop.findUniqueOrThrow({ where: { shop } })).uninstalledAt).toBeNull();
+    expect(await db.session.count({ where: { shop } })).toBe(2);
+  });
+
   it("answers 401 and changes nothing when the HMAC is wrong", async () => {
     await seedInstalledShop();
     const response = await sendWebhook({

@@ -5,7 +5,7 @@ import { appContext } from "../../app/context.server";
 import { parseEnv } from "../../app/env.server";
 import { saveSettings } from "../../app/settings/settings.server";
 import { ShopifyUserErrors } from "../../app/shopify/admin-graphql.server";
-import { engineSettings, offlineShopAdmin } from "../../app/work/engine.server";
+import { createEngine, engineSettings, offlineShopAdmin } from "../../app/work/engine.server";
 import { requestRun, scheduledKind } from "../../app/work/schedule.server";
 import {
   KEY_REFUSED,
@@ -301,6 +301,29 @@ describe("the shop's Admin client", () => {
 });
 
 describe("the one factory", () => {
+  it("builds an engine whose sweep finishes a compliance request a crash left undone", async () => {
+    const request = await db.complianceRequest.create({
+      data: {
+        shop: SHOP,
+        topic: "customers/redact",
+        webhookId: "redact-1",
+        customerId: "7001",
+        orderIds: "[]",
+        receivedAt: new Date(Date.now() - 10 * 60_000),
+      },
+    });
+    const env = parseEnv({
+      SHOPIFY_API_KEY: "k",
+      SHOPIFY_API_SECRET: "s",
+      SHOPIFY_APP_URL: "https://a.example",
+    });
+    const engine = createEngine(appContext(), env, { endpoints });
+    workers.push(engine);
+    await engine.sweep();
+    const done = await db.complianceRequest.findUniqueOrThrow({ where: { id: request.id } });
+    expect(done.completedAt).toBeInstanceOf(Date);
+  });
+
   it("takes the engine's limits and timings from the parsed environment", () => {
     const env = parseEnv({
       SHOPIFY_API_KEY: "k",
