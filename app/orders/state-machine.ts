@@ -56,7 +56,7 @@ export interface Refusal {
 export type Failure =
   /** Certainly not done, and trying again later can succeed (5xx before sending, 429, network). */
   | { kind: "transient"; reason: string; retryAt: Date }
-  /** The warehouse may have done it: an AddOrder must be looked up before it is sent again. */
+  /** The warehouse may have done it: an AddOrder is looked up, and only the merchant may send it again. */
   | { kind: "in_doubt"; reason: string; lookAt: Date }
   /** Not done, and the same request will never succeed (400, 404, our schema refusing it). */
   | { kind: "refused"; reason: string }

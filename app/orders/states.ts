@@ -18,7 +18,7 @@ export const ORDER_STATE_DESCRIPTION: Record<OrderState, string> = {
   ready: "Waiting to be sent to the warehouse; it goes out with the next batch.",
   submitting: "Being sent to the warehouse now.",
   in_doubt:
-    "The warehouse gave no clear answer when it was sent. It is being looked up at the warehouse before it is sent again, so it cannot arrive twice.",
+    "The warehouse gave no clear answer when it was sent. It is being looked up at the warehouse; it is never sent again on a guess, so it cannot arrive twice. If the warehouse does not have it, you decide whether to send it again.",
   accepted: "The warehouse has the order.",
   rejected: "The warehouse refused the order; its reason is shown. Fix it and retry.",
   cancelled: "Cancelled; the warehouse will not ship it.",
