@@ -1,0 +1,104 @@
+// The least an order can cost, measured in the benchmarked process so that it drifts with the machine as
+// the app's own cost does: HMAC of the body, JSON.parse, the zod order schema, the mapping, and one plain
+// INSERT of the order row through the SQLite driver (@libsql/client, no Prisma), autocommitted. CPU time
+// (process.cpuUsage), not wall time, so other processes on the machine do not count.
+import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createClient } from "@libsql/client";
+
+/** CPU milliseconds (user + system) this process has used. */
+export function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/**
+ * A fresh SQLite file holding the app's WarehouseOrder table as `sourceUrl`'s database defines it (indexes
+ * included), opened with the journal mode and `synchronous` the app's connection reports, so the insert
+ * pays what the app's pays for the same row.
+ */
+async function floorTable(sourceUrl: string, synchronous: number) {
+  const source = createClient({ url: sourceUrl });
+  const ddl = await source.execute(
+    "SELECT sql FROM sqlite_master WHERE tbl_name = 'WarehouseOrder' AND sql IS NOT NULL ORDER BY type DESC",
+  );
+  source.close();
+  const dir = mkdtempSync(path.join(tmpdir(), "sklad-floor-"));
+  const client = createClient({ url: `file:${path.join(dir, "floor.sqlite")}` });
+  await client.execute("PRAGMA journal_mode = WAL");
+  await client.execute(`PRAGMA synchronous = ${synchronous}`);
+  // "table" sorts after "index" descending, so the table comes first.
+  for (const row of ddl.rows) await client.execute(String(row.sql));
+  return client;
+}
+
+export interface FloorInput {
+  /** The app's database, whose WarehouseOrder definition the floor copies. */
+  databaseUrl: string;
+  /** The app connection's `PRAGMA synchronous` (0-3). */
+  synchronous: number;
+  secret: string;
+  shop: string;
+  /** Order `n`'s webhook body, as the load generator sends it. */
+  body: (n: number) => string;
+}
+
+/** Measures the floor over `orders` orders after a warm-up; answers CPU ms an order (and its parts). */
+export async function measureFloor(input: FloorInput, orders = 400) {
+  const { shopifyOrderSchema, customerIdOf } = await import("../app/orders/payload");
+  const { mapOrder, idOrderFor } = await import("../app/orders/mapping");
+  const { DEFAULT_ORDER_SETTINGS } = await import("../app/orders/settings");
+  const client = await floorTable(input.databaseUrl, input.synchronous);
+  const settings = DEFAULT_ORDER_SETTINGS;
+  const parts = { hmac: 0, json: 0, zod: 0, mapping: 0, insert: 0 };
+  const one = async (n: number, timed: boolean) => {
+    const body = input.body(n);
+    const signature = createHmac("sha256", input.secret).update(body, "utf8").digest("base64");
+    let t = cpuMs();
+    const mark = (part: keyof typeof parts) => {
+      const now = cpuMs();
+      if (timed) parts[part] += now - t;
+      t = now;
+    };
+    const check = createHmac("sha256", input.secret).update(body, "utf8").digest();
+    if (!timingSafeEqual(check, Buffer.from(signature, "base64"))) throw new Error("floor: bad HMAC");
+    mark("hmac");
+    const json = JSON.parse(body) as unknown;
+    mark("json");
+    const order = shopifyOrderSchema.parse(json);
+    mark("zod");
+    const idOrder = idOrderFor(order, settings);
+    const result = mapOrder({ order, settings, idOrder });
+    if (!result.ok) throw new Error(`floor: the bench order does not map: ${JSON.stringify(result.hold)}`);
+    mark("mapping");
+    const now = new Date();
+    const row = {
+      id: randomUUID(),
+      shop: input.shop,
+      shopifyOrderId: order.id,
+      orderName: order.name,
+      customerId: customerIdOf(order),
+      idOrder,
+      state: "ready",
+      orderCreatedAt: new Date(order.created_at).getTime(),
+      orderUpdatedAt: new Date(order.updated_at ?? order.created_at).getTime(),
+      mapped: JSON.stringify(result.order),
+      nextAttemptAt: now.getTime(),
+      createdAt: now.getTime(),
+      updatedAt: now.getTime(),
+    };
+    const columns = Object.keys(row);
+    await client.execute({
+      sql: `INSERT INTO "WarehouseOrder" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+      args: Object.values(row),
+    });
+    mark("insert");
+  };
+  for (let i = 0; i < 50; i++) await one(900_000 + i, false);
+  for (let i = 0; i < orders; i++) await one(910_000 + i, true);
+  client.close();
+  const per = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, v / orders])) as typeof parts;
+  return { msPerOrder: Object.values(per).reduce((a, b) => a + b, 0), parts: per };
+}
