@@ -6,7 +6,7 @@ import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createClient } from "@libsql/client";
+import { SingleConnectionLibSQL } from "../app/db/libsql.server";
 
 /** CPU milliseconds (user + system) this process has used. */
 export function cpuMs(): number {
@@ -15,28 +15,24 @@ export function cpuMs(): number {
 }
 
 /**
- * A fresh SQLite file holding the app's WarehouseOrder table as `sourceUrl`'s database defines it (indexes
- * included), opened with the journal mode and `synchronous` the app's connection reports, so the insert
- * pays what the app's pays for the same row.
+ * A fresh SQLite file holding the app's WarehouseOrder table (`ddl`: the table, then its indexes), opened
+ * with the journal mode and `synchronous` the app's connection reports, so the insert pays what the app's
+ * pays for the same row. The driver is the app's own copy of @libsql/client (the one Prisma's adapter
+ * brings): the project has two, on different SQLite builds, and they must not share a database file.
  */
-async function floorTable(sourceUrl: string, synchronous: number) {
-  const source = createClient({ url: sourceUrl });
-  const ddl = await source.execute(
-    "SELECT sql FROM sqlite_master WHERE tbl_name = 'WarehouseOrder' AND sql IS NOT NULL ORDER BY type DESC",
-  );
-  source.close();
+async function floorTable(ddl: readonly string[], synchronous: number) {
   const dir = mkdtempSync(path.join(tmpdir(), "sklad-floor-"));
-  const client = createClient({ url: `file:${path.join(dir, "floor.sqlite")}` });
+  const url = `file:${path.join(dir, "floor.sqlite")}`;
+  const client = new SingleConnectionLibSQL({ url }).createClient({ url });
   await client.execute("PRAGMA journal_mode = WAL");
   await client.execute(`PRAGMA synchronous = ${synchronous}`);
-  // "table" sorts after "index" descending, so the table comes first.
-  for (const row of ddl.rows) await client.execute(String(row.sql));
+  for (const statement of ddl) await client.execute(statement);
   return client;
 }
 
 export interface FloorInput {
-  /** The app's database, whose WarehouseOrder definition the floor copies. */
-  databaseUrl: string;
+  /** The app's CREATE statements of WarehouseOrder and its indexes, the table first. */
+  ddl: readonly string[];
   /** The app connection's `PRAGMA synchronous` (0-3). */
   synchronous: number;
   secret: string;
@@ -50,7 +46,7 @@ export async function measureFloor(input: FloorInput, orders = 400) {
   const { shopifyOrderSchema, customerIdOf } = await import("../app/orders/payload");
   const { mapOrder, idOrderFor } = await import("../app/orders/mapping");
   const { DEFAULT_ORDER_SETTINGS } = await import("../app/orders/settings");
-  const client = await floorTable(input.databaseUrl, input.synchronous);
+  const client = await floorTable(input.ddl, input.synchronous);
   const settings = DEFAULT_ORDER_SETTINGS;
   const parts = { hmac: 0, json: 0, zod: 0, mapping: 0, insert: 0 };
   const one = async (n: number, timed: boolean) => {
@@ -74,6 +70,8 @@ export async function measureFloor(input: FloorInput, orders = 400) {
     if (!result.ok) throw new Error(`floor: the bench order does not map: ${JSON.stringify(result.hold)}`);
     mark("mapping");
     const now = new Date();
+    // Dates as the app's driver adapter writes them (ISO 8601), so the row is the same size.
+    const iso = (date: Date) => date.toISOString().replace("Z", "+00:00");
     const row = {
       id: randomUUID(),
       shop: input.shop,
@@ -82,12 +80,12 @@ export async function measureFloor(input: FloorInput, orders = 400) {
       customerId: customerIdOf(order),
       idOrder,
       state: "ready",
-      orderCreatedAt: new Date(order.created_at).getTime(),
-      orderUpdatedAt: new Date(order.updated_at ?? order.created_at).getTime(),
+      orderCreatedAt: iso(new Date(order.created_at)),
+      orderUpdatedAt: iso(new Date(order.updated_at ?? order.created_at)),
       mapped: JSON.stringify(result.order),
-      nextAttemptAt: now.getTime(),
-      createdAt: now.getTime(),
-      updatedAt: now.getTime(),
+      nextAttemptAt: iso(now),
+      createdAt: iso(now),
+      updatedAt: iso(now),
     };
     const columns = Object.keys(row);
     await client.execute({

@@ -20,7 +20,6 @@ const { authenticate, sessionStorage } = await import("../app/shopify.server");
 const { shopifyApi } = await import("@shopify/shopify-api");
 const { apiVersion } = await import("../app/shopify.server");
 const { API_SECRET_KEY } = await import("@shopify/shopify-api/test-helpers");
-const { createClient } = await import("@libsql/client");
 const { randomUUID } = await import("node:crypto");
 
 // The library's validation on its own, as the app's configuration sets it up.
@@ -51,6 +50,10 @@ await saveSettings(context, SHOP, {
   batchAddOrder: true,
   mapping: {},
 });
+if (process.env.BENCH_SQLITE_SYNCHRONOUS)
+  await db.$executeRawUnsafe(
+    `PRAGMA synchronous = ${process.env.BENCH_SQLITE_SYNCHRONOUS.replace(/\W/g, "")}`,
+  );
 const [{ synchronous }] = await db.$queryRawUnsafe<[{ synchronous: number | bigint }]>("PRAGMA synchronous");
 
 const rows: Record<string, number> = {};
@@ -122,14 +125,19 @@ const writes = (i: number, id: string) => [
 await price("createOrder's commit: Prisma $transaction of 4 insertRows", () =>
   db.$transaction(writes(k++, randomUUID())),
 );
-// The same four statements straight through the driver, on a second connection to the same file.
-const direct = createClient({ url: process.env.DATABASE_URL! });
+// The same four statements straight through the driver, on a second connection to the same file: the
+// app's copy of @libsql/client (another SQLite build on the same file failed with "file is not a database").
+const { SingleConnectionLibSQL } = await import("../app/db/libsql.server");
+const directUrl = process.env.DATABASE_URL!;
+const direct = new SingleConnectionLibSQL({ url: directUrl }).createClient({ url: directUrl });
 await direct.execute(`PRAGMA synchronous = ${Number(synchronous)}`);
 await price("the same 4 inserts through @libsql/client, one batch", async () => {
   const i = k++;
   const id = randomUUID();
   const values = (row: Record<string, unknown>) =>
-    Object.values(row).map((v) => (v instanceof Date ? v.getTime() : v)) as never[];
+    Object.values(row).map((v) =>
+      v instanceof Date ? v.toISOString().replace("Z", "+00:00") : v,
+    ) as never[];
   const statement = (table: string, row: Record<string, unknown>) => ({
     sql: `INSERT INTO "${table}" (${Object.keys(row)
       .map((c) => `"${c}"`)
@@ -171,6 +179,126 @@ await price("the same 4 inserts through @libsql/client, one batch", async () => 
   );
 });
 direct.close();
+
+// The same commit through Prisma's driver adapter (its lock, its transaction, its argument mapping) without
+// Prisma's query engine: what a direct-write helper on the app's adapter would cost.
+const adapter = await new SingleConnectionLibSQL({ url: process.env.DATABASE_URL! }).connect();
+await adapter.executeRaw({ sql: `PRAGMA synchronous = ${Number(synchronous)}`, args: [], argTypes: [] });
+const adapterInsert = (table: string, row: Record<string, unknown>) => {
+  const columns = Object.keys(row);
+  return {
+    sql: `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+    args: Object.values(row),
+    argTypes: columns.map(() => ({ scalarType: "unknown", arity: "scalar" })),
+  } as unknown as Parameters<typeof adapter.executeRaw>[0];
+};
+async function adapterCommit(rows: [string, Record<string, unknown>][]) {
+  const tx = await adapter.startTransaction();
+  try {
+    for (const [table, row] of rows) await tx.executeRaw(adapterInsert(table, row));
+    await tx.commit();
+  } catch (error) {
+    await tx.rollback();
+    throw error;
+  }
+}
+await price("the same 4 inserts through the driver adapter's transaction", () => {
+  const i = k++;
+  const id = randomUUID();
+  return adapterCommit([
+    ["WarehouseOrder", orderRow(id, i)],
+    ["OrderPayload", { orderId: id, shop: SHOP, payload: body() }],
+    [
+      "OrderEvent",
+      {
+        id: randomUUID(),
+        shop: SHOP,
+        orderId: id,
+        at: new Date(),
+        kind: "received",
+        message: "m",
+        data: null,
+      },
+    ],
+    [
+      "OrderEvent",
+      { id: randomUUID(), shop: SHOP, orderId: id, at: new Date(), kind: "ready", message: "m", data: "{}" },
+    ],
+    ["WebhookEvent", { shop: SHOP, eventId: randomUUID(), topic: "orders/create", receivedAt: new Date() }],
+  ]);
+});
+const { checkWebhookSignature } = await import("../app/webhooks/signature.server");
+const { createMappingCache } = await import("../app/settings/mapping-cache.server");
+const { customerIdOf } = await import("../app/orders/payload");
+const mappingCache = createMappingCache();
+// The orders/create path with the cuts of the report: signature without the session, the mapping cached,
+// the commit through the adapter. A prototype to price them together, not the app's code.
+await price("prototype: the route with the cuts (from a signed Request)", async () => {
+  const r = request(orderPayload(850_000 + k++));
+  const raw = await r.text();
+  const check = checkWebhookSignature(raw, r.headers, API_SECRET_KEY);
+  if (!check.ok) throw new Error("prototype: signature refused");
+  const parsed = shopifyOrderSchema.safeParse(JSON.parse(raw));
+  if (!parsed.success) throw new Error("prototype: payload refused");
+  const o = parsed.data;
+  const s = await mappingCache.get(check.shop, () => shopMapping(db, check.shop));
+  const idOrder = idOrderFor(o, s);
+  const result = mapOrder({ order: o, settings: s, idOrder });
+  const now = new Date();
+  const id = randomUUID();
+  await adapterCommit([
+    [
+      "WarehouseOrder",
+      {
+        id,
+        shop: check.shop,
+        shopifyOrderId: o.id,
+        orderName: o.name,
+        customerId: customerIdOf(o),
+        idOrder,
+        state: result.ok ? "ready" : "held",
+        orderCreatedAt: new Date(o.created_at),
+        orderUpdatedAt: new Date(o.updated_at ?? o.created_at),
+        cancelledAt: null,
+        mapped: result.ok ? JSON.stringify(result.order) : null,
+        holdReasons: result.ok ? null : JSON.stringify(result.hold),
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      },
+    ],
+    ["OrderPayload", { orderId: id, shop: check.shop, payload: JSON.stringify(o) }],
+    [
+      "OrderEvent",
+      {
+        id: randomUUID(),
+        shop: check.shop,
+        orderId: id,
+        at: now,
+        kind: "received",
+        message: `Order ${o.name} received from Shopify.`,
+        data: null,
+      },
+    ],
+    [
+      "OrderEvent",
+      {
+        id: randomUUID(),
+        shop: check.shop,
+        orderId: id,
+        at: now,
+        kind: "ready",
+        message: "Mapped; waiting to be sent.",
+        data: result.ok ? JSON.stringify(result.order) : null,
+      },
+    ],
+    [
+      "WebhookEvent",
+      { shop: check.shop, eventId: check.eventId ?? check.webhookId, topic: check.topic, receivedAt: now },
+    ],
+  ]);
+  return new Response(null, { status: 200 });
+});
 await price("takeInOrderWebhook (settings read, map, commit)", () =>
   takeInOrderWebhook(context, {
     shop: SHOP,
@@ -184,6 +312,7 @@ await price("the route's action, from a signed Request", () =>
   action({ request: request(orderPayload(800_000 + k++)), params: {}, context: {} }),
 );
 
+await adapter.dispose();
 console.log(`synchronous=${Number(synchronous)}`);
 for (const [name, ms] of Object.entries(rows)) console.log(String(ms).padStart(8), name);
 console.log(

@@ -62,8 +62,12 @@ if (!NO_WORKER && !(await acceptedAtLeast(WARM_UP, 30_000)))
 
 const { API_SECRET_KEY } = await import("@shopify/shopify-api/test-helpers");
 const [{ synchronous }] = await db.$queryRawUnsafe<[{ synchronous: number | bigint }]>("PRAGMA synchronous");
+// "table" sorts after "index" descending, so the table comes first.
+const ddl = await db.$queryRawUnsafe<{ sql: string }[]>(
+  "SELECT sql FROM sqlite_master WHERE tbl_name = 'WarehouseOrder' AND sql IS NOT NULL ORDER BY type DESC",
+);
 const floorInput = {
-  databaseUrl: process.env.DATABASE_URL!,
+  ddl: ddl.map((row) => row.sql),
   synchronous: Number(synchronous),
   secret: API_SECRET_KEY,
   shop: SHOP,
