@@ -24,6 +24,11 @@ const PROFILE = process.env.BENCH_PROFILE;
 await prepareBenchEnvironment();
 const census = process.env.BENCH_CENSUS === "1" ? await import("./census") : undefined;
 await census?.installStatementCensus();
+/** Load on the prototype of the cuts (bench/prototype.ts) instead of the app's orders/create route. */
+const prototype = process.env.BENCH_PROTOTYPE === "1" ? await import("./prototype") : undefined;
+if (census && prototype)
+  throw new Error("BENCH_CENSUS and BENCH_PROTOTYPE each install the database: one at a time");
+await prototype?.installPrototypeDb();
 const { orderPayload, startOrderFlow, SHOP } = await import("../test/e2e/harness");
 const { appContext } = await import("../app/context.server");
 const { WAREHOUSE_RATE_LIMITS } = await import("../app/warehouse/limiter.server");
@@ -43,9 +48,24 @@ const flow = await startOrderFlow({
 // Warm-up, as a running app would be: the first requests load the route modules, and the worker's first
 // batch (when it runs) loads and compiles its own path. Measured, a cold worker made the first second of
 // the load the slowest 1%.
+const { API_SECRET_KEY } = await import("@shopify/shopify-api/test-helpers");
+const prototypeServer = await prototype?.startPrototypeServer(API_SECRET_KEY);
+const target = prototypeServer?.url ?? flow.app.url;
+const { signedWebhookRequest } = await import("../test/support/webhooks");
 const WARM_UP = 20;
-for (let i = 0; i < WARM_UP; i++)
-  await (await flow.post({ topic: "orders/create", payload: orderPayload(90_000 + i) })).arrayBuffer();
+for (let i = 0; i < WARM_UP; i++) {
+  const request = signedWebhookRequest({
+    topic: "orders/create",
+    shop: SHOP,
+    payload: orderPayload(90_000 + i),
+  });
+  const answer = await fetch(new URL(new URL(request.url).pathname, target), {
+    method: "POST",
+    headers: request.headers,
+    body: await request.text(),
+  });
+  if (answer.status !== 200) throw new Error(`a warm-up order was answered ${answer.status}`);
+}
 
 /** Waits (bounded) until the worker has had `count` orders accepted; answers whether it did. */
 async function acceptedAtLeast(count: number, timeoutMs: number): Promise<boolean> {
@@ -60,7 +80,6 @@ async function acceptedAtLeast(count: number, timeoutMs: number): Promise<boolea
 if (!NO_WORKER && !(await acceptedAtLeast(WARM_UP, 30_000)))
   throw new Error("the warm-up orders were not accepted within 30 s");
 
-const { API_SECRET_KEY } = await import("@shopify/shopify-api/test-helpers");
 const [{ synchronous }] = await db.$queryRawUnsafe<[{ synchronous: number | bigint }]>("PRAGMA synchronous");
 // "table" sorts after "index" descending, so the table comes first.
 const ddl = await db.$queryRawUnsafe<{ sql: string }[]>(
@@ -80,7 +99,7 @@ const { spawn } = await import("node:child_process");
 async function load<Result>(options: object): Promise<Result> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "bench/intake-load.ts", JSON.stringify({ url: flow.app.url, ...options })],
+    ["--import", "tsx", "bench/intake-load.ts", JSON.stringify({ url: target, ...options })],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   let output = "";
@@ -122,6 +141,7 @@ const capacity = STEPS.length
     }>({ steps: STEPS, seconds: STEP_SECONDS, maxP99Ms: TARGET_P99_MS, first: 200_000 })
   : undefined;
 const floorAfter = await measureFloor(floorInput);
+await prototypeServer?.close();
 await flow.close();
 
 if (census) console.log(JSON.stringify(census.statementCensus(recorded), null, 1));
@@ -133,6 +153,7 @@ console.log(
     benchmark: "intake",
     database: benchDatabase(),
     worker: !NO_WORKER,
+    route: prototype ? "prototype of the cuts (bench/prototype.ts)" : "app",
     requests: RATE * SECONDS,
     targetRate: RATE,
     achievedRate: round((RATE * SECONDS) / result.elapsedS, 1),
