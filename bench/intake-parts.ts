@@ -11,8 +11,9 @@ const { orderPayload, SHOP } = await import("../test/e2e/harness");
 const { signedWebhookRequest } = await import("../test/support/webhooks");
 const { appContext } = await import("../app/context.server");
 const { saveSettings } = await import("../app/settings/settings.server");
-const { shopMapping, takeInOrderWebhook } = await import("../app/orders/intake.server");
-const { parseMapping } = await import("../app/settings/settings.server");
+const { takeInOrderWebhook } = await import("../app/orders/intake.server");
+const { shopMapping } = await import("../app/settings/settings.server");
+const { parseMapping } = await import("../app/orders/settings");
 const { shopifyOrderSchema } = await import("../app/orders/payload");
 const { mapOrder, idOrderFor } = await import("../app/orders/mapping");
 const { insertRows } = await import("../app/db.server");
@@ -69,7 +70,7 @@ const request = (payload = orderPayload(600_000 + n++)) =>
   signedWebhookRequest({ topic: "orders/create", shop: SHOP, payload });
 
 const order = shopifyOrderSchema.parse(orderPayload(1));
-const settings = await shopMapping(db, SHOP);
+const settings = (await shopMapping(db, SHOP)).mapping;
 await price("hmac (node:crypto, verify)", () => {
   const text = body();
   const signature = createHmac("sha256", API_SECRET_KEY).update(text).digest();
@@ -241,7 +242,7 @@ await price("prototype: the route with the cuts (from a signed Request)", async 
   const parsed = shopifyOrderSchema.safeParse(JSON.parse(raw));
   if (!parsed.success) throw new Error("prototype: payload refused");
   const o = parsed.data;
-  const s = await mappingCache.get(check.shop, () => shopMapping(db, check.shop));
+  const s = (await mappingCache.get(check.shop, () => shopMapping(db, check.shop))).mapping;
   const idOrder = idOrderFor(o, s);
   const result = mapOrder({ order: o, settings: s, idOrder });
   const now = new Date();

@@ -49,7 +49,7 @@ export async function startPrototypeServer(secret: string) {
   const { appContext } = await import("../app/context.server");
   const { checkWebhookSignature } = await import("../app/webhooks/signature.server");
   const { createMappingCache } = await import("../app/settings/mapping-cache.server");
-  const { shopMapping } = await import("../app/orders/intake.server");
+  const { shopMapping } = await import("../app/settings/settings.server");
   const { customerIdOf, shopifyOrderSchema } = await import("../app/orders/payload");
   const { mapOrder, idOrderFor } = await import("../app/orders/mapping");
   const { wakeWorker } = await import("../app/work/worker.server");
@@ -69,7 +69,7 @@ export async function startPrototypeServer(secret: string) {
     if (!parsed.success) return new Response(null, { status: 400 });
     const order = parsed.data;
     const { shop } = check;
-    const settings = await mappings.get(shop, () => shopMapping(db, shop));
+    const settings = (await mappings.get(shop, () => shopMapping(db, shop))).mapping;
     const idOrder = idOrderFor(order, settings);
     const result = mapOrder({ order, settings, idOrder });
     const now = new Date();

@@ -3,11 +3,11 @@
 // Invalidation: a save in this process forgets the shop at once; another instance's save is seen within
 // `ttlMs`. Whatever re-maps open orders after a save must therefore start (or run again) once `ttlMs` has
 // passed since the save, so that an order another instance mapped with the old rules meanwhile is re-mapped.
-import type { OrderSettings } from "../orders/settings";
+import type { ShopMapping } from "../orders/settings";
 
 export interface MappingCache {
   /** The shop's mapping, from the cache while fresh, else from `load` (which is then remembered). */
-  get(shop: string, load: () => Promise<OrderSettings>): Promise<OrderSettings>;
+  get(shop: string, load: () => Promise<ShopMapping>): Promise<ShopMapping>;
   /** Call after the shop's settings were saved (or the shop removed), before answering the merchant. */
   forget(shop: string): void;
 }
@@ -21,7 +21,7 @@ export function createMappingCache(
   const ttlMs = options.ttlMs ?? MAPPING_CACHE_TTL_MS;
   const now = options.now ?? (() => performance.now());
   const maxShops = options.maxShops ?? 10_000;
-  const entries = new Map<string, { loadedAt: number; mapping: Promise<OrderSettings> }>();
+  const entries = new Map<string, { loadedAt: number; mapping: Promise<ShopMapping> }>();
   // The promise is kept from the start of its read, so that forget() during the read drops it too: a read
   // that began before a save never lands in the cache after it.
 

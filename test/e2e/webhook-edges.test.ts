@@ -65,6 +65,18 @@ describe("order webhooks refuse only what cannot be an order, and change nothing
     expect(await refusals()).toEqual([]);
   });
 
+  it("400 for a signed delivery whose shop header is not a shop's domain, not counted", async () => {
+    const response = await flow.post({
+      topic: "orders/create",
+      payload: orderPayload(1),
+      shop: "kyiv-goods.myshopify.com.evil.example",
+      expectStatus: 400,
+    });
+    expect(((await response.json()) as { error: string }).error).toMatch(/not a shop's domain/);
+    await nothingStored();
+    expect(await refusals()).toEqual([]);
+  });
+
   it("400 for a body that is not JSON, logged at error level with topic and shop, and counted", async () => {
     const rawBody = '{"id": 1, "email": "olena@example.com", "name": ';
     const response = await flow.post({ topic: "orders/create", rawBody, expectStatus: 400 });

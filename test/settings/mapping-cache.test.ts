@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
-import { shopMapping } from "../../app/orders/intake.server";
-import type { OrderSettings } from "../../app/orders/settings";
+import type { ShopMapping } from "../../app/orders/settings";
 import { createMappingCache } from "../../app/settings/mapping-cache.server";
-import { saveSettings } from "../../app/settings/settings.server";
+import { saveSettings, shopMapping } from "../../app/settings/settings.server";
 
 const shop = "mapping-cache.myshopify.com";
 
@@ -28,7 +27,7 @@ function cacheOverDb(ttlMs = 5_000) {
   };
   return {
     cache,
-    prefix: async () => (await cache.get(shop, load)).idOrderPrefix,
+    prefix: async () => (await cache.get(shop, load)).mapping.idOrderPrefix,
     advance: (ms: number) => (clock += ms),
     reads: () => reads,
   };
@@ -75,14 +74,14 @@ describe("the per-shop mapping cache", () => {
     const cache = createMappingCache({ now: () => 0 });
     const failing = () => Promise.reject(new Error("database unreachable"));
     await expect(cache.get(shop, failing)).rejects.toThrow("database unreachable");
-    const settings = { idOrderPrefix: "C-" } as OrderSettings;
+    const settings = { mapping: { idOrderPrefix: "C-" }, problem: null } as unknown as ShopMapping;
     expect(await cache.get(shop, () => Promise.resolve(settings))).toBe(settings);
   });
 
   it("keeps at most maxShops shops, dropping the oldest", async () => {
     const cache = createMappingCache({ now: () => 0, maxShops: 2 });
     let reads = 0;
-    const load = () => (reads++, Promise.resolve({} as OrderSettings));
+    const load = () => (reads++, Promise.resolve({} as ShopMapping));
     for (const name of ["a", "b", "c", "b", "a"]) await cache.get(name, load);
     // a, b, c read; c pushed a out; b still cached; a read again.
     expect(reads).toBe(4);
