@@ -7,7 +7,8 @@ import { WarehouseError, WarehouseUnauthorized } from "../warehouse/errors";
 import type { OrderStatus } from "../warehouse/schemas";
 import { OPERATIONS } from "../warehouse/wire";
 import { backoffMs } from "../work/backoff";
-import { ATTENTION, ORDER_STATE, PENDING } from "./states";
+import { ATTENTION, ORDER_STATE } from "./states";
+import { foundAtWarehouse, notFoundAtWarehouse, type Transition } from "./state-machine";
 import type { ShopWorkDeps, StepResult } from "./step.server";
 import { EVENT, recordEvents, type OrderEventInput } from "./timeline.server";
 
@@ -124,48 +125,7 @@ function notOurs(row: OrderRow, record: OrderStatus): Mismatch | null {
 type Settled = { data: Partial<OrderRow>; event?: OrderEventInput };
 
 function found(row: OrderRow, records: OrderStatus[], at: Date): Settled {
-  const base = { shop: row.shop, orderId: row.id, at };
-  const only = records.length === 1 ? records[0]! : undefined;
-  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
-  const idOrderFF = text(only?.id_order_FF);
-  const keyOrder = text(only?.key_order);
-  const changedMeanwhile = row.mapped !== null && row.mapped !== row.sentOrder;
-  const wantedEdit = row.pending === PENDING.edit || (row.pending === null && changedMeanwhile);
-  // A cancellation goes by id_order and needs no key; an edit is identified by key_order.
-  const pending =
-    row.pending === PENDING.cancel ? PENDING.cancel : keyOrder && wantedEdit ? PENDING.edit : null;
-  let attentionMessage: string | null = null;
-  if (pending === PENDING.cancel) {
-    // Being cancelled: what edits would need no longer matters.
-  } else if (records.length > 1) {
-    attentionMessage = `The warehouse has ${records.length} orders numbered ${row.idOrder} and nothing in its report tells which is this one, so changes cannot be sent from here. Make any change at the warehouse, and check there that the order ships only once.`;
-  } else if (!keyOrder) {
-    attentionMessage = wantedEdit
-      ? "The warehouse has this order but did not give its key for it, so changes cannot be sent from here. The order changed in Shopify after it was sent, and that change has not reached the warehouse: make it at the warehouse."
-      : "The warehouse has this order but did not give its key for it, so changes cannot be sent from here. Make any change at the warehouse.";
-  }
-  return {
-    data: {
-      state: ORDER_STATE.accepted,
-      idOrderFF,
-      keyOrder,
-      acceptedAt: at,
-      attempts: 0,
-      lastError: null,
-      pending,
-      nextAttemptAt: pending ? at : null,
-      attention: attentionMessage ? ATTENTION.editImpossible : null,
-      attentionMessage,
-    },
-    event: {
-      ...base,
-      kind: EVENT.foundAtWarehouse,
-      message: idOrderFF
-        ? `Found at the warehouse as ${idOrderFF}: it had arrived, so it is not sent again.`
-        : `Found at the warehouse by its number ${row.idOrder}: it had arrived, so it is not sent again.`,
-      data: { records },
-    },
-  };
+  return asSettled(row, at, foundAtWarehouse(row, records, at));
 }
 
 function missed(
@@ -176,62 +136,31 @@ function missed(
   missesSoFar: number,
   at: Date,
 ): Settled {
-  const base = { shop: row.shop, orderId: row.id, at };
-  const data = { records: others.map(({ record }) => record) };
-  const sentAt = lastSentAt(row);
-  const believedAt = sentAt.getTime() + settings.missBelievedAfterMs;
-  if (at.getTime() < believedAt) {
-    // It may still be on its way in: look again, with nothing for the timeline until a miss counts.
-    return {
-      data: { nextAttemptAt: new Date(Math.min(believedAt, at.getTime() + settings.lookupIntervalMs)) },
-    };
-  }
-  const misses = missesSoFar + 1;
-  const minutes = Math.max(1, Math.round((at.getTime() - sentAt.getTime()) / 60_000));
-  const other = others[0];
-  if (misses < settings.missesBeforeAttention) {
-    const next = new Date(at.getTime() + settings.lookupIntervalMs);
-    return {
-      data: { nextAttemptAt: next },
-      event: {
-        ...base,
-        kind: EVENT.notAtWarehouse,
-        message: other
-          ? `Not found at the warehouse (look-up ${misses} of ${settings.missesBeforeAttention}): it has an order numbered ${row.idOrder}, but its ${other.reason.field} is ${other.reason.theirs} where this order's is ${other.reason.mine}, so it is another order. Looking again at ${next.toISOString()}.`
-          : `Not found at the warehouse (look-up ${misses} of ${settings.missesBeforeAttention}). Looking again at ${next.toISOString()}.`,
-        data,
-      },
-    };
-  }
-  if (row.pending === PENDING.cancel) {
-    return {
-      data: {
-        state: ORDER_STATE.cancelled,
-        pending: null,
-        nextAttemptAt: null,
-        attention: null,
-        attentionMessage: null,
-      },
-      event: {
-        ...base,
-        kind: EVENT.cancelled,
-        message: `Not at the warehouse after ${misses} look-ups, and cancelled: nothing to send.`,
-        data,
-      },
-    };
-  }
-  deps.log.warn(
-    { event: "orders.not_at_warehouse", orderId: row.id, misses },
-    "an order in doubt was not found at the warehouse; the merchant decides",
-  );
-  const attentionMessage = `The warehouse does not have this order: it was not found in ${misses} look-ups, the last ${minutes} minutes after it was sent. It is not sent again on a guess. Send it again, or cancel it.`;
-  return {
-    data: {
-      nextAttemptAt: null,
-      attention: ATTENTION.notAtWarehouse,
-      attentionMessage,
+  const result = notFoundAtWarehouse(
+    row,
+    {
+      ...settings,
+      sentAt: lastSentAt(row),
+      missesSoFar,
+      others: others.map(({ record, reason }) => ({ record, ...reason })),
     },
-    event: { ...base, kind: EVENT.notAtWarehouse, message: attentionMessage, data },
+    at,
+  );
+  if (result.patch.attention === ATTENTION.notAtWarehouse) {
+    deps.log.warn(
+      { event: "orders.not_at_warehouse", orderId: row.id, misses: missesSoFar + 1 },
+      "an order in doubt was not found at the warehouse; the merchant decides",
+    );
+  }
+  return asSettled(row, at, result);
+}
+
+/** A transition of the order rules as this module writes it: the columns, and at most one event. */
+function asSettled(row: OrderRow, at: Date, { patch, events }: Transition): Settled {
+  const [event] = events;
+  return {
+    data: patch,
+    ...(event && { event: { shop: row.shop, orderId: row.id, at, ...event } }),
   };
 }
 

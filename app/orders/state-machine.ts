@@ -565,3 +565,133 @@ function changeFailed(
     }
   }
 }
+
+/** What a look-up's report said of an order whose AddOrder may or may not have arrived. */
+type LookedUpFacts = OrderFacts & Pick<OrderRow, "idOrder">;
+
+/**
+ * An order in doubt, found at the warehouse: it arrived, so it is accepted and never sent again. Without
+ * the warehouse's key (or with several of its orders under this number) changes cannot be sent from here:
+ * the order is flagged `edit_impossible`; a cancellation goes by id_order and needs no key.
+ */
+export function foundAtWarehouse(
+  row: LookedUpFacts,
+  records: Record<string, unknown>[],
+  now: Date,
+): Transition {
+  const only = records.length === 1 ? records[0]! : undefined;
+  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
+  const idOrderFF = text(only?.id_order_FF);
+  const keyOrder = text(only?.key_order);
+  const changedMeanwhile = row.mapped !== null && row.mapped !== row.sentOrder;
+  const wantedEdit = row.pending === PENDING.edit || (row.pending === null && changedMeanwhile);
+  const pending =
+    row.pending === PENDING.cancel ? PENDING.cancel : keyOrder && wantedEdit ? PENDING.edit : null;
+  let attentionMessage: string | null = null;
+  if (pending === PENDING.cancel) {
+    // Being cancelled: what edits would need no longer matters.
+  } else if (records.length > 1) {
+    attentionMessage = `The warehouse has ${records.length} orders numbered ${row.idOrder} and nothing in its report tells which is this one, so changes cannot be sent from here. Make any change at the warehouse, and check there that the order ships only once.`;
+  } else if (!keyOrder) {
+    attentionMessage = wantedEdit
+      ? "The warehouse has this order but did not give its key for it, so changes cannot be sent from here. The order changed in Shopify after it was sent, and that change has not reached the warehouse: make it at the warehouse."
+      : "The warehouse has this order but did not give its key for it, so changes cannot be sent from here. Make any change at the warehouse.";
+  }
+  return {
+    patch: {
+      state: ORDER_STATE.accepted,
+      idOrderFF,
+      keyOrder,
+      acceptedAt: now,
+      attempts: 0,
+      lastError: null,
+      pending,
+      nextAttemptAt: pending ? now : null,
+      attention: attentionMessage ? ATTENTION.editImpossible : null,
+      attentionMessage,
+    },
+    events: [
+      {
+        kind: EVENT.foundAtWarehouse,
+        message: idOrderFF
+          ? `Found at the warehouse as ${idOrderFF}: it had arrived, so it is not sent again.`
+          : `Found at the warehouse by its number ${row.idOrder}: it had arrived, so it is not sent again.`,
+        data: { records },
+      },
+    ],
+  };
+}
+
+/**
+ * An order in doubt, not found at the warehouse. Before the warehouse could have finished with it, a miss
+ * proves nothing: it is looked up again. After that, each miss counts; after enough of them a pending
+ * cancellation ends it, and otherwise the merchant decides (never a resend on a guess).
+ */
+export function notFoundAtWarehouse(
+  row: LookedUpFacts,
+  lookup: {
+    missBelievedAfterMs: number;
+    missesBeforeAttention: number;
+    lookupIntervalMs: number;
+    /** When its last AddOrder left. */
+    sentAt: Date;
+    /** Misses counted so far (past the window). */
+    missesSoFar: number;
+    /** Orders of the report under this number that are not this one, and why. */
+    others: { record: unknown; field: string; theirs: string; mine: string }[];
+  },
+  now: Date,
+): Transition {
+  const data = { records: lookup.others.map(({ record }) => record) };
+  const sentAt = lookup.sentAt.getTime();
+  const believedAt = sentAt + lookup.missBelievedAfterMs;
+  if (now.getTime() < believedAt) {
+    // It may still be on its way in: look again, with nothing for the timeline until a miss counts.
+    return {
+      patch: { nextAttemptAt: new Date(Math.min(believedAt, now.getTime() + lookup.lookupIntervalMs)) },
+      events: [],
+    };
+  }
+  const misses = lookup.missesSoFar + 1;
+  const minutes = Math.max(1, Math.round((now.getTime() - sentAt) / 60_000));
+  const other = lookup.others[0];
+  const of = lookup.missesBeforeAttention;
+  if (misses < of) {
+    const next = new Date(now.getTime() + lookup.lookupIntervalMs);
+    return {
+      patch: { nextAttemptAt: next },
+      events: [
+        {
+          kind: EVENT.notAtWarehouse,
+          message: other
+            ? `Not found at the warehouse (look-up ${misses} of ${of}): it has an order numbered ${row.idOrder}, but its ${other.field} is ${other.theirs} where this order's is ${other.mine}, so it is another order. Looking again at ${next.toISOString()}.`
+            : `Not found at the warehouse (look-up ${misses} of ${of}). Looking again at ${next.toISOString()}.`,
+          data,
+        },
+      ],
+    };
+  }
+  if (row.pending === PENDING.cancel) {
+    return {
+      patch: {
+        state: ORDER_STATE.cancelled,
+        pending: null,
+        nextAttemptAt: null,
+        attention: null,
+        attentionMessage: null,
+      },
+      events: [
+        {
+          kind: EVENT.cancelled,
+          message: `Not at the warehouse after ${misses} look-ups, and cancelled: nothing to send.`,
+          data,
+        },
+      ],
+    };
+  }
+  const attentionMessage = `The warehouse does not have this order: it was not found in ${misses} look-ups, the last ${minutes} minutes after it was sent. It is not sent again on a guess. Send it again, or cancel it.`;
+  return {
+    patch: { nextAttemptAt: null, attention: ATTENTION.notAtWarehouse, attentionMessage },
+    events: [{ kind: EVENT.notAtWarehouse, message: attentionMessage, data }],
+  };
+}

@@ -9,7 +9,14 @@ import { cancelAtWarehouse, submitNow } from "../../app/orders/actions.server";
 import { applyChange, storedShopifyOrder, takeInOrderWebhook } from "../../app/orders/intake.server";
 import { shopMapping } from "../../app/settings/settings.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
-import { MAX_ATTEMPTS, type Failure, type OrderInput } from "../../app/orders/state-machine";
+import {
+  foundAtWarehouse,
+  MAX_ATTEMPTS,
+  notFoundAtWarehouse,
+  type Failure,
+  type OrderInput,
+  type Transition,
+} from "../../app/orders/state-machine";
 import { FIXTURE_ORDER } from "../support/orders";
 
 const SHOP = "kyiv-goods.myshopify.com";
@@ -426,5 +433,74 @@ describe("the version", () => {
     ).rejects.toBeInstanceOf(ChangedMeanwhile);
     expect(await read(row)).toEqual(moved);
     expect(await kinds(row)).not.toContain("cancelled");
+  });
+});
+
+describe("the in-doubt look-up's outcomes", () => {
+  const inDoubt: Failure = { kind: "in_doubt", reason: "connection reset", lookAt: at };
+  const lookup = { missBelievedAfterMs: 600_000, missesBeforeAttention: 3, lookupIntervalMs: 60_000 };
+
+  /** Writes a look-up's transition through the real commit path, as the look-up does; answers the row. */
+  async function settle(row: OrderRow, result: Transition): Promise<OrderRow> {
+    const events = result.events.map((event) => ({ ...event, shop: row.shop, orderId: row.id, at }));
+    await commit(deps(), [{ row, data: result.patch }], events);
+    return read(row);
+  }
+
+  async function lost(...before: OrderInput[]): Promise<OrderRow> {
+    return drive(await takenIn(), claimed, ...before, failed(inDoubt));
+  }
+
+  it("found with the warehouse's key: accepted with its ids, never sent again", async () => {
+    const row = await lost();
+    expect(row.state).toBe("in_doubt");
+    const found = await settle(row, foundAtWarehouse(row, [{ id_order_FF: "FF-9", key_order: "key-9" }], at));
+    expect(found).toMatchObject({ state: "accepted", idOrderFF: "FF-9", keyOrder: "key-9", attention: null });
+    expect((await kinds(found)).at(-1)).toBe("found_at_warehouse");
+  });
+
+  it("found without a key: accepted, and edits marked impossible with the reason", async () => {
+    const row = await lost();
+    const found = await settle(row, foundAtWarehouse(row, [{ TTN: "" }], at));
+    expect(found).toMatchObject({
+      state: "accepted",
+      keyOrder: null,
+      pending: null,
+      attention: "edit_impossible",
+    });
+    expect(found.attentionMessage).toMatch(/did not give its key/);
+  });
+
+  it("not found before the warehouse could be done with it: looked up again, nothing counted", async () => {
+    const row = await lost();
+    const sentAt = new Date(at.getTime() - 60_000);
+    const result = notFoundAtWarehouse(row, { ...lookup, sentAt, missesSoFar: 0, others: [] }, at);
+    expect(result.events).toEqual([]);
+    const again = await settle(row, result);
+    expect(again).toMatchObject({ state: "in_doubt", attention: null });
+    expect(again.nextAttemptAt).toEqual(new Date(at.getTime() + 60_000));
+  });
+
+  it("not found after enough misses past the window: the merchant decides, nothing is resent", async () => {
+    const row = await lost();
+    const sentAt = new Date(at.getTime() - 3600_000);
+    const counted = notFoundAtWarehouse(row, { ...lookup, sentAt, missesSoFar: 1, others: [] }, at);
+    expect(counted.patch.attention).toBeUndefined();
+    const last = await settle(
+      row,
+      notFoundAtWarehouse(row, { ...lookup, sentAt, missesSoFar: 2, others: [] }, at),
+    );
+    expect(last).toMatchObject({ state: "in_doubt", attention: "not_at_warehouse", nextAttemptAt: null });
+  });
+
+  it("not found after enough misses, with a cancellation waiting: cancelled, nothing to send", async () => {
+    const row = await lost({ type: "shopify_cancelled", cancelledAt: at });
+    expect(row.pending).toBe("cancel");
+    const sentAt = new Date(at.getTime() - 3600_000);
+    const done = await settle(
+      row,
+      notFoundAtWarehouse(row, { ...lookup, sentAt, missesSoFar: 2, others: [] }, at),
+    );
+    expect(done).toMatchObject({ state: "cancelled", pending: null });
   });
 });
