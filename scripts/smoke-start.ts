@@ -53,11 +53,17 @@ function sendEndlessBody(url: string, contentLength?: number): Promise<number | 
       settle(response.statusCode ?? 0);
     });
     request.on("error", (error: NodeJS.ErrnoException) => settle(error.code ?? error.message));
+    if (contentLength) {
+      // A declared length over the cap must be refused before any of the body is read: only the headers
+      // go. (Writing the body meanwhile raced the server's close: the write failed with EPIPE before the
+      // answer could be read.)
+      request.flushHeaders();
+      setTimeout(() => settle("no answer before the body"), 10_000).unref();
+      return;
+    }
     let sent = 0;
     const pump = () => {
       while (!settled) {
-        // A declared body is sent up to its length, then the answer awaited.
-        if (contentLength && sent + chunk.length > contentLength) return;
         // 64 MiB without an answer means nothing is capping the body.
         if ((sent += chunk.length) > 64 * 1024 * 1024) return settle("never cut off");
         if (!request.write(chunk)) return void request.once("drain", pump);
