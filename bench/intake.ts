@@ -24,17 +24,12 @@ const PROFILE = process.env.BENCH_PROFILE;
 await prepareBenchEnvironment();
 const census = process.env.BENCH_CENSUS === "1" ? await import("./census") : undefined;
 await census?.installStatementCensus();
-/** Load on the prototype of the cuts (bench/prototype.ts) instead of the app's orders/create route. */
-const prototype = process.env.BENCH_PROTOTYPE === "1" ? await import("./prototype") : undefined;
-if (census && prototype)
-  throw new Error("BENCH_CENSUS and BENCH_PROTOTYPE each install the database: one at a time");
-await prototype?.installPrototypeDb();
 const { orderPayload, startOrderFlow, SHOP } = await import("../test/e2e/harness");
 const { appContext } = await import("../app/context.server");
 const { WAREHOUSE_RATE_LIMITS } = await import("../app/warehouse/limiter.server");
 const { db } = appContext();
-// What a cut would give before it is made: the app's one connection with another `synchronous` (its
-// default is FULL: every commit waits for an fsync, on the event loop, since libSQL runs SQLite there).
+// The app's one connection with another `synchronous` than the app's NORMAL (FULL waits for an fsync at
+// every commit, on the event loop, since libSQL runs SQLite there).
 if (process.env.BENCH_SQLITE_SYNCHRONOUS)
   await db.$executeRawUnsafe(
     `PRAGMA synchronous = ${process.env.BENCH_SQLITE_SYNCHRONOUS.replace(/\W/g, "")}`,
@@ -49,8 +44,7 @@ const flow = await startOrderFlow({
 // batch (when it runs) loads and compiles its own path. Measured, a cold worker made the first second of
 // the load the slowest 1%.
 const { API_SECRET_KEY } = await import("@shopify/shopify-api/test-helpers");
-const prototypeServer = await prototype?.startPrototypeServer(API_SECRET_KEY);
-const target = prototypeServer?.url ?? flow.app.url;
+const target = flow.app.url;
 const { signedWebhookRequest } = await import("../test/support/webhooks");
 const WARM_UP = 20;
 for (let i = 0; i < WARM_UP; i++) {
@@ -141,7 +135,6 @@ const capacity = STEPS.length
     }>({ steps: STEPS, seconds: STEP_SECONDS, maxP99Ms: TARGET_P99_MS, first: 200_000 })
   : undefined;
 const floorAfter = await measureFloor(floorInput);
-await prototypeServer?.close();
 await flow.close();
 
 if (census) console.log(JSON.stringify(census.statementCensus(recorded), null, 1));
@@ -153,7 +146,6 @@ console.log(
     benchmark: "intake",
     database: benchDatabase(),
     worker: !NO_WORKER,
-    route: prototype ? "prototype of the cuts (bench/prototype.ts)" : "app",
     requests: RATE * SECONDS,
     targetRate: RATE,
     achievedRate: round((RATE * SECONDS) / result.elapsedS, 1),

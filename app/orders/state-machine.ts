@@ -359,20 +359,30 @@ function accepted(
   data: unknown,
 ): Transition {
   // An update that came in while the order was out becomes an edit; a cancellation stays due.
-  const changedMeanwhile = row.mapped !== null && row.mapped !== row.sentOrder;
-  const pending = row.pending ?? (changedMeanwhile ? PENDING.edit : null);
+  const pending = row.pending ?? (changedSinceSent(row) ? PENDING.edit : null);
   return {
-    patch: {
-      state: ORDER_STATE.accepted,
-      idOrderFF,
-      keyOrder,
-      acceptedAt: now,
-      attempts: 0,
-      lastError: null,
-      pending,
-      nextAttemptAt: pending ? now : null,
-    },
+    patch: acceptedColumns({ idOrderFF, keyOrder, pending }, now),
     events: [{ kind: EVENT.accepted, message: `Accepted by the warehouse as ${idOrderFF}.`, data }],
+  };
+}
+
+/** Whether the order changed in Shopify after the body the warehouse has was sent. */
+function changedSinceSent(row: OrderFacts): boolean {
+  return row.mapped !== null && row.mapped !== row.sentOrder;
+}
+
+/** The columns of an order the warehouse now has, with the change still to send (if any) due now. */
+function acceptedColumns(
+  taken: { idOrderFF: string | null; keyOrder: string | null; pending: OrderFacts["pending"] },
+  now: Date,
+): OrderPatch {
+  return {
+    state: ORDER_STATE.accepted,
+    ...taken,
+    acceptedAt: now,
+    attempts: 0,
+    lastError: null,
+    nextAttemptAt: taken.pending ? now : null,
   };
 }
 
@@ -583,8 +593,7 @@ export function foundAtWarehouse(
   const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
   const idOrderFF = text(only?.id_order_FF);
   const keyOrder = text(only?.key_order);
-  const changedMeanwhile = row.mapped !== null && row.mapped !== row.sentOrder;
-  const wantedEdit = row.pending === PENDING.edit || (row.pending === null && changedMeanwhile);
+  const wantedEdit = row.pending === PENDING.edit || (row.pending === null && changedSinceSent(row));
   const pending =
     row.pending === PENDING.cancel ? PENDING.cancel : keyOrder && wantedEdit ? PENDING.edit : null;
   let attentionMessage: string | null = null;
@@ -599,14 +608,7 @@ export function foundAtWarehouse(
   }
   return {
     patch: {
-      state: ORDER_STATE.accepted,
-      idOrderFF,
-      keyOrder,
-      acceptedAt: now,
-      attempts: 0,
-      lastError: null,
-      pending,
-      nextAttemptAt: pending ? now : null,
+      ...acceptedColumns({ idOrderFF, keyOrder, pending }, now),
       attention: attentionMessage ? ATTENTION.editImpossible : null,
       attentionMessage,
     },
