@@ -6,10 +6,9 @@ import type { ServiceDeps } from "../context.server";
 import { WarehouseError, WarehouseUnauthorized } from "../warehouse/errors";
 import type { OrderStatus } from "../warehouse/schemas";
 import { OPERATIONS } from "../warehouse/wire";
-import { backoffMs } from "../work/backoff";
 import { ATTENTION, ORDER_STATE } from "./states";
-import { foundAtWarehouse, notFoundAtWarehouse, type Transition } from "./state-machine";
-import type { ShopWorkDeps, StepResult } from "./step.server";
+import { foundAtWarehouse, lookUpFailed, notFoundAtWarehouse, type Transition } from "./state-machine";
+import { failureOf, type ShopWorkDeps, type StepResult } from "./step.server";
 import { EVENT, recordEvents, type OrderEventInput } from "./timeline.server";
 
 export interface InDoubtSettings {
@@ -263,16 +262,7 @@ export async function lookUpInDoubtOrders(
 async function lookupFailed(deps: ShopWorkDeps, rows: OrderRow[], error: WarehouseError): Promise<void> {
   const at = deps.clock();
   await settle(deps, rows, (row) => {
-    const next = new Date(at.getTime() + backoffMs(row.attempts + 1, deps.random, deps.backoff));
-    return {
-      data: { attempts: row.attempts + 1, lastError: error.message, nextAttemptAt: next },
-      event: {
-        shop: row.shop,
-        orderId: row.id,
-        at,
-        kind: EVENT.retryScheduled,
-        message: `Could not look the order up at the warehouse: ${error.message}. Trying again at ${next.toISOString()}.`,
-      },
-    };
+    const failure = failureOf(deps, error, { attempts: row.attempts, at, addOrder: false });
+    return asSettled(row, at, lookUpFailed(row, failure, at));
   });
 }

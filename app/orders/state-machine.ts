@@ -697,3 +697,34 @@ export function notFoundAtWarehouse(
     events: [{ kind: EVENT.notAtWarehouse, message: attentionMessage, data }],
   };
 }
+
+/**
+ * The look-up of an order in doubt failed: the report could not be had. A failure that will not change on
+ * a retry (400, 404, an answer we cannot read), or a transient one retried MAX_ATTEMPTS times, hands the
+ * order to the merchant; it stays in doubt, and is never sent again on a guess.
+ */
+export function lookUpFailed(row: OrderFacts, failure: Failure, now: Date): Transition {
+  const attempts = row.attempts + 1;
+  if (failure.kind === "transient" && attempts < MAX_ATTEMPTS) {
+    return {
+      patch: { attempts, lastError: failure.reason, nextAttemptAt: failure.retryAt },
+      events: [
+        {
+          kind: EVENT.retryScheduled,
+          message: `Could not look the order up at the warehouse: ${failure.reason}. Trying again at ${failure.retryAt.toISOString()}.`,
+        },
+      ],
+    };
+  }
+  const attentionMessage = `The order could not be looked up at the warehouse (last: ${failure.reason}). It is not sent again on a guess: press Retry to look it up again once the warehouse answers.`;
+  return {
+    patch: {
+      attempts,
+      lastError: failure.reason,
+      nextAttemptAt: null,
+      attention: ATTENTION.retriesExhausted,
+      attentionMessage,
+    },
+    events: [{ kind: EVENT.retriesExhausted, message: attentionMessage, data: { at: now.toISOString() } }],
+  };
+}

@@ -11,6 +11,7 @@ import { shopMapping } from "../../app/settings/settings.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
 import {
   foundAtWarehouse,
+  lookUpFailed,
   MAX_ATTEMPTS,
   notFoundAtWarehouse,
   type Failure,
@@ -491,6 +492,26 @@ describe("the in-doubt look-up's outcomes", () => {
       notFoundAtWarehouse(row, { ...lookup, sentAt, missesSoFar: 2, others: [] }, at),
     );
     expect(last).toMatchObject({ state: "in_doubt", attention: "not_at_warehouse", nextAttemptAt: null });
+  });
+
+  it("a look-up that failed for now is tried again later, counting the attempt", async () => {
+    const row = await lost();
+    const again = await settle(row, lookUpFailed(row, transient, at));
+    expect(again).toMatchObject({ state: "in_doubt", attempts: row.attempts + 1, attention: null });
+    expect(again.nextAttemptAt).toEqual(later);
+    expect((await kinds(again)).at(-1)).toBe("retry_scheduled");
+  });
+
+  it("a look-up that can never succeed, or ran out of attempts, waits for the merchant's Retry", async () => {
+    const row = await lost();
+    const stopped = await settle(row, lookUpFailed(row, refused, at));
+    expect(stopped).toMatchObject({ state: "in_doubt", nextAttemptAt: null, attention: "retries_exhausted" });
+    const spent = lookUpFailed({ ...row, attempts: MAX_ATTEMPTS - 1 }, transient, at);
+    expect(spent.patch).toMatchObject({ nextAttemptAt: null, attention: "retries_exhausted" });
+    // Retry looks it up again: still in doubt, due now, never made ready on a guess.
+    const retried = await drive(stopped, { type: "submit_now" });
+    expect(retried).toMatchObject({ state: "in_doubt", attention: null, attempts: 0 });
+    expect(retried.nextAttemptAt).not.toBeNull();
   });
 
   it("not found after enough misses, with a cancellation waiting: cancelled, nothing to send", async () => {
