@@ -279,14 +279,6 @@ export async function applyChange(
   return changed;
 }
 
-/** Kept for callers that skipped an order the worker moved meanwhile: a change is now decided again instead. */
-export class OrderMovedMeanwhile extends Error {
-  constructor(orderId: string) {
-    super(`order ${orderId} changed state while it was being updated`);
-    this.name = "OrderMovedMeanwhile";
-  }
-}
-
 /** The Shopify order an order row was made from, as intake last stored it. */
 export function storedShopifyOrder(orderId: string, stored: { payload: string } | null): ShopifyOrder {
   if (!stored) throw new Error(`order ${orderId} has no stored Shopify payload`);

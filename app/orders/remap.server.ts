@@ -1,47 +1,43 @@
-// Maps a shop's open orders again after its mapping settings changed. Saving settings only records that
-// a remap is due (ShopSettings.remapRequestedAt); the worker runs this step under the shop's lease, in
-// chunks, so neither the settings request nor one long transaction carries a shop's whole backlog.
+// Maps a shop's open orders again after its mapping settings changed. Saving settings only asks for a run
+// (a ShopSchedule row of kind REMAP_KIND); the engine runs it under the shop's lease, in chunks, so neither
+// the settings request nor one long transaction carries a shop's whole backlog. A save during a run asks
+// again, and the schedule keeps that request (see scheduledKind).
 import type { ServiceDeps } from "../context.server";
 import { checkedMapping } from "../settings/settings.server";
-import { applyChange, OrderMovedMeanwhile, storedShopifyOrder } from "./intake.server";
-import { NOTHING, WORK, type WorkKind } from "../work/steps";
-import { ORDER_STATE } from "./states";
+import { scheduledKind } from "../work/schedule.server";
+import { applyChange, storedShopifyOrder } from "./intake.server";
+import { ORDER_STATE, REMAP_KIND } from "./states";
 
 /** Orders read and re-mapped at a time. */
 export const REMAP_CHUNK = 200;
 
 export interface RemapOutcome {
-  /** Whether a remap was due when the step began. */
-  requested: boolean;
   /** Orders whose mapping or state changed. */
   changed: number;
-  /** Still due: a save came meanwhile, or the step was told to stop; run the step again. */
-  due: boolean;
+  /** False when the run was told to stop between chunks: it must run again. */
+  complete: boolean;
 }
 
 /**
- * Re-maps the shop's orders not yet sent (held and ready) with its current mapping, if a save asked for it.
- * An order's `id_order` stays as intake fixed it. `keepGoing` is asked between chunks, so an uninstall or
- * a lost lease stops the step early; it is then still due.
+ * Re-maps the shop's orders not yet sent (held and ready) with its saved mapping. An order's `id_order`
+ * stays as intake fixed it; each order is written conditionally on its version (applyChange), so one the
+ * worker claimed or a webhook changed meanwhile is decided again from what it is now. `keepGoing` is asked
+ * between chunks, so an uninstall or a lost lease stops the run early.
  */
-export async function remapOpenOrdersStep(
+export async function remapOpenOrders(
   deps: ServiceDeps,
   shop: string,
   options: { chunkSize?: number; keepGoing?: () => boolean | Promise<boolean> } = {},
 ): Promise<RemapOutcome> {
   const { db, log } = deps;
   const chunkSize = options.chunkSize ?? REMAP_CHUNK;
-  const request = await db.shopSettings.findUnique({
-    where: { shop },
-    select: { remapRequestedAt: true, mapping: true },
-  });
-  if (!request?.remapRequestedAt) return { requested: false, changed: 0, due: false };
-  const settings = checkedMapping(shop, request.mapping, log);
+  const saved = await db.shopSettings.findUnique({ where: { shop }, select: { mapping: true } });
+  const settings = checkedMapping(shop, saved?.mapping, log);
 
   let changed = 0;
   let after: string | undefined;
   for (;;) {
-    if (options.keepGoing && !(await options.keepGoing())) return { requested: true, changed, due: true };
+    if (options.keepGoing && !(await options.keepGoing())) return { changed, complete: false };
     const rows = await db.warehouseOrder.findMany({
       where: {
         shop,
@@ -54,57 +50,17 @@ export async function remapOpenOrdersStep(
     });
     for (const { shopifyOrder, ...row } of rows) {
       const order = storedShopifyOrder(row.id, shopifyOrder);
-      try {
-        if (await applyChange(deps, row, { order, settings, cancelled: false })) changed++;
-      } catch (error) {
-        // Claimed by the worker or changed by a webhook meanwhile: it went out (or was re-mapped) as it
-        // was then, like any order in flight; a webhook re-maps with the settings of its own time.
-        if (!(error instanceof OrderMovedMeanwhile)) throw error;
-      }
+      if (await applyChange(deps, row, { order, settings, cancelled: false })) changed++;
     }
     if (rows.length < chunkSize) break;
     after = rows[rows.length - 1]!.id;
   }
-
-  // Cleared only if no save came meanwhile: a newer request, or another mapping saved with the same
-  // timestamp, leaves it due, and the next run maps everything with what was saved last.
-  const { count } = await db.shopSettings.updateMany({
-    where: { shop, remapRequestedAt: request.remapRequestedAt, mapping: request.mapping },
-    data: { remapRequestedAt: null },
-  });
-  log.info(
-    { shop, event: "orders.remapped", changed, due: count === 0 },
-    "open orders mapped again with the saved settings",
-  );
-  return { requested: true, changed, due: count === 0 };
+  log.info({ shop, event: "orders.remapped", changed }, "open orders mapped again with the saved settings");
+  return { changed, complete: true };
 }
 
-/**
- * Re-mapping as a kind of the engine's work: due while the shop's settings carry a remap request, run a
- * chunk at a time under the shop's lease, and stopped between chunks when the lease ends.
- */
-export const remapWork: WorkKind = {
-  name: "remap_orders",
-  async dueShops(db) {
-    const rows = await db.shopSettings.findMany({
-      where: { remapRequestedAt: { not: null } },
-      select: { shop: true },
-    });
-    return rows.map((row) => row.shop);
-  },
-  open(work) {
-    return Promise.resolve({
-      async run() {
-        const outcome = await remapOpenOrdersStep(work, work.shop, { keepGoing: () => !work.signal.aborted });
-        return outcome.requested ? WORK : NOTHING;
-      },
-      async nextDueAt() {
-        const row = await work.db.shopSettings.findUnique({
-          where: { shop: work.shop },
-          select: { remapRequestedAt: true },
-        });
-        return row?.remapRequestedAt ? work.clock().getTime() : null;
-      },
-    });
-  },
-};
+/** Re-mapping as a kind of the engine's work: runs when asked for, again at once if it was cut short. */
+export const remapWork = scheduledKind(REMAP_KIND, async (work) => {
+  const { complete } = await remapOpenOrders(work, work.shop, { keepGoing: () => !work.signal.aborted });
+  return { nextRunAt: complete ? null : work.clock() };
+});

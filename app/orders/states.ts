@@ -75,3 +75,6 @@ export const EVENT = {
   batchUnproven: "batch_unproven",
 } as const;
 export type EventKind = (typeof EVENT)[keyof typeof EVENT];
+
+/** The ShopSchedule kind of a re-mapping run after the shop's mapping changed (app/orders/remap.server.ts). */
+export const REMAP_KIND = "remap_orders";

@@ -15,8 +15,9 @@ import {
   type OrderSettings,
   type ShopMapping,
 } from "../orders/settings";
-import { BATCH_PROOF } from "../orders/states";
+import { BATCH_PROOF, REMAP_KIND } from "../orders/states";
 import { rateLimitKey } from "../warehouse/limiter.server";
+import { requestRun } from "../work/schedule.server";
 import { encryptionKey, encryptSecret, readApiKey, secretHint } from "./secret-box.server";
 
 export const WAREHOUSE_ENVIRONMENTS = ["production", "staging"] as const;
@@ -123,7 +124,6 @@ export async function saveSettings(
     environment,
     batchAddOrder,
     mapping: stored,
-    ...(mappingChanged && { remapRequestedAt: deps.clock() }),
     ...(keyChanged && {
       apiKeyCiphertext: encryptSecret(apiKey, encryptionKey(env().SKLAD_ENCRYPTION_KEY), shop),
       apiKeyHint: secretHint(apiKey),
@@ -141,6 +141,7 @@ export async function saveSettings(
     keyChanged ? "warehouse settings saved with a new ApiKey" : "warehouse settings saved",
   );
   // The remap runs in the worker, never inside this request: a shop may have thousands of open orders.
+  if (mappingChanged) await requestRun(deps.db, shop, REMAP_KIND, deps.clock());
   // A loop running with the old key stops before its next step and starts again with the new one.
   if (keyChanged) (deps.shopChanged ?? deps.wake)?.(shop);
   else if (mappingChanged) deps.wake?.(shop);

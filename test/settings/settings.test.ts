@@ -7,7 +7,8 @@ import { appContext, type ServiceDeps } from "../../app/context.server";
 import { createLogger } from "../../app/logger.server";
 import { takeInOrderWebhook } from "../../app/orders/intake.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
-import { remapOpenOrdersStep } from "../../app/orders/remap.server";
+import { remapOpenOrders } from "../../app/orders/remap.server";
+import { REMAP_KIND } from "../../app/orders/states";
 import { parseMapping } from "../../app/orders/settings";
 import { loadSettings, saveSettings, sharedKeyConflict } from "../../app/settings/settings.server";
 import { rateLimitKey } from "../../app/warehouse/limiter.server";
@@ -59,6 +60,9 @@ async function takeIn(services: ServiceDeps, number: number, shop = SHOP) {
 }
 
 const settingsRow = (shop = SHOP) => appContext().db.shopSettings.findUniqueOrThrow({ where: { shop } });
+/** The shop's request for a re-mapping run, if a save made one. */
+const remapRequest = (shop = SHOP) =>
+  appContext().db.shopSchedule.findUnique({ where: { shop_kind: { shop, kind: REMAP_KIND } } });
 
 describe("the order number prefix", () => {
   it("is refused when it ends in a digit, with the rule and the reason beside the field", async () => {
@@ -94,7 +98,7 @@ describe("the order number prefix", () => {
     expect(first.idOrder).toBe("A-1001");
 
     await saveSettings(services, SHOP, form({ idOrderPrefix: "B-" }));
-    await remapOpenOrdersStep(services, SHOP);
+    await remapOpenOrders(services, SHOP);
     const after = await appContext().db.warehouseOrder.findUniqueOrThrow({ where: { id: first.id } });
     expect(after.idOrder).toBe("A-1001");
     expect(JSON.parse(after.mapped!).id_order).toBe("A-1001");
@@ -165,72 +169,50 @@ describe("an ApiKey shared by two shops", () => {
 describe("re-mapping open orders after a save", () => {
   const NEW_LITERAL = "Нова Пошта (відділення)";
 
-  it("happens in the worker's step, only when the mapping changed, and clears the request", async () => {
+  it("is asked of the worker only when the mapping changed, and never done inside the save", async () => {
     const { services, woken } = deps();
     const { db } = appContext();
     await saveSettings(services, SHOP, form({}, API_KEY));
     const order = await takeIn(services, 1001);
     expect(JSON.parse(order.mapped!).delivery_method).toBe(DELIVERY_METHOD.novaPoshta);
-    expect((await settingsRow()).remapRequestedAt).toBeNull();
+    expect(await remapRequest()).toBeNull();
     woken.length = 0;
 
     // The same mapping again: nothing to re-map, nothing to wake.
     await saveSettings(services, SHOP, form({}));
-    expect((await settingsRow()).remapRequestedAt).toBeNull();
+    expect(await remapRequest()).toBeNull();
     expect(woken).toEqual([]);
-    expect(await remapOpenOrdersStep(services, SHOP)).toEqual({ requested: false, changed: 0, due: false });
 
-    // A changed mapping: the save only records the request and wakes the worker.
+    // A changed mapping: the save only asks for a run and wakes the worker.
     await saveSettings(services, SHOP, form({ deliveryLiterals: { novaPoshta: NEW_LITERAL } }));
-    expect((await settingsRow()).remapRequestedAt).toBeInstanceOf(Date);
+    expect(await remapRequest()).not.toBeNull();
     expect(woken).toEqual([SHOP]);
     const unchanged = await db.warehouseOrder.findUniqueOrThrow({ where: { id: order.id } });
     expect(unchanged.mapped).toBe(order.mapped);
 
-    expect(await remapOpenOrdersStep(services, SHOP)).toEqual({ requested: true, changed: 1, due: false });
+    expect(await remapOpenOrders(services, SHOP)).toEqual({ changed: 1, complete: true });
     const remapped = await db.warehouseOrder.findUniqueOrThrow({ where: { id: order.id } });
     expect(JSON.parse(remapped.mapped!).delivery_method).toBe(NEW_LITERAL);
-    expect((await settingsRow()).remapRequestedAt).toBeNull();
   });
 
-  it("goes through every chunk, and stays due when a save came meanwhile or it was told to stop", async () => {
+  it("goes through every chunk, says when it was stopped, and maps with what was saved last", async () => {
     const { services } = deps();
     const { db } = appContext();
     await saveSettings(services, SHOP, form({}, API_KEY));
     for (const number of [1001, 1002, 1003]) await takeIn(services, number);
     await saveSettings(services, SHOP, form({ deliveryLiterals: { novaPoshta: NEW_LITERAL } }));
 
-    // Told to stop before the second chunk: still due, and the first chunk is done.
+    // Told to stop before the second chunk: not complete, and the first chunk is done.
     let asked = 0;
-    const stopped = await remapOpenOrdersStep(services, SHOP, { chunkSize: 2, keepGoing: () => ++asked < 2 });
-    expect(stopped).toEqual({ requested: true, changed: 2, due: true });
-    expect((await settingsRow()).remapRequestedAt).not.toBeNull();
+    const stopped = await remapOpenOrders(services, SHOP, { chunkSize: 2, keepGoing: () => ++asked < 2 });
+    expect(stopped).toEqual({ changed: 2, complete: false });
 
-    // A save between chunks (with the clock standing still, so the request's time is the same): the
-    // request is not cleared, and the next run maps everything with the newer mapping.
-    const still = (() => {
-      const at = new Date("2026-11-23T12:00:00Z");
-      return { ...services, clock: () => at };
-    })();
-    await saveSettings(still, SHOP, form({ deliveryLiterals: { novaPoshta: "Перша" } }));
-    let chunks = 0;
-    const raced = await remapOpenOrdersStep(still, SHOP, {
-      chunkSize: 2,
-      keepGoing: async () => {
-        if (++chunks === 2)
-          await saveSettings(still, SHOP, form({ deliveryLiterals: { novaPoshta: "Друга" } }));
-        return true;
-      },
-    });
-    expect(raced).toMatchObject({ requested: true, due: true });
-    expect((await settingsRow()).remapRequestedAt).not.toBeNull();
-
-    expect(await remapOpenOrdersStep(services, SHOP)).toEqual({ requested: true, changed: 3, due: false });
+    await saveSettings(services, SHOP, form({ deliveryLiterals: { novaPoshta: "Друга" } }));
+    expect(await remapOpenOrders(services, SHOP, { chunkSize: 2 })).toEqual({ changed: 3, complete: true });
     const literals = (await db.warehouseOrder.findMany({ where: { shop: SHOP } })).map(
       (row) => JSON.parse(row.mapped!).delivery_method,
     );
     expect(literals).toEqual(["Друга", "Друга", "Друга"]);
-    expect((await settingsRow()).remapRequestedAt).toBeNull();
   });
 });
 
@@ -289,7 +271,7 @@ describe("a saved mapping that no longer validates", () => {
       form({ idOrderPrefix: "UA-", sendNoteAsComment: false }),
     );
     expect(saved.ok).toBe(true);
-    expect(await remapOpenOrdersStep(services, SHOP)).toMatchObject({ changed: 1, due: false });
+    expect(await remapOpenOrders(services, SHOP)).toEqual({ changed: 1, complete: true });
     const ready = await db.warehouseOrder.findUniqueOrThrow({ where: { id: order.id } });
     expect(ready.state).toBe("ready");
     expect(ready.idOrder).toBe("UA11001");

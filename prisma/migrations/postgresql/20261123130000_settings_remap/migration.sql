@@ -1,2 +1,0 @@
--- AlterTable
-ALTER TABLE "ShopSettings" ADD COLUMN     "remapRequestedAt" TIMESTAMP(3);
