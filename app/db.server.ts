@@ -5,6 +5,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma, PrismaClient } from "@prisma/client";
 import { databaseFlavour } from "./db/flavour";
 import { SingleConnectionLibSQL } from "./db/libsql.server";
+import { declareSqlAccess } from "./db/sql.server";
 
 /** The client type; the PostgreSQL client is generated from the same models and has the same shape. */
 export type Db = PrismaClient;
@@ -14,7 +15,8 @@ export type SqlFragments = Pick<typeof Prisma, "sql" | "join" | "raw">;
 /** Set on the PostgreSQL client; its transaction clients see it through their prototype. */
 const FRAGMENTS = Symbol("sql fragments");
 
-export function createDb(url: string): Db {
+/** `sqliteAdapter`: the SQLite connection's factory (bench/census.ts counts statements with its own). */
+export function createDb(url: string, sqliteAdapter?: SingleConnectionLibSQL): Db {
   if (databaseFlavour(url) === "postgresql") {
     // Generated beside @prisma/client by scripts/db-generate.ts from the derived PostgreSQL schema.
     const { PrismaClient: PostgresClient, Prisma: PostgresPrisma } = createRequire(import.meta.url)(
@@ -22,9 +24,13 @@ export function createDb(url: string): Db {
     ) as { PrismaClient: new (options: { adapter: PrismaPg }) => Db; Prisma: SqlFragments };
     const db = new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) });
     Object.defineProperty(db, FRAGMENTS, { value: PostgresPrisma });
+    declareSqlAccess(db, { kind: "prisma" });
     return db;
   }
-  return new PrismaClient({ adapter: new SingleConnectionLibSQL({ url }) });
+  const factory = sqliteAdapter ?? new SingleConnectionLibSQL({ url });
+  const db = new PrismaClient({ adapter: factory });
+  declareSqlAccess(db, { kind: "adapter", factory });
+  return db;
 }
 
 /**
@@ -55,14 +61,18 @@ export function modelDelegate(db: Db, model: string): ModelDelegate {
 export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== "object" || error === null) return false;
   // By code, not instanceof: the PostgreSQL client is a separate generated client with its own error classes.
-  // Prisma's own statements say P2002; a raw statement fails as P2010 with the driver's kind of failure.
-  const { code, meta } = error as {
+  // Prisma's own statements say P2002; a raw statement fails as P2010 with the driver's kind of failure;
+  // a statement given to the driver adapter itself (app/db/sql.server.ts) throws the adapter's error.
+  const { code, meta, name, cause } = error as {
     code?: unknown;
     meta?: { driverAdapterError?: { cause?: { kind?: unknown } } };
+    name?: unknown;
+    cause?: { kind?: unknown };
   };
   return (
     code === "P2002" ||
-    (code === "P2010" && meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation")
+    (code === "P2010" && meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation") ||
+    (name === "DriverAdapterError" && cause?.kind === "UniqueConstraintViolation")
   );
 }
 

@@ -2,7 +2,7 @@
 // and the CPU its driver call takes (libSQL runs a local statement synchronously inside the call, so the
 // CPU measured around the call is the statement's). Installs the app's database before anything asks the
 // context for one; Prisma's own work per query is what the process spends beyond these.
-import { PrismaClient } from "@prisma/client";
+import { createDb } from "../app/db.server";
 import { SingleConnectionLibSQL } from "../app/db/libsql.server";
 import { cpuMs } from "./floor";
 
@@ -45,7 +45,7 @@ export async function installStatementCensus(): Promise<void> {
   const { env } = await import("../app/env.server");
   const { createLogger } = await import("../app/logger.server");
   globalThis.skladSyncContext = {
-    db: new PrismaClient({ adapter: new CountingLibSQL({ url: env().DATABASE_URL }) }),
+    db: createDb(env().DATABASE_URL, new CountingLibSQL({ url: env().DATABASE_URL })),
     log: createLogger({ level: env().LOG_LEVEL }),
     clock: () => new Date(),
   };

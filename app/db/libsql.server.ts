@@ -64,19 +64,65 @@ function transactionOn(client: Client): Transaction {
  * The client's connection set up (CONNECTION_PRAGMAS) before its first statement. The settings are the
  * connection's own, so the app sets them itself rather than trusting that `npm run setup` ran on this file.
  */
-function configured(client: Client): () => Promise<void> {
+function configured(client: Client): () => Promise<void> | undefined {
+  // The connection's own method, taken before anything wraps it: a wrapper that waits for this set-up
+  // would otherwise wait for itself.
+  const execute = client.execute.bind(client);
+  let done = false;
   let ready: Promise<void> | undefined;
+  // Once set up, nothing to wait for: a statement then runs in the call, not a microtask later.
   return () =>
-    (ready ??= (async () => {
-      for (const pragma of CONNECTION_PRAGMAS) await client.execute(pragma);
-    })().catch((error: unknown) => {
-      // Tried again on the next statement: a lock held by another process during start-up is not fatal.
-      ready = undefined;
-      throw error;
-    }));
+    done
+      ? undefined
+      : (ready ??= (async () => {
+          for (const pragma of CONNECTION_PRAGMAS) await execute(pragma);
+          done = true;
+        })().catch((error: unknown) => {
+          // Tried again on the next statement: a lock held by another process during start-up is not fatal.
+          ready = undefined;
+          throw error;
+        }));
+}
+
+/** The part of Prisma's driver-adapter interface (SqlDriverAdapter) that app/db/sql.server.ts uses. */
+export interface SqlQueryable {
+  queryRaw(query: AdapterQuery): Promise<{ columnNames: string[]; rows: unknown[][] }>;
+  executeRaw(query: AdapterQuery): Promise<number>;
+}
+export interface AdapterQuery {
+  sql: string;
+  args: unknown[];
+  argTypes: {
+    scalarType: "string" | "int" | "float" | "boolean" | "datetime" | "unknown";
+    arity: "scalar";
+  }[];
+}
+export interface ConnectedAdapter extends SqlQueryable {
+  startTransaction(): Promise<SqlQueryable & { commit(): Promise<void>; rollback(): Promise<void> }>;
 }
 
 export class SingleConnectionLibSQL extends PrismaLibSQL {
+  #adapter: ConnectedAdapter | undefined;
+
+  /**
+   * The adapter Prisma connected through this factory, while it is connected: statements given to it run
+   * on the same connection, under the same lock, as Prisma's own, without Prisma's query engine.
+   */
+  get connected(): ConnectedAdapter | undefined {
+    return this.#adapter;
+  }
+
+  override async connect(): ReturnType<PrismaLibSQL["connect"]> {
+    const adapter = await super.connect();
+    this.#adapter = adapter as unknown as ConnectedAdapter;
+    const dispose = adapter.dispose.bind(adapter);
+    adapter.dispose = () => {
+      if (this.#adapter === (adapter as unknown as ConnectedAdapter)) this.#adapter = undefined;
+      return dispose();
+    };
+    return adapter;
+  }
+
   override createClient(config: Parameters<PrismaLibSQL["createClient"]>[0]): Client {
     const client = super.createClient(config);
     const ready = configured(client);
@@ -91,9 +137,9 @@ export class SingleConnectionLibSQL extends PrismaLibSQL {
         }
         if (property === "execute" || property === "batch" || property === "executeMultiple") {
           const method = Reflect.get(target, property, receiver) as (...args: unknown[]) => Promise<unknown>;
-          return async (...args: unknown[]) => {
-            await ready();
-            return method.apply(target, args);
+          return (...args: unknown[]) => {
+            const setUp = ready();
+            return setUp ? setUp.then(() => method.apply(target, args)) : method.apply(target, args);
           };
         }
         const value = Reflect.get(target, property, receiver) as unknown;

@@ -4,8 +4,9 @@
 import { randomUUID } from "node:crypto";
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
-import { insertRows, isUniqueViolation } from "../db.server";
-import { shopMapping } from "../settings/settings.server";
+import { isUniqueViolation } from "../db.server";
+import { insertStatement, sqlTransaction } from "../db/sql.server";
+import { shopMapping, shopMappingIn } from "../settings/settings.server";
 import { idOrderFor } from "./mapping";
 import { customerIdOf, shopifyOrderSchema, type ShopifyOrder } from "./payload";
 import { orderOverridesSchema, type OrderOverrides, type ShopMapping } from "./settings";
@@ -20,7 +21,7 @@ import {
   type Refusal,
   type Transition,
 } from "./state-machine";
-import { EVENT, insertEvents, recordEvents } from "./timeline.server";
+import { EVENT, eventRow, recordEvents } from "./timeline.server";
 
 export const ORDER_TOPICS = ["orders/create", "orders/updated", "orders/cancelled"] as const;
 export type OrderTopic = (typeof ORDER_TOPICS)[number];
@@ -54,7 +55,7 @@ export async function takeInOrderWebhook(
     { shop, event: "order.webhook", topic: input.topic, shopifyOrderId: input.order.id, outcome },
     "order webhook taken in",
   );
-  if (outcome === "recorded" || outcome === "updated") deps.wake?.(shop);
+  if (outcome === "recorded" || outcome === "updated") deps.wake?.(shop, "new_orders");
   return outcome;
 }
 
@@ -162,44 +163,49 @@ async function noteCreateMissed(deps: ServiceDeps, input: OrderWebhook): Promise
   );
 }
 
-/** Records a new order, its first timeline events and the delivery that brought it, in one commit. */
+/**
+ * Records a new order, its first timeline events and the delivery that brought it, in one commit, with
+ * the shop's mapping read in the same transaction. Written as SQL given to the driver (app/db/sql.server.ts):
+ * this is the write every new order makes, and through Prisma's engine its statements cost more than
+ * SQLite's work for them. The id is ours, so the events can name their order in the same commit.
+ */
 async function createOrder(deps: ServiceDeps, input: OrderWebhook, delivery: Delivery): Promise<void> {
   const { db, clock } = deps;
   const { shop, order } = input;
   const now = clock();
-  const settings = await shopMapping(db, shop, deps.log);
-  const idOrder = idOrderFor(order, settings.mapping);
   const cancelled = isCancelled(input.topic, order);
-  const result = mapWithShopMapping({ order, shopMapping: settings, idOrder });
-  const { columns, events } = created({ result, cancelled, orderName: order.name, now });
-  // The id is ours, so the events can name their order in the same commit. Written as SQL: this is the
-  // write every new order makes, and Prisma's create cost about twice the statement (and more again when
-  // it read the row, payload and all, back).
   const id = randomUUID();
-  await db.$transaction([
-    insertRows(db, "WarehouseOrder", [
-      {
-        id,
-        shop,
-        shopifyOrderId: order.id,
-        orderName: order.name,
-        customerId: customerIdOf(order),
-        idOrder,
-        orderCreatedAt: new Date(order.created_at),
-        orderUpdatedAt: new Date(order.updated_at ?? order.created_at),
-        cancelledAt: cancelled ? new Date(order.cancelled_at ?? now) : null,
-        ...columns,
-        createdAt: now,
-        updatedAt: now,
-      },
-    ]),
-    insertRows(db, "OrderPayload", [{ orderId: id, shop, payload: JSON.stringify(order) }]),
-    insertEvents(
-      db,
-      events.map((event) => ({ ...event, shop, at: now, orderId: id })),
-    ),
-    insertRows(db, "WebhookEvent", [{ ...delivery }]),
-  ]);
+  await sqlTransaction(db, async (tx) => {
+    const settings = await shopMappingIn(tx, shop, deps.log);
+    const idOrder = idOrderFor(order, settings.mapping);
+    const result = mapWithShopMapping({ order, shopMapping: settings, idOrder });
+    const { columns, events } = created({ result, cancelled, orderName: order.name, now });
+    const statements = [
+      insertStatement("WarehouseOrder", [
+        {
+          id,
+          shop,
+          shopifyOrderId: order.id,
+          orderName: order.name,
+          customerId: customerIdOf(order),
+          idOrder,
+          orderCreatedAt: new Date(order.created_at),
+          orderUpdatedAt: new Date(order.updated_at ?? order.created_at),
+          cancelledAt: cancelled ? new Date(order.cancelled_at ?? now) : null,
+          ...columns,
+          createdAt: now,
+          updatedAt: now,
+        },
+      ]),
+      insertStatement("OrderPayload", [{ orderId: id, shop, payload: JSON.stringify(order) }]),
+      insertStatement(
+        "OrderEvent",
+        events.map((event) => eventRow({ ...event, shop, at: now, orderId: id })),
+      ),
+      insertStatement("WebhookEvent", [{ ...delivery }]),
+    ];
+    for (const { sql, args } of statements) await tx.execute(sql, args);
+  });
 }
 
 async function updateOrder(deps: ServiceDeps, row: OrderRow, input: OrderWebhook): Promise<IntakeOutcome> {
@@ -274,7 +280,7 @@ export async function applyChange(
     [row],
     payload === undefined
       ? undefined
-      : (tx) => tx.orderPayload.update({ where: { orderId: row.id }, data: { payload } }),
+      : (tx) => tx.execute(`UPDATE "OrderPayload" SET "payload" = ? WHERE "orderId" = ?`, [payload, row.id]),
   );
   return changed;
 }

@@ -7,6 +7,7 @@ import { appContext } from "../context.server";
 import type { Db } from "../db.server";
 import type { Log } from "../logger.server";
 import { env } from "../env.server";
+import { readBodyWithin } from "../http/body.server";
 import { checkWebhookSignature } from "./signature.server";
 
 function badRequest(message: string): Response {
@@ -15,47 +16,6 @@ function badRequest(message: string): Response {
 
 /** Far above any real order (Shopify's largest payloads are a few hundred KB), far below harm. */
 export const MAX_WEBHOOK_BYTES = 4 * 1024 * 1024;
-
-function tooLarge(what: string): Response {
-  // Connection: close makes the server drop the connection once this answer is out, with whatever of
-  // the body is still coming; the sender sees the 413 rather than a reset.
-  return Response.json(
-    { error: `The webhook body is ${what}; at most ${MAX_WEBHOOK_BYTES} bytes are accepted.` },
-    { status: 413, headers: { Connection: "close" } },
-  );
-}
-
-/**
- * The body's bytes, read here so the limit holds while they arrive: a chunked body, or one whose
- * Content-Length is missing or lies, is refused as soon as it passes the limit, never buffered whole.
- * Reading simply stops there: the stream, no longer pulled, pushes back on the sender until the
- * connection closes behind the 413 (cancelling it would reset the connection before the answer).
- */
-export async function readBodyWithin(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) throw tooLarge(`${declared} bytes`);
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    received += value.byteLength;
-    if (received > limit) {
-      reader.releaseLock();
-      throw tooLarge(`more than ${limit} bytes`);
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(received);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
-}
 
 /** Counts a signed webhook that was refused, where the merchant sees it (see WebhookRefusal). */
 export async function countRefusedWebhook(db: Db, shop: string, topic: string, at: Date): Promise<void> {
@@ -128,7 +88,7 @@ function isShopDomain(shop: string): boolean {
  * order webhook's CPU (docs/benchmarks.md).
  */
 export async function receiveWebhook<Schema extends z.ZodType>(request: Request, payloadSchema: Schema) {
-  const body = await readBodyWithin(request, MAX_WEBHOOK_BYTES);
+  const body = await readBodyWithin(request, MAX_WEBHOOK_BYTES, "webhook");
   const check = checkWebhookSignature(body, request.headers, env().SHOPIFY_API_SECRET);
   if (!check.ok) {
     throw check.status === 401
