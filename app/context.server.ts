@@ -29,7 +29,7 @@ export function appContext(): AppContext {
 /** What a service needs: the context, and ways to tell the local worker about a shop (none in a job). */
 export interface ServiceDeps extends AppContext {
   /** Work became due for the shop. */
-  wake?: (shop: string) => void;
+  wake?: (shop: string, reason?: WakeReason) => void;
   /** The shop's standing changed (a new key, uninstalled): its loop must stop before its next step. */
   shopChanged?: (shop: string) => void;
 }
@@ -43,3 +43,9 @@ export async function closeAppContext(): Promise<void> {
     context.log.flush();
   }
 }
+
+/**
+ * Why a shop's worker is woken: new orders to send (which wait for the rate limits anyway, so a loop held
+ * by them is not interrupted for each), or anything else, which is due now.
+ */
+export type WakeReason = "new_orders" | "due_now";

@@ -72,6 +72,9 @@ export function rateLimitKey(apiKey: string): string {
 export interface Headroom {
   at: number;
   paceMs: number;
+  /** The window's length and the requests it allows (the key's limit, scaled in tests). */
+  windowMs: number;
+  requestsPerWindow: number;
   /** The latest request in the window (ms since the epoch), if any. */
   lastAt: number | null;
 }
@@ -110,6 +113,8 @@ export class WarehouseRateLimiter {
         result: {
           at: this.earliest(state, operation, now),
           paceMs: windowMs / requestsPerWindow,
+          windowMs,
+          requestsPerWindow,
           lastAt: sent.length ? Math.max(...sent) : null,
         },
       };

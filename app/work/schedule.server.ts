@@ -10,6 +10,11 @@ export interface ScheduledRun {
   nextRunAt: Date | null;
   /** Where to go on from next time (the step's own text); null starts afresh. */
   cursor?: string | null;
+  /**
+   * What kept this run from doing its work, for the merchant's pages (kept as the row's lastError), when
+   * the kind handles the failure itself rather than throwing: a warehouse that did not answer, say.
+   */
+  problem?: string;
 }
 
 export interface Schedule {
@@ -31,8 +36,10 @@ export async function requestRun(db: Db, shop: string, kind: string, at: Date): 
       data: { nextRunAt: at, version: { increment: 1 } },
     });
     if (sooner.count) return;
+    // Only a row already due by `at`: a row created since the look above (by a request for later) would
+    // otherwise keep its later time, and this request would be lost.
     const bumped = await db.shopSchedule.updateMany({
-      where: { shop, kind },
+      where: { shop, kind, nextRunAt: { lte: at } },
       data: { version: { increment: 1 } },
     });
     if (bumped.count) return;
@@ -84,6 +91,7 @@ export function scheduledKind(
             outcome = { nextRunAt: new Date(work.clock().getTime() + retryMs), cursor: row.cursor };
           }
           if ("did" in outcome) return outcome;
+          lastError ??= outcome.problem ?? null;
           const now = work.clock();
           const written = { lastRunAt: now, lastError, version: { increment: 1 } };
           const cursor = outcome.cursor === undefined ? {} : { cursor: outcome.cursor };
@@ -104,12 +112,16 @@ export function scheduledKind(
           }
           return WORK;
         },
-        async nextDueAt() {
+        async nextDueAt(last) {
           const row = await db.shopSchedule.findUnique({
             where: { shop_kind: { shop, kind: name } },
             select: { nextRunAt: true },
           });
-          return row ? row.nextRunAt.getTime() : null;
+          if (!row) return null;
+          // A run that waits (for the rate limits) leaves its row due: it is due again when the wait ends,
+          // or the loop would run it over and over until then.
+          const waited = last.did === "wait" ? last.until.getTime() : 0;
+          return Math.max(row.nextRunAt.getTime(), waited);
         },
       };
     },

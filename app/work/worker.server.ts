@@ -5,12 +5,17 @@
 // PostgreSQL database: the lease keeps each shop to one worker at a time.
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
-import type { Clock } from "../context.server";
+import type { Clock, WakeReason } from "../context.server";
 import type { Db } from "../db.server";
 import type { Log } from "../logger.server";
 import { ordersWork, type OrdersWorkOptions } from "../orders/work.server";
 import { UNAUTHORIZED_REASON } from "../orders/step.server";
 import { remapWork } from "../orders/remap.server";
+import { statusesWork } from "../statuses/work.server";
+import { catalogueWork } from "../catalogue/work.server";
+import { catalogueSyncWork } from "../catalogue/full-sync.server";
+import { fulfillmentWork } from "../fulfillment/work.server";
+import { stockWork } from "../stock/work.server";
 import {
   pauseShop,
   sharedKeyConflict,
@@ -74,7 +79,7 @@ export interface Worker {
   /** Stops taking work; resolves once the requests in flight have finished and leases are released. */
   stop(): Promise<void>;
   /** Work became due for the shop: look now instead of at the next sweep. */
-  wake(shop: string): void;
+  wake(shop: string, reason?: WakeReason): void;
   /**
    * The shop's standing changed (uninstalled, a new key, paused): its loop stops before its next step,
    * and starts again with what is saved now if work is due.
@@ -123,6 +128,11 @@ export function createWorker(options: WorkerOptions): Worker {
       recovery: { leaseTtlMs, requestTimeoutMs: options.endpoints.timeoutMs },
     }),
     remapWork,
+    statusesWork,
+    fulfillmentWork,
+    catalogueWork,
+    stockWork,
+    catalogueSyncWork,
     ...(options.kinds ?? []),
   ];
   const periodic = options.periodic ?? [pruneWebhookEvents];
@@ -136,17 +146,27 @@ export function createWorker(options: WorkerOptions): Worker {
   let sweeping: Promise<void> | null = null;
   /** The shop loops sleeping now, each with what ends its sleep early. */
   const sleepers = new Map<string, () => void>();
+  /** Shops woken while their loop was busy with a pass: the pass may have missed what woke them. */
+  const wokenDuringPass = new Set<string>();
   /** Shops whose new work must wait for the rate limits anyway, and until when (ms since the epoch). */
   const heldByLimits = new Map<string, number>();
 
-  function sleep(shop: string, ms: number): Promise<void> {
+  /**
+   * Waits `ms` unless the loop ends or the shop is woken. A wake or a stop that came while the pass was
+   * still working (no sleeper to end yet) ends the sleep before it starts, so neither waits a whole
+   * sleep for nothing.
+   */
+  function sleep(shop: string, ms: number, signal: AbortSignal): Promise<void> {
+    if (signal.aborted || stopping || wokenDuringPass.has(shop)) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(handle);
+        signal.removeEventListener("abort", done);
         sleepers.delete(shop);
         resolve();
       };
       const handle = setTimeout(done, ms);
+      signal.addEventListener("abort", done);
       sleepers.set(shop, done);
     });
   }
@@ -264,10 +284,7 @@ export function createWorker(options: WorkerOptions): Worker {
     // A holder that cannot renew its lease stops sending before it could expire: no request leaves once
     // the keeper gives up (those already out finish), and the loop ends, even from its sleep.
     const keeper = new LeaseKeeper({ db, lease, ttlMs: leaseTtlMs, clock, log: shopLog });
-    keeper.signal.addEventListener("abort", () => {
-      stopLoop(loop, "lease_lost");
-      sleepers.get(shop)?.();
-    });
+    keeper.signal.addEventListener("abort", () => stopLoop(loop, "lease_lost"));
     const warehouse = createWarehouseClient({
       apiKey,
       endpoints: options.endpoints,
@@ -299,6 +316,8 @@ export function createWorker(options: WorkerOptions): Worker {
     try {
       for (const kind of kinds) steps.push(await kind.open(work));
       while (!stopping && !loop.signal.aborted) {
+        // What woke the shop before this point is seen by this pass.
+        wokenDuringPass.delete(shop);
         const results: StepResult[] = [];
         for (const step of steps) {
           if (loop.signal.aborted) break;
@@ -326,7 +345,7 @@ export function createWorker(options: WorkerOptions): Worker {
         const waitMs = Math.min(...next) - clock().getTime();
         if (waitMs > holdWaitMs) return;
         // Keep the lease while waiting, so the batch after a rate-limit wait leaves on time.
-        await sleep(shop, Math.max(0, Math.min(waitMs, leaseTtlMs / 3)));
+        await sleep(shop, Math.max(0, Math.min(waitMs, leaseTtlMs / 3)), loop.signal);
       }
       if (loop.signal.aborted) {
         shopLog.info(
@@ -336,6 +355,7 @@ export function createWorker(options: WorkerOptions): Worker {
       }
     } finally {
       heldByLimits.delete(shop);
+      wokenDuringPass.delete(shop);
       // The lease covers what the steps left out (batches still to be settled): renewed until they are.
       await Promise.all(steps.map((step) => step.close?.()));
       keeper.stop();
@@ -369,18 +389,19 @@ export function createWorker(options: WorkerOptions): Worker {
       if (timer) clearInterval(timer);
       timer = undefined;
       for (const loop of loops.values()) stopLoop(loop, "engine_stopping");
-      for (const wake of [...sleepers.values()]) wake();
       await sweeping;
       await Promise.allSettled([...running.values()]);
     },
-    wake(shop: string) {
+    wake(shop: string, reason: WakeReason = "due_now") {
       if (stopping) return;
       if (running.has(shop)) {
-        // Held by the rate limits, what just arrived leaves with the next batch they allow: waking the
-        // loop for each new order would only ask the limiter again, a hundred times a second under load.
-        if ((heldByLimits.get(shop) ?? 0) > clock().getTime()) return;
+        // Held by the rate limits, new orders leave with the next batch they allow: waking the loop for
+        // each would only ask the limiter again, a hundred times a second under load. Anything else (a
+        // notification's status check, say) is due now whatever the orders wait for.
+        if (reason === "new_orders" && (heldByLimits.get(shop) ?? 0) > clock().getTime()) return;
         // It may be sleeping until later work; what just arrived is due now.
         wokenAgain.add(shop);
+        wokenDuringPass.add(shop);
         sleepers.get(shop)?.();
         return;
       }
@@ -390,7 +411,6 @@ export function createWorker(options: WorkerOptions): Worker {
       if (stopping) return;
       const loop = loops.get(shop);
       if (loop) stopLoop(loop, "shop_changed");
-      sleepers.get(shop)?.();
       // Once this loop has ended, the next starts from what is saved now (a new key, say).
       if (running.has(shop)) wokenAgain.add(shop);
       else startShop(shop);
@@ -407,8 +427,9 @@ declare global {
 }
 
 /** Wakes this process's worker for a shop, if this process runs one. */
-export function wakeWorker(shop: string): void {
-  globalThis.skladSyncWorker?.wake(shop);
+export function wakeWorker(shop: string, reason?: WakeReason): void {
+  if (reason) globalThis.skladSyncWorker?.wake(shop, reason);
+  else globalThis.skladSyncWorker?.wake(shop);
 }
 
 /** Tells this process's worker the shop's standing changed (uninstalled, new key): see Worker.shopChanged. */

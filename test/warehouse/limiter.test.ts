@@ -48,6 +48,8 @@ describe("the warehouse rate limiter", () => {
     expect(await limiter.headroom(KEY, OPERATIONS.addOrder)).toEqual({
       at: start,
       paceMs: 1_000,
+      windowMs: 60_000,
+      requestsPerWindow: 60,
       lastAt: null,
     });
     for (let i = 0; i < 45; i++) {

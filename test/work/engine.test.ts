@@ -87,6 +87,90 @@ afterEach(async () => {
   await Promise.all(workers.splice(0).map((created) => created.stop()));
 });
 
+describe("waking a shop's loop", () => {
+  it("lets new orders wait for the limits that hold the loop, but not work that is due now", async () => {
+    const runs: number[] = [];
+    const later = () => Date.now() + 60_000;
+    const kind: WorkKind = {
+      name: "held",
+      dueShops: () => Promise.resolve([SHOP]),
+      open: () =>
+        Promise.resolve({
+          run: () => {
+            runs.push(Date.now());
+            return Promise.resolve({ did: "wait" as const, until: new Date(later()) });
+          },
+          nextDueAt: () => Promise.resolve(later()),
+          heldUntil: () => later(),
+        }),
+    };
+    const engine = worker({ kinds: [kind], leaseTtlMs: 300_000, sweepIntervalMs: 60_000 });
+    engine.start();
+    await eventually(() => runs.length >= 1, "the first run");
+    const first = runs.length;
+    engine.wake(SHOP, "new_orders");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(runs.length).toBe(first);
+    engine.wake(SHOP);
+    await eventually(() => runs.length > first, "a run for the work due now");
+  });
+});
+
+describe("a wake or a stop that comes while a pass is working", () => {
+  /** A kind whose pass waits at `nextDueAt` until the test lets it go, then asks to sleep a minute. */
+  function pausedKind() {
+    const runs: number[] = [];
+    let entered!: () => void;
+    let release!: () => void;
+    const atNextDue = new Promise<void>((resolve) => (entered = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let passes = 0;
+    const kind: WorkKind = {
+      name: "paused",
+      dueShops: () => Promise.resolve([SHOP]),
+      open: () =>
+        Promise.resolve({
+          run: () => {
+            runs.push(Date.now());
+            return Promise.resolve(NOTHING);
+          },
+          nextDueAt: async () => {
+            if (++passes === 1) {
+              entered();
+              await gate;
+            }
+            return Date.now() + 60_000;
+          },
+        }),
+    };
+    return { kind, runs, atNextDue, release };
+  }
+
+  it("is not lost: the loop does not go to sleep over work that arrived meanwhile", async () => {
+    const paused = pausedKind();
+    const engine = worker({ kinds: [paused.kind], leaseTtlMs: 300_000, sweepIntervalMs: 60_000 });
+    engine.start();
+    await paused.atNextDue;
+    engine.wake(SHOP);
+    paused.release();
+    // Without the wake remembered, the loop would sleep a minute before its second pass.
+    await eventually(() => paused.runs.length >= 2, "a second pass for the wake");
+  });
+
+  it("ends the loop at once instead of after the sleep it was about to take", async () => {
+    const paused = pausedKind();
+    const engine = worker({ kinds: [paused.kind], leaseTtlMs: 300_000, sweepIntervalMs: 60_000 });
+    engine.start();
+    await paused.atNextDue;
+    let stopped = false;
+    const stopping = engine.stop().then(() => (stopped = true));
+    paused.release();
+    await eventually(() => stopped, "the engine stopped");
+    await stopping;
+    expect(paused.runs).toHaveLength(1);
+  });
+});
+
 describe("scheduled work", () => {
   it("runs a kind when its row is due, keeps when it is due next, and a new engine finds it after a restart", async () => {
     const runs: { cursor: string | null }[] = [];
@@ -114,6 +198,30 @@ describe("scheduled work", () => {
     expect(runs).toEqual([{ cursor: null }, { cursor: "page-1" }]);
   });
 
+  it("keeps a request for now when a request for later creates the row between its look and its bump", async () => {
+    const later = new Date(Date.now() + 5 * 60_000);
+    let looks = 0;
+    // The other request (an order accepted, asking for a first check in five minutes) commits its row
+    // right after this one's first look found none.
+    const racing = {
+      shopSchedule: {
+        updateMany: async (args: Parameters<typeof db.shopSchedule.updateMany>[0]) => {
+          const result = await db.shopSchedule.updateMany(args);
+          if (++looks === 1)
+            await db.shopSchedule.create({ data: { shop: SHOP, kind: "report", nextRunAt: later } });
+          return result;
+        },
+        create: (args: Parameters<typeof db.shopSchedule.create>[0]) => db.shopSchedule.create(args),
+      },
+    } as unknown as typeof db;
+    const now = new Date();
+    await requestRun(racing, SHOP, "report", now);
+    const row = await db.shopSchedule.findUniqueOrThrow({
+      where: { shop_kind: { shop: SHOP, kind: "report" } },
+    });
+    expect(row.nextRunAt.getTime()).toBe(now.getTime());
+  });
+
   it("keeps a run asked for while the last one was out, instead of the time that run answered", async () => {
     let calls = 0;
     const kind = scheduledKind("remap", async () => {
@@ -129,19 +237,33 @@ describe("scheduled work", () => {
     expect(await db.shopSchedule.count({ where: { shop: SHOP, kind: "remap" } })).toBe(0);
   });
 
+  it("runs a kind that waits for the rate limits again when its wait ends, not over and over until then", async () => {
+    let runs = 0;
+    const allowedAt = Date.now() + 1_000;
+    const kind = scheduledKind("report", () => {
+      runs++;
+      // The report's one call a minute is spent: the row stays due, and the run says until when it waits.
+      const waiting = { did: "wait" as const, until: new Date(allowedAt) };
+      return Promise.resolve(Date.now() < allowedAt ? waiting : { nextRunAt: null });
+    });
+    await requestRun(db, SHOP, "report", new Date());
+    await worker({ kinds: [kind] }).sweep();
+    expect(runs).toBe(2);
+  });
+
   it("keeps a failed run's error on its row and tries again later, without stopping the shop's other work", async () => {
     const kind = scheduledKind(
-      "stock",
+      "report",
       () => {
         throw new Error("the report could not be read");
       },
       { retryMs: 3600_000 },
     );
     const other = scriptedKind((run) => (run === 1 ? WORK : NOTHING));
-    await requestRun(db, SHOP, "stock", new Date());
+    await requestRun(db, SHOP, "report", new Date());
     await worker({ kinds: [kind, other.kind] }).sweep();
     const row = await db.shopSchedule.findUniqueOrThrow({
-      where: { shop_kind: { shop: SHOP, kind: "stock" } },
+      where: { shop_kind: { shop: SHOP, kind: "report" } },
     });
     expect(row.lastError).toBe("the report could not be read");
     expect(row.nextRunAt.getTime()).toBeGreaterThan(Date.now() + 3000_000);
