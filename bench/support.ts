@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { databaseFlavour } from "../app/db/flavour";
+import type { Db } from "../app/db.server";
 
 /** The database the benchmark runs on: SQLite unless BENCH_DATABASE_URL names a PostgreSQL server. */
 export function benchDatabase(): "sqlite" | "postgresql" {
@@ -43,37 +44,67 @@ export function percentile(sorted: readonly number[], p: number): number {
 export const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 
 /**
- * The warehouse simulator in a process of its own (as `npm run sim` runs it), as the real warehouse is:
- * its work then does not share the benchmarked process's thread. Real limits unless `limits` is false.
+ * A test server in a process of its own: `script` (run by tsx) prints one JSON line with its addresses, and
+ * is seeded and read through its control routes. It is killed on `close`, or when this process exits, so a
+ * benchmark that fails leaves none behind.
  */
-export async function startSimulatorProcess(options: { limits?: boolean } = {}) {
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "test/warehouse-sim/cli.ts",
-      "--port",
-      "0",
-      ...(options.limits === false ? ["--no-limits"] : []),
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
-  const started = JSON.parse(line) as { url: string; urlV2: string; apiKey: string; controlUrl: string };
+async function startServerProcess<Started extends { controlUrl: string }>(
+  name: string,
+  script: string,
+  args: string[],
+) {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const killOnExit = () => child.kill();
+  process.once("exit", killOnExit);
+  const exited = once(child, "exit");
+  const line = await Promise.race([
+    once(createInterface({ input: child.stdout! }), "line").then(([first]) => first as string),
+    exited.then(([code]) => {
+      throw new Error(`${name} exited (${String(code)}) before printing its addresses`);
+    }),
+  ]);
+  const started = JSON.parse(line) as Started;
   const control = async (route: string, body?: object) => {
     const response = await fetch(`${started.controlUrl}/${route}`, {
       method: body ? "POST" : "GET",
       ...(body && { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
     });
     if (!response.ok)
-      throw new Error(`simulator control ${route}: HTTP ${response.status} ${await response.text()}`);
+      throw new Error(`${name} control ${route}: HTTP ${response.status} ${await response.text()}`);
     return response.json() as Promise<unknown>;
   };
+  const close = async () => {
+    process.off("exit", killOnExit);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    await exited;
+  };
+  return { started, control, close };
+}
+
+/**
+ * The warehouse simulator in a process of its own (as `npm run sim` runs it), as the real warehouse is:
+ * its work then does not share the benchmarked process's thread. Real limits unless `limits` is false.
+ */
+export async function startSimulatorProcess(options: { limits?: boolean } = {}) {
+  const { started, control, close } = await startServerProcess<{
+    url: string;
+    urlV2: string;
+    apiKey: string;
+    controlUrl: string;
+  }>("simulator", "test/warehouse-sim/cli.ts", [
+    "--port",
+    "0",
+    ...(options.limits === false ? ["--no-limits"] : []),
+  ]);
   return {
     ...started,
-    seedProducts: (products: { sku: string; name?: string; quantity?: number }[]) =>
+    seedProducts: (products: { sku: string; name?: string; barcode?: string; quantity?: number }[]) =>
       control("products", { products }),
+    /** Any control route (test/warehouse-sim/control.ts), for what a benchmark needs beyond these. */
+    control,
     /** Forgets every order, product, limit window and counter, as a fresh start would. */
     reset: () => control("reset", {}),
     stats: () =>
@@ -83,10 +114,67 @@ export async function startSimulatorProcess(options: { limits?: boolean } = {}) 
         duplicateIdOrders: number;
         ordersAccepted: number;
       }>,
-    async close() {
-      const exited = once(child, "exit");
-      child.kill("SIGTERM");
-      await exited;
-    },
+    close,
   };
+}
+
+/**
+ * The Shopify fake in a process of its own, for the same reason: its schema validation and execution then
+ * do not share the app's thread. The app reaches it as any fake, through `routeShopifyTo(url)`.
+ */
+export async function startShopifyFakeProcess(bucket: { restoreRate: number; maximumAvailable: number }) {
+  const { started, control, close } = await startServerProcess<{
+    url: string;
+    graphqlUrl: string;
+    controlUrl: string;
+  }>("Shopify fake", "test/shopify-fake/cli.ts", [
+    "--restore-rate",
+    String(bucket.restoreRate),
+    "--maximum-available",
+    String(bucket.maximumAvailable),
+  ]);
+  return {
+    ...started,
+    addShop: (shop: { domain: string; accessToken: string }) =>
+      control("shops", shop) as Promise<{ domain: string; id: string }>,
+    addLocation: (location: { shop: string; name?: string }) =>
+      control("locations", location) as Promise<{ id: string; name: string }>,
+    /** `count` orders alike, answered with their order GIDs in the order they were made. */
+    addOrders: (orders: {
+      shop: string;
+      count: number;
+      lineItems: { title: string; quantity: number }[];
+      locationId?: string;
+    }) => control("orders", orders) as Promise<{ ids: string[] }>,
+    /** Counters since the fake started (test/shopify-fake/control.ts). */
+    stats: () =>
+      control("stats") as Promise<{
+        requests: number;
+        actualCost: number;
+        orders: number;
+        fulfilledOrders: number;
+        extraFulfillments: number;
+        /** Requests by their operation's name. */
+        operations: Record<string, number>;
+      }>,
+    /** Any control route (test/shopify-fake/control.ts), for what a benchmark needs beyond these. */
+    control,
+    close,
+  };
+}
+
+/**
+ * The shop in the fake (its own process), with a location standing for the warehouse, and the shop's
+ * offline session in the app's database, so the worker's Admin client reaches the fake as the shop.
+ */
+export async function benchShopInFake(
+  fake: Awaited<ReturnType<typeof startShopifyFakeProcess>>,
+  db: Db,
+  shop: string,
+): Promise<{ id: string; name: string }> {
+  const accessToken = "shpat_bench";
+  await fake.addShop({ domain: shop, accessToken });
+  const warehouse = await fake.addLocation({ shop, name: "Склад" });
+  await db.session.create({ data: { id: `offline_${shop}`, shop, state: "", accessToken, scope: "" } });
+  return warehouse;
 }

@@ -181,6 +181,61 @@ describe("queries", () => {
     expect(dig(body, "extensions", "cost", "throttleStatus", "currentlyAvailable")).toBe(1993);
   });
 
+  it("searches variants by several SKUs joined with OR, a quoted value taken literally", async () => {
+    const skus = ["VSH M", "a:b", 'say "hi"', "back\\slash", "VSH-M", "VSH-MAX"];
+    const variants = skus.map((sku) => ({ sku }));
+    const seeded = shop.addProduct({ title: "Вишиванка", variants }).variants;
+    const find = async (query: string) => {
+      const { body } = await gql(
+        `query Find($q: String!) { productVariants(first: 10, query: $q) { nodes { sku } } }`,
+        { q: query },
+      );
+      if (body.errors) throw new Error(JSON.stringify(body.errors));
+      return (dig(body, "data", "productVariants", "nodes") as Array<{ sku: string }>).map((v) => v.sku);
+    };
+    expect(await find('sku:"VSH M" OR sku:"a:b" OR sku:"say \\"hi\\"" OR sku:"back\\\\slash"')).toEqual(
+      skus.slice(0, 4),
+    );
+    expect(await find("sku:a\\:b OR sku:'VSH M'")).toEqual(["VSH M", "a:b"]);
+    // A quoted value is the whole value: neither a prefix nor a second term.
+    expect(await find('sku:"VSH-M*"')).toEqual([]);
+    expect(await find('sku:"x OR sku:VSH-M"')).toEqual([]);
+    expect(await find("sku:VSH-M*")).toEqual(["VSH-M", "VSH-MAX"]);
+    expect(await find("sku:VSH-M* -sku:VSH-MAX")).toEqual(["VSH-M"]);
+    expect(seeded).toHaveLength(6);
+    const { body } = await gql(`{ productVariants(first: 1, query: "(sku:a OR sku:b)") { nodes { sku } } }`);
+    expect(dig(body, "errors", 0, "extensions", "code")).toBe("NOT_IMPLEMENTED_BY_FAKE");
+  });
+
+  it("counts the other inventory items that share an item's SKU", async () => {
+    const [first] = shop.addProduct({ title: "Вишиванка", variants: [{ sku: "VSH-M" }] }).variants;
+    shop.addProduct({ title: "Вишиванка (стара)", variants: [{ sku: "VSH-M" }, { sku: "VSH-L" }] });
+    const [noSku] = shop.addProduct({ title: "Подарунок" }).variants;
+    const count = async (id: string) =>
+      dig(
+        (await gql(`query Count($id: ID!) { inventoryItem(id: $id) { duplicateSkuCount } }`, { id })).body,
+        "data",
+        "inventoryItem",
+        "duplicateSkuCount",
+      );
+    expect(await count(first!.inventoryItemId)).toBe(1);
+    expect(await count(noSku!.inventoryItemId)).toBe(0);
+  });
+
+  it("counts the shop's variants up to the limit, 10,000 unless told, and says when it stopped there", async () => {
+    shop.addProduct({ title: "Футболка", variants: [{ sku: "TSH-S" }, { sku: "TSH-M" }, { sku: "TSH-L" }] });
+    shop.addProduct({ title: "Подарунок" });
+    const counted = async (limit: string) =>
+      dig((await gql(`{ productVariantsCount${limit} { count precision } }`)).body, "data");
+    expect(await counted("")).toEqual({ productVariantsCount: { count: 4, precision: "EXACT" } });
+    expect(await counted("(limit: null)")).toEqual({
+      productVariantsCount: { count: 4, precision: "EXACT" },
+    });
+    expect(await counted("(limit: 2)")).toEqual({
+      productVariantsCount: { count: 2, precision: "AT_LEAST" },
+    });
+  });
+
   it("pages through active locations by name with opaque cursors", async () => {
     shop.addLocation({ name: "Склад Одеса" });
     shop.addLocation({ name: "Склад Львів" });
@@ -196,6 +251,42 @@ describe("queries", () => {
     const second = dig((await gql(page, { after: endCursor })).body, "data", "locations");
     expect(dig(second, "edges")).toEqual([{ cursor: expect.any(String), node: { name: "Склад Одеса" } }]);
     expect(dig(second, "pageInfo")).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+  });
+
+  it("keeps a cursor's place after its item is deleted, in ID order; elsewhere refuses it", async () => {
+    shop.addProduct({ title: "А", variants: [{ sku: "A-1" }, { sku: "A-2" }] });
+    const b = shop.addProduct({ title: "Б", variants: [{ sku: "B-1" }, { sku: "B-2" }] });
+    // Last by ID, first by SKU: the two orders differ.
+    shop.addProduct({ title: "В", variants: [{ sku: "0-1" }] });
+    const page = `query Page($after: String, $before: String, $sortKey: ProductVariantSortKeys) {
+      productVariants(first: 10, after: $after, before: $before, sortKey: $sortKey) {
+        edges { cursor node { sku } } } }`;
+    const edges = async (variables: object = {}) =>
+      dig((await gql(page, variables)).body, "data", "productVariants", "edges") as Array<{
+        cursor: string;
+        node: { sku: string };
+      }>;
+    const before = await edges();
+    expect(before.map((edge) => edge.node.sku)).toEqual(["A-1", "A-2", "B-1", "B-2", "0-1"]);
+    const cursorOf = (sku: string) => before.find((edge) => edge.node.sku === sku)!.cursor;
+
+    shop.deleteProduct(b.product.id);
+    const skus = async (variables: object) => (await edges(variables)).map((edge) => edge.node.sku);
+    expect(await skus({ after: cursorOf("B-1") })).toEqual(["0-1"]);
+    expect(await skus({ after: cursorOf("A-2") })).toEqual(["0-1"]);
+    expect(await skus({ before: cursorOf("B-2") })).toEqual(["A-1", "A-2"]);
+
+    const bySku = await gql(page, { after: cursorOf("B-1"), sortKey: "SKU" });
+    expect(dig(bySku.body, "errors", 0, "message")).toBe("Invalid cursor for current pagination sort.");
+  });
+
+  it("deleteProduct takes its variants, inventory items and levels with it", async () => {
+    const { variant } = stockedVariant(7);
+    shop.deleteProduct(variant.productId);
+    expect([shop.products.size, shop.variants.size, shop.inventoryItems.size]).toEqual([0, 0, 0]);
+    expect(shop.level(variant.inventoryItemId, warehouse.id)).toBeUndefined();
+    const { body } = await gql(`query Gone($id: ID!) { product(id: $id) { id } }`, { id: variant.productId });
+    expect(body).toMatchObject({ data: { product: null } });
   });
 });
 
@@ -236,6 +327,30 @@ describe("inventorySetQuantities", () => {
       ],
     });
     expect(level().quantities.available).toBe(12);
+  });
+
+  it("changes nothing when one quantity of the call is stale, and names that one by its index", async () => {
+    const first = stockedVariant(7);
+    const [other] = shop.addProduct({
+      title: "Рушник",
+      variants: [{ sku: "RSH-1", inventory: [{ locationId: warehouse.id, available: 2 }] }],
+    }).variants;
+    const otherEntry = { inventoryItemId: other!.inventoryItemId, locationId: warehouse.id };
+    const input = {
+      name: "available",
+      reason: "correction",
+      quantities: [first.entry(5, 7), { ...otherEntry, quantity: 9, changeFromQuantity: 1 }],
+    };
+    const { body } = await gql(SET_QUANTITIES, { key: "pair", input });
+    expect(dig(body, "data", "inventorySetQuantities", "userErrors")).toEqual([
+      {
+        field: ["input", "quantities", "1", "changeFromQuantity"],
+        message: "The changeFromQuantity argument no longer matches the persisted quantity.",
+        code: "CHANGE_FROM_QUANTITY_STALE",
+      },
+    ]);
+    expect(first.level().quantities.available).toBe(7);
+    expect(shop.level(other!.inventoryItemId, warehouse.id)!.quantities.available).toBe(2);
   });
 
   it("replays an idempotency key and enforces the 2026-04 argument rules", async () => {
@@ -294,6 +409,62 @@ describe("inventorySetQuantities", () => {
       ],
     });
     expect(level().quantities.available).toBe(7);
+  });
+});
+
+describe("inventoryActivate", () => {
+  const ACTIVATE = `mutation Activate($item: ID!, $at: ID!, $key: String!) {
+    inventoryActivate(inventoryItemId: $item, locationId: $at) @idempotent(key: $key) {
+      inventoryLevel { item { id } location { id } quantities(names: ["available", "on_hand"]) { name quantity } }
+      userErrors { field message } } }`;
+
+  it("stocks an item at a location with zero quantities, and changes nothing for one already stocked", async () => {
+    const shopFloor = shop.addLocation({ name: "Магазин" });
+    const { variant } = stockedVariant(7);
+    const item = variant.inventoryItemId;
+    const zero = [
+      { name: "available", quantity: 0 },
+      { name: "on_hand", quantity: 0 },
+    ];
+    const activated = await gql(ACTIVATE, { item, at: shopFloor.id, key: "a1" });
+    expect(dig(activated.body, "data", "inventoryActivate")).toEqual({
+      inventoryLevel: { item: { id: item }, location: { id: shopFloor.id }, quantities: zero },
+      userErrors: [],
+    });
+    expect(dig(activated.body, "extensions", "cost", "requestedQueryCost")).toBe(10);
+    expect(shop.level(item, shopFloor.id)).toBeDefined();
+
+    const again = await gql(ACTIVATE, { item, at: warehouse.id, key: "a2" });
+    expect(dig(again.body, "data", "inventoryActivate", "inventoryLevel", "quantities", 0)).toEqual({
+      name: "available",
+      quantity: 7,
+    });
+  });
+
+  it("requires an idempotency key, replays one, and refuses an unknown item or location", async () => {
+    const { variant } = stockedVariant(0);
+    const item = variant.inventoryItemId;
+    const withoutKey = `mutation($item: ID!, $at: ID!) { inventoryActivate(inventoryItemId: $item, locationId: $at) { userErrors { message } } }`;
+    const shopFloor = shop.addLocation({ name: "Магазин" });
+    expect(dig((await gql(withoutKey, { item, at: shopFloor.id })).body, "errors", 0)).toMatchObject({
+      message: "The @idempotent directive is required for this mutation but was not provided.",
+      extensions: { code: "BAD_REQUEST" },
+    });
+    expect(shop.level(item, shopFloor.id)).toBeUndefined();
+
+    const other = shop.addLocation({ name: "Склад Одеса" });
+    await gql(ACTIVATE, { item, at: shopFloor.id, key: "same" });
+    const mismatch = await gql(ACTIVATE, { item, at: other.id, key: "same" });
+    expect(dig(mismatch.body, "data", "inventoryActivate", "userErrors", 0, "message")).toBe(
+      "The same idempotency key cannot be used with different operation parameters.",
+    );
+    expect(shop.level(item, other.id)).toBeUndefined();
+
+    const unknown = await gql(ACTIVATE, { item: "gid://shopify/InventoryItem/1", at: other.id, key: "u" });
+    expect(dig(unknown.body, "data", "inventoryActivate")).toEqual({
+      inventoryLevel: null,
+      userErrors: [{ field: ["inventoryItemId"], message: "Inventory item does not exist" }],
+    });
   });
 });
 
@@ -391,6 +562,148 @@ describe("fulfillment", () => {
     expect(userErrors).toEqual([
       { field: ["fulfillmentEvent", "fulfillmentId"], message: "Fulfillment does not exist." },
     ]);
+  });
+});
+
+describe("fulfillment holds, moves and tracking", () => {
+  const READ_FO = `query($id: ID!) { fulfillmentOrder(id: $id) { status supportedActions { action }
+    assignedLocation { location { id } } fulfillmentHolds { id reason displayReason heldByRequestingApp }
+    lineItems(first: 5) { nodes { totalQuantity remainingQuantity } } } }`;
+  const RELEASE = `mutation($id: ID!, $holdIds: [ID!]) { fulfillmentOrderReleaseHold(id: $id, holdIds: $holdIds) {
+    fulfillmentOrder { status } userErrors { field message code } } }`;
+
+  it("a fulfillment order on hold shows its holds, offers no CREATE_FULFILLMENT and refuses a fulfillment", async () => {
+    const { order, fulfillmentOrder } = shop.addOrder({ lineItems: [{ title: "Сорочка", quantity: 1 }] });
+    const hold = shop.holdFulfillmentOrder(fulfillmentOrder.id, { reason: "HIGH_RISK_OF_FRAUD" });
+    const read = await gql(READ_FO, { id: fulfillmentOrder.id });
+    expect(dig(read.body, "data", "fulfillmentOrder")).toEqual({
+      status: "ON_HOLD",
+      supportedActions: [{ action: "RELEASE_HOLD" }, { action: "MOVE" }],
+      assignedLocation: { location: { id: warehouse.id } },
+      fulfillmentHolds: [
+        {
+          id: hold.id,
+          reason: "HIGH_RISK_OF_FRAUD",
+          displayReason: "High risk of fraud",
+          heldByRequestingApp: false,
+        },
+      ],
+      lineItems: { nodes: [{ totalQuantity: 1, remainingQuantity: 1 }] },
+    });
+    const fulfillment = { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: fulfillmentOrder.id }] };
+    const refused = dig((await gql(CREATE_FULFILLMENT, { fulfillment })).body, "data", "fulfillmentCreate");
+    const message = `Fulfillment order ${fulfillmentOrder.id.split("/").pop()} has an unfulfillable status= on_hold.`;
+    expect(refused).toEqual({ fulfillment: null, userErrors: [{ field: ["fulfillment"], message }] });
+    expect(order.fulfillmentIds).toEqual([]);
+  });
+
+  it("fulfillmentOrderReleaseHold lifts the app's own hold and refuses a merchant's", async () => {
+    const { fulfillmentOrder } = shop.addOrder({ lineItems: [{ title: "Сорочка", quantity: 1 }] });
+    const merchants = shop.holdFulfillmentOrder(fulfillmentOrder.id, { reason: "INCORRECT_ADDRESS" });
+    const ours = shop.holdFulfillmentOrder(fulfillmentOrder.id, { byRequestingApp: true });
+
+    const refused = await gql(RELEASE, { id: fulfillmentOrder.id, holdIds: [merchants.id] });
+    expect(dig(refused.body, "data", "fulfillmentOrderReleaseHold")).toEqual({
+      fulfillmentOrder: null,
+      userErrors: [
+        {
+          field: ["id"],
+          message: "The app doesn't have access to release the fulfillment hold.",
+          code: "INVALID_ACCESS",
+        },
+      ],
+    });
+    const released = await gql(RELEASE, { id: fulfillmentOrder.id, holdIds: [ours.id] });
+    expect(dig(released.body, "data", "fulfillmentOrderReleaseHold")).toEqual({
+      fulfillmentOrder: { status: "ON_HOLD" }, // the merchant's hold still stands
+      userErrors: [],
+    });
+    shop.releaseHolds(fulfillmentOrder.id); // the merchant lifts theirs in the admin
+    expect([fulfillmentOrder.status, fulfillmentOrder.holds]).toEqual(["OPEN", []]);
+
+    const missing = await gql(RELEASE, { id: "gid://shopify/FulfillmentOrder/999999" });
+    expect(dig(missing.body, "data", "fulfillmentOrderReleaseHold", "userErrors", 0, "code")).toBe(
+      "FULFILLMENT_ORDER_NOT_FOUND",
+    );
+  });
+
+  it("moving an untouched fulfillment order re-assigns it; a partly fulfilled one is closed and split off", async () => {
+    const shopFloor = shop.addLocation({ name: "Магазин" });
+    const untouched = shop.addOrder({ lineItems: [{ title: "Сорочка", quantity: 2 }] });
+    expect(shop.moveFulfillmentOrder(untouched.fulfillmentOrder.id, shopFloor.id)).toBe(
+      untouched.fulfillmentOrder,
+    );
+    const read = await gql(READ_FO, { id: untouched.fulfillmentOrder.id });
+    expect(dig(read.body, "data", "fulfillmentOrder", "assignedLocation")).toEqual({
+      location: { id: shopFloor.id },
+    });
+
+    const partly = shop.addOrder({ lineItems: [{ title: "Сорочка", quantity: 3 }] });
+    const line = partly.fulfillmentOrder.lineItems[0]!;
+    const group = {
+      fulfillmentOrderId: partly.fulfillmentOrder.id,
+      fulfillmentOrderLineItems: [{ id: line.id, quantity: 1 }],
+    };
+    await gql(CREATE_FULFILLMENT, { fulfillment: { lineItemsByFulfillmentOrder: [group] } });
+    const moved = shop.moveFulfillmentOrder(partly.fulfillmentOrder.id, shopFloor.id);
+    expect(moved.id).not.toBe(partly.fulfillmentOrder.id);
+    expect(partly.order.fulfillmentOrderIds).toEqual([partly.fulfillmentOrder.id, moved.id]);
+    const original = await gql(READ_FO, { id: partly.fulfillmentOrder.id });
+    expect(dig(original.body, "data", "fulfillmentOrder")).toMatchObject({
+      status: "CLOSED",
+      assignedLocation: { location: { id: warehouse.id } },
+      lineItems: { nodes: [{ totalQuantity: 1, remainingQuantity: 0 }] },
+    });
+    const split = await gql(READ_FO, { id: moved.id });
+    expect(dig(split.body, "data", "fulfillmentOrder")).toMatchObject({
+      status: "OPEN",
+      assignedLocation: { location: { id: shopFloor.id } },
+      lineItems: { nodes: [{ totalQuantity: 2, remainingQuantity: 2 }] },
+    });
+  });
+
+  it("refuses to fulfil more than remains on a line", async () => {
+    const { fulfillmentOrder } = shop.addOrder({ lineItems: [{ title: "Сорочка", quantity: 2 }] });
+    const group = {
+      fulfillmentOrderId: fulfillmentOrder.id,
+      fulfillmentOrderLineItems: [{ id: fulfillmentOrder.lineItems[0]!.id, quantity: 3 }],
+    };
+    const { body } = await gql(CREATE_FULFILLMENT, { fulfillment: { lineItemsByFulfillmentOrder: [group] } });
+    expect(dig(body, "data", "fulfillmentCreate")).toEqual({
+      fulfillment: null,
+      userErrors: [
+        { field: ["fulfillment"], message: "Invalid fulfillment order line item quantity requested." },
+      ],
+    });
+    expect(fulfillmentOrder.lineItems[0]!.remainingQuantity).toBe(2);
+  });
+
+  it("fulfillmentTrackingInfoUpdate replaces the tracking and remembers to notify the buyer", async () => {
+    const { order, fulfillmentOrder } = shop.addOrder({ lineItems: [{ title: "Сорочка", quantity: 1 }] });
+    const trackingInfo = { company: "Nova Poshta", number: "20450000000001", url: "https://np.example/1" };
+    await gql(CREATE_FULFILLMENT, {
+      fulfillment: {
+        lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: fulfillmentOrder.id }],
+        trackingInfo,
+      },
+    });
+    const fulfillmentId = order.fulfillmentIds[0]!;
+    const UPDATE = `mutation($id: ID!, $tracking: FulfillmentTrackingInput!, $notify: Boolean) {
+      fulfillmentTrackingInfoUpdate(fulfillmentId: $id, trackingInfoInput: $tracking, notifyCustomer: $notify) {
+        fulfillment { id trackingInfo { company number url } } userErrors { field message } } }`;
+    const changed = { company: "Nova Poshta", number: "20450000000002", url: "https://np.example/2" };
+    const { body } = await gql(UPDATE, { id: fulfillmentId, tracking: changed, notify: true });
+    expect(dig(body, "data", "fulfillmentTrackingInfoUpdate")).toEqual({
+      fulfillment: { id: fulfillmentId, trackingInfo: [changed] },
+      userErrors: [],
+    });
+    expect(shop.fulfillments.get(fulfillmentId)!.notifyCustomer).toBe(true);
+
+    const missing = await gql(UPDATE, { id: "gid://shopify/Fulfillment/999999", tracking: changed });
+    expect(dig(missing.body, "data", "fulfillmentTrackingInfoUpdate")).toEqual({
+      fulfillment: null,
+      userErrors: [{ field: ["fulfillmentId"], message: "Fulfillment does not exist." }],
+    });
   });
 });
 

@@ -9,6 +9,7 @@ import {
 import { adminSchema } from "./schema";
 import {
   parseGid,
+  type FulfillmentHoldReason,
   type FulfillmentOrderRecord,
   type FulfillmentRecord,
   type Gid,
@@ -86,13 +87,21 @@ function connection<T extends { id: Gid }>(
   const last = typeof args.last === "number" ? args.last : null;
   if (first === null && last === null) throw new GraphQLError("you must provide one of first or last");
   const list = args.reverse === true ? [...items].reverse() : items;
-  const indexOf = (cursor: unknown) => {
-    const index = list.findIndex((item) => legacyNumber(item.id) === decodeCursor(cursor));
-    if (index < 0) throw new GraphQLError("Invalid cursor for current pagination sort.");
-    return index;
+  // Shopify's cursor is a position (the last id and sort value), not an item, so it outlives a deleted item.
+  // The fake places one whose item is gone in a list in ID order (Shopify's default sort) and refuses it elsewhere.
+  const place = (cursor: unknown): { index: number; present: boolean } => {
+    const lastId = decodeCursor(cursor);
+    const ids = list.map((item) => legacyNumber(item.id));
+    const index = ids.indexOf(lastId);
+    if (index >= 0) return { index, present: true };
+    if (ids.some((id, at) => at > 0 && id < ids[at - 1]!))
+      throw new GraphQLError("Invalid cursor for current pagination sort.");
+    const next = ids.findIndex((id) => id > lastId);
+    return { index: next < 0 ? list.length : next, present: false };
   };
-  let start = args.after ? indexOf(args.after) + 1 : 0;
-  let end = args.before ? indexOf(args.before) : list.length;
+  const after = args.after ? place(args.after) : null;
+  let start = after ? after.index + (after.present ? 1 : 0) : 0;
+  let end = args.before ? place(args.before).index : list.length;
   if (first !== null) end = Math.min(end, start + first);
   if (last !== null) start = Math.max(start, end - last);
   const page = list.slice(start, end);
@@ -110,25 +119,38 @@ function connection<T extends { id: Gid }>(
   };
 }
 
-/** The part of Shopify's search syntax the app uses: `field:value` terms (quoted, or `prefix*`) ANDed, `-` negates. */
+/**
+ * The part of Shopify's search syntax the app uses: `field:value` terms joined by AND (also when nothing joins
+ * them) or OR, AND binding tighter; `-` negates a term. A value is bare (a trailing `*` makes it a prefix) or
+ * quoted with "…" or '…', where it is taken literally; a backslash makes the next character literal in both,
+ * which is how Shopify escapes its special characters (`:` `\` `(` `)`) and a quote inside quotes. Grouping
+ * with parentheses and comparators (`:<`, `:>`) are not modelled, and refused rather than misread.
+ */
 function search<T>(query: unknown, root: string, fields: Record<string, (item: T) => Array<string | null>>) {
   if (typeof query !== "string") return () => true;
-  const terms = [...query.matchAll(/(-?)(?:(\w+):)?("[^"]*"|\S+)/g)].flatMap(
-    ([, negate, field, raw = ""]) => {
-      if (!field && /^and$/i.test(raw)) return [];
-      const valuesOf = fields[field ?? "default"];
-      if (!valuesOf || /^[<>]/.test(raw) || raw === "OR")
-        throw notImplemented(`"${field ?? ""}:${raw}" in ${root}(query:)`);
-      const wanted = raw.replace(/^"|"$/g, "").toLowerCase();
-      const matches = (value: string | null) =>
-        value !== null &&
-        (wanted.endsWith("*")
-          ? value.toLowerCase().startsWith(wanted.slice(0, -1))
-          : value.toLowerCase() === wanted);
-      return [(item: T) => valuesOf(item).some(matches) !== (negate === "-")];
-    },
-  );
-  return (item: T) => terms.every((term) => term(item));
+  const refuse = (what: string) => notImplemented(`"${what}" in ${root}(query:)`);
+  const unescape = (text: string) => text.replace(/\\(.)/g, "$1");
+  const term = /(-?)(?:(\w+):)?(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|((?:[^\s()"'\\:]|\\.)+))|(\S)/g;
+  const alternatives: Array<Array<(item: T) => boolean>> = [[]];
+  for (const [text, negate, field, double, single, bare, stray] of query.matchAll(term)) {
+    if (stray !== undefined) throw refuse(stray);
+    if (!negate && !field && bare === "OR") {
+      alternatives.push([]);
+      continue;
+    }
+    if (!negate && !field && bare === "AND") continue;
+    const quoted = double ?? single;
+    const valuesOf = fields[field ?? "default"];
+    if (!valuesOf || (quoted === undefined && /^[<>=]/.test(bare ?? ""))) throw refuse(text);
+    const prefix = quoted === undefined && /(^|[^\\])\*$/.test(bare ?? "");
+    const raw = quoted ?? (prefix ? bare!.slice(0, -1) : bare!);
+    const wanted = unescape(raw).toLowerCase();
+    const matches = (value: string | null) =>
+      value !== null && (prefix ? value.toLowerCase().startsWith(wanted) : value.toLowerCase() === wanted);
+    alternatives.at(-1)!.push((item: T) => valuesOf(item).some(matches) !== (negate === "-"));
+  }
+  if (alternatives.length > 1 && alternatives.some((terms) => terms.length === 0)) throw refuse("OR");
+  return (item: T) => alternatives.some((terms) => terms.every((matches) => matches(item)));
 }
 
 function sorted<T extends { id: Gid }>(
@@ -145,6 +167,18 @@ function sorted<T extends { id: Gid }>(
 }
 
 // ---- views ----------------------------------------------------------------------------------------------------
+
+/** FulfillmentHold.displayReason as the admin shows it in English. */
+const HOLD_DISPLAY_REASONS: Record<FulfillmentHoldReason, string> = {
+  AWAITING_PAYMENT: "Awaiting payment",
+  AWAITING_RETURN_ITEMS: "Awaiting return items",
+  HIGH_RISK_OF_FRAUD: "High risk of fraud",
+  INCORRECT_ADDRESS: "Incorrect address",
+  INVENTORY_OUT_OF_STOCK: "Inventory out of stock",
+  ONLINE_STORE_POST_PURCHASE_CROSS_SELL: "Online store post-purchase cross-sell",
+  OTHER: "Other",
+  UNKNOWN_DELIVERY_DATE: "Unknown delivery date",
+};
 
 const FULFILLABLE = new Set(["OPEN", "IN_PROGRESS"]);
 
@@ -165,6 +199,16 @@ function views(store: ShopStore) {
     return { shopMoney: money, presentmentMoney: money };
   };
   const count = (value: number) => ({ count: value, precision: "EXACT" });
+  // Variants by SKU, counted once per request: a page of items asking each for its duplicates stays linear.
+  let skuCountCache: Map<string, number> | undefined;
+  const skuCounts = () => {
+    if (!skuCountCache) {
+      skuCountCache = new Map();
+      for (const { sku } of store.variants.values())
+        if (sku) skuCountCache.set(sku, (skuCountCache.get(sku) ?? 0) + 1);
+    }
+    return skuCountCache;
+  };
   const available = (inventoryItemId: Gid) =>
     levelsWhere((level) => level.inventoryItemId === inventoryItemId).reduce(
       (n, l) => n + l.quantities.available,
@@ -223,6 +267,10 @@ function views(store: ShopStore) {
       return {
         ...node("InventoryItem", item),
         sku: store.variants.get(item.variantId)?.sku ?? null,
+        duplicateSkuCount: () => {
+          const sku = store.variants.get(item.variantId)?.sku;
+          return sku ? skuCounts().get(sku)! - 1 : 0;
+        },
         variant: () => v.variant(item.variantId),
         locationsCount: () => count(levels().length),
         inventoryLevel: (args: Args) => v.level(store.level(id, String(args.locationId))),
@@ -290,8 +338,14 @@ function views(store: ShopStore) {
       const order = fo && store.orders.get(fo.orderId);
       if (!fo || !order) return null;
       const { name, address } = store.locations.get(fo.assignedLocationId)!;
+      const { holds, statusBeforeHold: _before, ...record } = fo;
       return {
-        ...node("FulfillmentOrder", fo),
+        ...node("FulfillmentOrder", record),
+        fulfillmentHolds: holds.map(({ byRequestingApp, ...hold }) => ({
+          ...node("FulfillmentHold", hold),
+          heldByRequestingApp: byRequestingApp,
+          displayReason: HOLD_DISPLAY_REASONS[hold.reason],
+        })),
         orderName: order.name,
         orderProcessedAt: order.createdAt,
         supportedActions: () => supportedActions(fo).map((action) => ({ action, externalUrl: null })),
@@ -408,6 +462,15 @@ export function queryRoot(store: ShopStore): View {
       return connection(list, args, (product) => v.product(product.id));
     },
     productVariant: (args: Args) => v.typed(args.id, "ProductVariant"),
+    // Shopify stops counting at `limit` (10,000 unless told; null counts all) and says so by its precision.
+    productVariantsCount: (args: Args) => {
+      if (args.query) throw notImplemented("Query.productVariantsCount(query:)");
+      const limit = args.limit as number | null;
+      const variants = store.variants.size;
+      return limit !== null && variants > limit
+        ? { count: limit, precision: "AT_LEAST" }
+        : { count: variants, precision: "EXACT" };
+    },
     productVariants: (args: Args) => {
       const filter = search(args.query, "Query.productVariants", {
         sku: (variant: { id: Gid; sku: string | null; barcode: string | null; productId: Gid }) => [
@@ -462,11 +525,12 @@ interface FulfillmentInput {
     fulfillmentOrderLineItems?: Array<{ id: Gid; quantity: number }> | null;
   }>;
   notifyCustomer?: boolean | null;
-  trackingInfo?: { company?: string | null; number?: string | null; numbers?: string[] | null } & {
-    url?: string | null;
-    urls?: string[] | null;
-  };
+  trackingInfo?: TrackingInput | null;
 }
+type TrackingInput = { company?: string | null; number?: string | null; numbers?: string[] | null } & {
+  url?: string | null;
+  urls?: string[] | null;
+};
 type FulfillmentEventInput = { fulfillmentId: Gid; status: string; happenedAt?: string | null } & Partial<
   Record<
     "message" | "estimatedDeliveryAt" | "address1" | "city" | "province" | "country" | "zip",
@@ -488,33 +552,102 @@ const QUANTITY_LIMIT = 1_000_000_000;
 
 export function mutationRoot(store: ShopStore): View {
   const v = views(store);
-  return {
-    inventorySetQuantities: (args: Args, _ctx: ResolverContext, info: GraphQLResolveInfo) => {
-      const input = args.input as InventorySetQuantitiesInput;
-      // Since 2026-04 every quantity must state changeFromQuantity (null opts out) and @idempotent is required.
-      if (input.quantities.some((quantity) => !("changeFromQuantity" in quantity))) {
-        const message = "InventoryQuantityInput must include the following argument: changeFromQuantity.";
-        throw new GraphQLError(message, { extensions: { code: "INVALID_FIELD_ARGUMENTS" } });
-      }
+  /**
+   * Runs a mutation that requires `@idempotent` (2026-04): refused without a key; a key seen before with the same
+   * arguments replays its first answer and changes nothing, with other arguments it is refused.
+   */
+  const idempotent =
+    (mutation: string, payloadKey: string, run: (args: Args) => unknown) =>
+    (args: Args, _ctx: ResolverContext, info: GraphQLResolveInfo) => {
       const directive = adminSchema().getDirective("idempotent");
       const key = directive && getDirectiveValues(directive, info.fieldNodes[0]!, info.variableValues)?.key;
       if (typeof key !== "string") {
         const message = "The @idempotent directive is required for this mutation but was not provided.";
         throw new GraphQLError(message, { extensions: { code: "BAD_REQUEST" } });
       }
-      const fingerprint = JSON.stringify(input);
-      const previous = store.idempotency.get(`inventorySetQuantities:${key}`);
+      const fingerprint = JSON.stringify(args);
+      const previous = store.idempotency.get(`${mutation}:${key}`);
       if (previous && previous.fingerprint !== fingerprint) {
         const message = "The same idempotency key cannot be used with different operation parameters.";
         const code = "IDEMPOTENCY_KEY_PARAMETER_MISMATCH";
-        return { inventoryAdjustmentGroup: null, userErrors: [{ field: null, message, code }] };
+        return { [payloadKey]: null, userErrors: [{ field: null, message, code }] };
       }
       if (previous) return previous.payload; // a retry gets the first answer and changes nothing
-      const payload = setQuantities(store, v, input);
-      store.idempotency.set(`inventorySetQuantities:${key}`, { fingerprint, payload });
+      const payload = run(args);
+      store.idempotency.set(`${mutation}:${key}`, { fingerprint, payload });
       return payload;
+    };
+  return {
+    inventorySetQuantities: (args: Args, ctx: ResolverContext, info: GraphQLResolveInfo) => {
+      const input = args.input as InventorySetQuantitiesInput;
+      // Since 2026-04 every quantity must state changeFromQuantity (null opts out), checked before the key.
+      if (input.quantities.some((quantity) => !("changeFromQuantity" in quantity))) {
+        const message = "InventoryQuantityInput must include the following argument: changeFromQuantity.";
+        throw new GraphQLError(message, { extensions: { code: "INVALID_FIELD_ARGUMENTS" } });
+      }
+      return idempotent("inventorySetQuantities", "inventoryAdjustmentGroup", () =>
+        setQuantities(store, v, input),
+      )(args, ctx, info);
     },
+    inventoryActivate: idempotent("inventoryActivate", "inventoryLevel", (args) => {
+      const inventoryItemId = String(args.inventoryItemId);
+      const locationId = String(args.locationId);
+      // Initial quantities, and stocking at a fulfillment service's location, are not modelled: refused, not guessed.
+      for (const unmodelled of ["available", "onHand"]) {
+        if (args[unmodelled] != null) throw notImplemented(`inventoryActivate(${unmodelled}:)`);
+      }
+      if (args.stockAtLegacyLocation === true)
+        throw notImplemented("inventoryActivate(stockAtLegacyLocation:)");
+      if (!store.inventoryItems.has(inventoryItemId)) {
+        const message = "Inventory item does not exist";
+        return { inventoryLevel: null, userErrors: [{ field: ["inventoryItemId"], message }] };
+      }
+      if (!store.locations.get(locationId)?.isActive) {
+        const message = "Location does not exist or is not active";
+        return { inventoryLevel: null, userErrors: [{ field: ["locationId"], message }] };
+      }
+      // An item already stocked there keeps its level and quantities: activating it again changes nothing.
+      return { inventoryLevel: v.level(store.stock(inventoryItemId, locationId)), userErrors: [] };
+    }),
     fulfillmentCreate: (args: Args) => createFulfillment(store, v, args.fulfillment as FulfillmentInput),
+    fulfillmentTrackingInfoUpdate: (args: Args) => {
+      const fulfillment = store.fulfillments.get(String(args.fulfillmentId));
+      if (!fulfillment) {
+        return {
+          fulfillment: null,
+          userErrors: [{ field: ["fulfillmentId"], message: "Fulfillment does not exist." }],
+        };
+      }
+      if (fulfillment.status === "CANCELLED") {
+        const message = "Cannot update the tracking information of a cancelled fulfillment.";
+        return { fulfillment: null, userErrors: [{ field: ["fulfillmentId"], message }] };
+      }
+      fulfillment.trackingInfo = trackingRecords(args.trackingInfoInput as TrackingInput);
+      // Once asked, the buyer hears of this and every later update (the argument's description).
+      if (args.notifyCustomer === true) fulfillment.notifyCustomer = true;
+      fulfillment.updatedAt = store.timestamp();
+      return { fulfillment: v.fulfillment(fulfillment.id), userErrors: [] };
+    },
+    fulfillmentOrderReleaseHold: (args: Args) => {
+      const fo = store.fulfillmentOrders.get(String(args.id));
+      if (!fo) {
+        const message = "Fulfillment order not found.";
+        const userErrors = [{ field: ["id"], message, code: "FULFILLMENT_ORDER_NOT_FOUND" }];
+        return { fulfillmentOrder: null, userErrors };
+      }
+      const holdIds = Array.isArray(args.holdIds) ? (args.holdIds as Gid[]) : undefined;
+      const released = fo.holds.filter((hold) => !holdIds || holdIds.includes(hold.id));
+      // Conservative: the fake lets an app lift only the holds it placed, never a merchant's or fraud hold.
+      if (released.some((hold) => !hold.byRequestingApp)) {
+        const message = "The app doesn't have access to release the fulfillment hold.";
+        return { fulfillmentOrder: null, userErrors: [{ field: ["id"], message, code: "INVALID_ACCESS" }] };
+      }
+      store.releaseHolds(
+        fo.id,
+        released.map((hold) => hold.id),
+      );
+      return { fulfillmentOrder: v.fulfillmentOrder(fo.id), userErrors: [] };
+    },
     fulfillmentEventCreate: (args: Args) => {
       const { fulfillmentId, status, happenedAt, ...details } =
         args.fulfillmentEvent as FulfillmentEventInput;
@@ -687,10 +820,6 @@ function createFulfillment(store: ShopStore, v: ReturnType<typeof views>, input:
       : "IN_PROGRESS";
     fo.updatedAt = now;
   }
-  const { company = null, number, numbers, url, urls } = input.trackingInfo ?? {};
-  const trackingNumbers = numbers?.length ? numbers : number != null ? [number] : [];
-  const trackingUrls = urls?.length ? urls : url != null ? [url] : [];
-  const trackingCount = Math.max(trackingNumbers.length, trackingUrls.length, company ? 1 : 0);
   const fulfillment: FulfillmentRecord = {
     id: store.newId("Fulfillment"),
     name: `${order.name}-F${order.fulfillmentIds.length + 1}`,
@@ -703,13 +832,22 @@ function createFulfillment(store: ShopStore, v: ReturnType<typeof views>, input:
       lineItemId: line.lineItemId,
       quantity,
     })),
-    trackingInfo: Array.from({ length: trackingCount }, (_, index) => ({
-      ...{ number: trackingNumbers[index] ?? null, url: trackingUrls[index] ?? null, company },
-    })),
+    trackingInfo: trackingRecords(input.trackingInfo ?? {}),
     notifyCustomer: input.notifyCustomer ?? false,
     events: [],
   };
   store.fulfillments.set(fulfillment.id, fulfillment);
   order.fulfillmentIds.push(fulfillment.id);
   return { fulfillment: v.fulfillment(fulfillment.id), userErrors: [] };
+}
+
+/** FulfillmentTrackingInput as the fulfillment's trackingInfo list: one entry per number (or URL), one company. */
+function trackingRecords(input: TrackingInput): FulfillmentRecord["trackingInfo"] {
+  const { company = null, number, numbers, url, urls } = input;
+  const trackingNumbers = numbers?.length ? numbers : number != null ? [number] : [];
+  const trackingUrls = urls?.length ? urls : url != null ? [url] : [];
+  const trackingCount = Math.max(trackingNumbers.length, trackingUrls.length, company ? 1 : 0);
+  return Array.from({ length: trackingCount }, (_, index) => ({
+    ...{ number: trackingNumbers[index] ?? null, url: trackingUrls[index] ?? null, company },
+  }));
 }

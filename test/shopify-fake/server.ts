@@ -1,5 +1,6 @@
 // A loopback HTTP server that speaks Shopify's Admin GraphQL API for tests: it authenticates per shop, validates
 // against the real schema, charges calculated query cost from a per-shop leaky bucket and executes on FakeState.
+// Beside it, under /__control, the calls a process of its own needs to be seeded and read (control.ts).
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
@@ -12,6 +13,7 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import { ADMIN_API_VERSION } from "../../app/api-version";
+import { handleControl } from "./control";
 import { operationCost, SINGLE_QUERY_MAX_COST } from "./cost";
 import { fieldResolver, mutationRoot, notImplemented, queryRoot, typeResolver } from "./resolvers";
 import { adminSchema, parseAdminOperation } from "./schema";
@@ -31,6 +33,8 @@ export interface ShopifyFakeOptions {
 
 export type RecordedRequest = { shop: string | null; operationName: string | null; query: string } & {
   variables: Record<string, unknown>;
+  /** What the request cost the shop's bucket once answered (null: refused before it was priced). */
+  actualCost?: number | null;
 };
 
 /** Applies to `shop`'s bucket only, or else to every bucket, including those of shops not yet called. */
@@ -42,6 +46,8 @@ export interface ShopifyFake {
   /** `http://127.0.0.1:<port>`; the API lives at `${url}/admin/api/${ADMIN_API_VERSION}/graphql.json`. */
   url: string;
   graphqlUrl: string;
+  /** `${url}/__control`: the control routes of control.ts. */
+  controlUrl: string;
   state: FakeState;
   requests: RecordedRequest[];
   setThrottle(setting: ThrottleSetting): void;
@@ -53,6 +59,8 @@ export interface ShopifyFake {
 const INVALID_TOKEN = "[API] Invalid API key or access token (unrecognized login or wrong password)";
 const RATE_LIMIT_DOCS = "https://shopify.dev/api/usage/rate-limits";
 const MAX_INPUT_ARRAY = 250;
+/** Shopify serves nothing outside /admin here, so this cannot shadow one of its paths. */
+const CONTROL_PREFIX = "/__control";
 
 class LeakyBucket {
   constructor(
@@ -249,6 +257,20 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
     };
     const handle = async () => {
       const path = new URL(request.url ?? "/", "http://fake.invalid").pathname;
+      if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+        let input: unknown;
+        if (request.method === "POST") {
+          const text = await readBody(request);
+          try {
+            input = text ? JSON.parse(text) : undefined;
+          } catch (error) {
+            return send(400, { error: `malformed JSON: ${(error as Error).message}` });
+          }
+        } else request.resume();
+        const route = path.slice(CONTROL_PREFIX.length).replace(/^\/+|\/+$/g, "");
+        const answer = handleControl(state, requests, request.method ?? "GET", route, input);
+        return send(answer.status, answer.body);
+      }
       if (request.method === "POST" && path === "/admin/oauth/access_token") {
         const domain = request.headers["x-fake-shop"] ?? request.headers.host?.replace(/:\d+$/, "");
         let parsed: unknown;
@@ -283,16 +305,21 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
           ? state.shop(named)
           : ((host ? state.shop(host) : undefined) ??
             (typeof token === "string" ? state.shopByToken(token) : undefined));
-      requests.push({
+      const recorded: RecordedRequest = {
         shop: store?.shop.myshopifyDomain ?? (typeof named === "string" ? named : (host ?? null)),
         operationName: givenName ?? /^\s*(?:query|mutation)\s+(\w+)/m.exec(query ?? "")?.[1] ?? null,
         query: query ?? "",
         variables,
-      });
+      };
+      requests.push(recorded);
       if (!store || store.shop.accessToken !== token) return send(401, { errors: INVALID_TOKEN });
       if (query === undefined)
         return send(400, { errors: { query: "Required parameter missing or invalid" } });
-      send(200, await answer(store, query, variables, givenName));
+      const answered = await answer(store, query, variables, givenName);
+      recorded.actualCost =
+        (answered as { extensions?: { cost?: { actualQueryCost?: number | null } } }).extensions?.cost
+          ?.actualQueryCost ?? null;
+      send(200, answered);
     };
     handle().catch((error: unknown) =>
       send(500, { errors: [{ message: `Shopify fake crashed: ${String(error)}` }] }),
@@ -304,6 +331,7 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
   return {
     url,
     graphqlUrl: `${url}/admin/api/${ADMIN_API_VERSION}/graphql.json`,
+    controlUrl: `${url}${CONTROL_PREFIX}`,
     state,
     requests,
     setThrottle({ shop, currentlyAvailable, maximumAvailable, restoreRate }) {

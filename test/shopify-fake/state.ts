@@ -64,7 +64,22 @@ export type FulfillmentOrderRecord = Text<
   lineItems: Array<{ id: Gid; lineItemId: Gid; totalQuantity: number; remainingQuantity: number }>;
   /** FulfillmentOrderAction values; null means what Shopify offers a merchant-managed location in this status. */
   supportedActions: string[] | null;
+  /** Holds in force; the fulfillment order is ON_HOLD while any is, and returns to `statusBeforeHold` after. */
+  holds: FulfillmentHoldRecord[];
+  statusBeforeHold: FulfillmentOrderStatus | null;
 };
+export type FulfillmentHoldReason =
+  | "AWAITING_PAYMENT"
+  | "AWAITING_RETURN_ITEMS"
+  | "HIGH_RISK_OF_FRAUD"
+  | "INCORRECT_ADDRESS"
+  | "INVENTORY_OUT_OF_STOCK"
+  | "ONLINE_STORE_POST_PURCHASE_CROSS_SELL"
+  | "OTHER"
+  | "UNKNOWN_DELIVERY_DATE";
+/** `byRequestingApp`: placed by the app under test (the fake serves one app), so it may release it. */
+export type FulfillmentHoldRecord = Text<"id"> &
+  NullableText<"handle" | "reasonNotes"> & { reason: FulfillmentHoldReason; byRequestingApp: boolean };
 export type FulfillmentEventRecord = Text<"id" | "status" | "happenedAt" | "createdAt"> &
   NullableText<"message" | "estimatedDeliveryAt" | "address1" | "city" | "province" | "country" | "zip"> &
   Record<"latitude" | "longitude", number | null>;
@@ -117,6 +132,10 @@ export class FakeState {
 
   shop(domain: string): ShopStore | undefined {
     return this.shopsByDomain.get(domain);
+  }
+
+  shops(): ShopStore[] {
+    return [...this.shopsByDomain.values()];
   }
 
   shopByToken(accessToken: string): ShopStore | undefined {
@@ -226,6 +245,20 @@ export class ShopStore {
     return { product, variants };
   }
 
+  /** Deletes a product as `productDelete` does: its variants, their inventory items and levels go with it. */
+  deleteProduct(productId: Gid): void {
+    const product = this.products.get(productId);
+    if (!product) throw new Error(`deleteProduct: no product ${productId}`);
+    for (const variantId of product.variantIds) {
+      const { inventoryItemId } = this.variants.get(variantId)!;
+      this.variants.delete(variantId);
+      this.inventoryItems.delete(inventoryItemId);
+      for (const [key, level] of this.inventoryLevels)
+        if (level.inventoryItemId === inventoryItemId) this.inventoryLevels.delete(key);
+    }
+    this.products.delete(productId);
+  }
+
   /** Activates an item at a location if needed, then sets the given quantity states. */
   stock(inventoryItemId: Gid, locationId: Gid, quantities: Quantities = {}): InventoryLevelRecord {
     if (!this.inventoryItems.has(inventoryItemId) || !this.locations.has(locationId)) {
@@ -313,10 +346,98 @@ export class ShopStore {
         ...{ lineItemId: line.id, totalQuantity: line.quantity, remainingQuantity: line.quantity },
       })),
       supportedActions: input.supportedActions ?? null,
+      holds: [],
+      statusBeforeHold: null,
     };
     order.fulfillmentOrderIds.push(fulfillmentOrder.id);
     this.orders.set(order.id, order);
     this.fulfillmentOrders.set(fulfillmentOrder.id, fulfillmentOrder);
     return { order, fulfillmentOrder };
+  }
+
+  /** Puts a hold on a fulfillment order as the merchant (the default), fraud analysis or, with `byRequestingApp`, the app does. */
+  holdFulfillmentOrder(
+    fulfillmentOrderId: Gid,
+    input: {
+      reason?: FulfillmentHoldReason;
+      byRequestingApp?: boolean;
+      reasonNotes?: string;
+      handle?: string;
+    } = {},
+  ): FulfillmentHoldRecord {
+    const fo = this.fulfillmentOrders.get(fulfillmentOrderId);
+    if (!fo) throw new Error(`holdFulfillmentOrder: no fulfillment order ${fulfillmentOrderId}`);
+    // Shopify offers HOLD only on a fulfillment order that can still be fulfilled.
+    if (fo.status !== "OPEN" && fo.status !== "IN_PROGRESS" && fo.status !== "ON_HOLD") {
+      throw new Error(`holdFulfillmentOrder: a ${fo.status} fulfillment order cannot be held`);
+    }
+    const hold: FulfillmentHoldRecord = {
+      id: this.newId("FulfillmentHold"),
+      reason: input.reason ?? "OTHER",
+      byRequestingApp: input.byRequestingApp ?? false,
+      reasonNotes: input.reasonNotes ?? null,
+      handle: input.handle ?? null,
+    };
+    if (fo.status !== "ON_HOLD") fo.statusBeforeHold = fo.status;
+    fo.holds.push(hold);
+    fo.status = "ON_HOLD";
+    fo.updatedAt = this.timestamp();
+    return hold;
+  }
+
+  /** Lifts holds (all when no ids are given); the fulfillment order returns to its status before the first. */
+  releaseHolds(fulfillmentOrderId: Gid, holdIds?: readonly Gid[]): void {
+    const fo = this.fulfillmentOrders.get(fulfillmentOrderId);
+    if (!fo) throw new Error(`releaseHolds: no fulfillment order ${fulfillmentOrderId}`);
+    fo.holds = holdIds ? fo.holds.filter((hold) => !holdIds.includes(hold.id)) : [];
+    if (fo.holds.length === 0 && fo.status === "ON_HOLD") {
+      fo.status = fo.statusBeforeHold ?? "OPEN";
+      fo.statusBeforeHold = null;
+    }
+    fo.updatedAt = this.timestamp();
+  }
+
+  /**
+   * The merchant moves a fulfillment order to another location, as `fulfillmentOrderMove` does: untouched, it is
+   * re-assigned in place; once partly fulfilled, it is closed and a new fulfillment order at the new location
+   * takes what remains. Returns the fulfillment order now holding the unfulfilled items.
+   */
+  moveFulfillmentOrder(fulfillmentOrderId: Gid, newLocationId: Gid): FulfillmentOrderRecord {
+    const fo = this.fulfillmentOrders.get(fulfillmentOrderId);
+    if (!fo) throw new Error(`moveFulfillmentOrder: no fulfillment order ${fulfillmentOrderId}`);
+    if (!this.locations.has(newLocationId))
+      throw new Error(`moveFulfillmentOrder: no location ${newLocationId}`);
+    if (fo.status === "CLOSED" || fo.status === "CANCELLED") {
+      throw new Error(`moveFulfillmentOrder: a ${fo.status} fulfillment order cannot be moved`);
+    }
+    const now = this.timestamp();
+    if (fo.lineItems.every((line) => line.remainingQuantity === line.totalQuantity)) {
+      fo.assignedLocationId = newLocationId;
+      fo.updatedAt = now;
+      return fo;
+    }
+    const moved: FulfillmentOrderRecord = {
+      id: this.newId("FulfillmentOrder"),
+      ...{ orderId: fo.orderId, status: "OPEN", createdAt: now, updatedAt: now },
+      assignedLocationId: newLocationId,
+      lineItems: fo.lineItems
+        .filter((line) => line.remainingQuantity > 0)
+        .map((line) => ({
+          id: this.newId("FulfillmentOrderLineItem"),
+          lineItemId: line.lineItemId,
+          totalQuantity: line.remainingQuantity,
+          remainingQuantity: line.remainingQuantity,
+        })),
+      ...{ supportedActions: null, holds: [], statusBeforeHold: null },
+    };
+    // The original keeps only what was fulfilled from it, so an order's quantities are not counted twice.
+    for (const line of fo.lineItems) {
+      line.totalQuantity -= line.remainingQuantity;
+      line.remainingQuantity = 0;
+    }
+    Object.assign(fo, { status: "CLOSED", updatedAt: now, holds: [] });
+    this.fulfillmentOrders.set(moved.id, moved);
+    this.orders.get(fo.orderId)!.fulfillmentOrderIds.push(moved.id);
+    return moved;
   }
 }
