@@ -6,6 +6,7 @@ import type { ServiceDeps } from "../context.server";
 import { WarehouseError, WarehouseUnauthorized } from "../warehouse/errors";
 import type { OrderStatus } from "../warehouse/schemas";
 import { OPERATIONS } from "../warehouse/wire";
+import { FIRST_CHECK_AFTER_MS, requestStatusCheck } from "../statuses/kinds";
 import { ATTENTION, ORDER_STATE } from "./states";
 import { foundAtWarehouse, lookUpFailed, notFoundAtWarehouse, type Transition } from "./state-machine";
 import { failureOf, type ShopWorkDeps, type StepResult } from "./step.server";
@@ -247,6 +248,10 @@ export async function lookUpInDoubtOrders(
     const others = judged.flatMap(({ record, reason }) => (reason === null ? [] : [{ record, reason }]));
     return missed(deps, settings, row, others, missesSince(row), at);
   });
+  if (records.length) {
+    // Those found are the warehouse's now: their statuses are looked up from here on.
+    await requestStatusCheck(db, shop, new Date(deps.clock().getTime() + FIRST_CHECK_AFTER_MS));
+  }
   deps.log.info(
     {
       event: "orders.looked_up",

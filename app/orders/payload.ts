@@ -10,6 +10,7 @@
 // from `admin_graphql_api_id` when present and from the number otherwise. Parsing a parsed order again
 // gives the same result.
 import { z } from "zod";
+import { exactId, graphqlId, numericId } from "../webhooks/ids";
 
 /**
  * A field read tolerantly: a value that does not fit becomes absent instead of refusing the order. Typed
@@ -27,33 +28,6 @@ const amount = z.union([
     .refine(Number.isFinite)
     .transform((value) => value.toFixed(2)),
 ]);
-
-const GID = /^gid:\/\/shopify\/\w+\/(\d+)$/;
-const NUMERIC_ID = "must be a numeric id (a whole number, a string of digits, or a gid://shopify/… id)";
-/** A number, digit string or gid, as exact digits where the input has them. */
-const numericId = z.union(
-  [
-    // Not z.number().int(): zod's int stops at 2^53, and JSON numbers beyond it are the point here.
-    // BigInt writes 1e21 as its digits, where String would write "1e+21".
-    z
-      .number()
-      .refine((id) => Number.isInteger(id) && id >= 0, NUMERIC_ID)
-      .transform((id) => BigInt(id).toString()),
-    z.string().regex(/^\d+$/, NUMERIC_ID),
-    z
-      .string()
-      .regex(GID, NUMERIC_ID)
-      .transform((gid) => gid.match(GID)![1]!),
-  ],
-  { error: NUMERIC_ID },
-);
-const graphqlId = z.string().regex(GID);
-
-/** The digits of `gid://shopify/Order/820982911946154508`, else the id as read. */
-function exactId<Id extends string | undefined | null>(id: Id, gid: string | null | undefined): string | Id {
-  const digits = gid?.match(GID)?.[1];
-  return digits ?? id;
-}
 
 /** Text; a number (a phone or zip some tools send as one) is taken as its digits. */
 const text = tolerant(z.union([z.string(), z.number().transform(String)]));

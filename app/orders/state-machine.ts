@@ -2,8 +2,19 @@
 // webhook, a merchant's action, the warehouse's answer), the columns to change and the timeline events.
 // Pure: callers read the row, apply the patch conditionally on the version they read, and re-read on a clash.
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
+import { shopifyNeed } from "../fulfillment/need";
 import type { HoldReason, MappingResult } from "./mapping";
-import { ATTENTION, EVENT, ORDER_STATE, PENDING, type EventKind, type OrderState } from "./states";
+import {
+  ATTENTION,
+  EVENT,
+  ORDER_STATE,
+  PENDING,
+  STAGE,
+  STAGE_RANK,
+  type EventKind,
+  type OrderState,
+  type Stage,
+} from "./states";
 
 /** Transient failures of one request are retried this many times; then the order waits for the merchant. */
 export const MAX_ATTEMPTS = 12;
@@ -12,7 +23,21 @@ export const MAX_ATTEMPTS = 12;
 export type OrderFacts = Pick<
   OrderRow,
   "state" | "mapped" | "holdReasons" | "sentOrder" | "pending" | "attempts" | "cancelledAt" | "attention"
->;
+> &
+  Partial<
+    Pick<
+      OrderRow,
+      | "stage"
+      | "ttn"
+      | "warehouseStatus"
+      | "carrierStatus"
+      | "fulfillmentId"
+      | "fulfilledTtn"
+      | "fulfillmentEvent"
+      | "fulfillmentProblem"
+      | "fulfillmentAttempts"
+    >
+  >;
 
 /** The columns a transition writes (the caller adds the version and updatedAt). */
 export type OrderPatch = Partial<
@@ -33,6 +58,18 @@ export type OrderPatch = Partial<
     | "keyOrder"
     | "acceptedAt"
     | "submittedAt"
+    | "stage"
+    | "stageAt"
+    | "ttn"
+    | "warehouseStatus"
+    | "carrierStatus"
+    | "statusCheckedAt"
+    | "fulfillmentDueAt"
+    | "fulfillmentAttempts"
+    | "fulfillmentId"
+    | "fulfilledTtn"
+    | "fulfillmentEvent"
+    | "fulfillmentProblem"
   >
 >;
 
@@ -75,7 +112,42 @@ export type OrderInput =
   | { type: "submission_failed"; failure: Failure; data?: unknown }
   | { type: "edit_sent"; sent: string; data?: unknown }
   | { type: "cancel_sent"; data?: unknown }
-  | { type: "change_failed"; change: "edit" | "cancel"; failure: Failure; data?: unknown };
+  | { type: "change_failed"; change: "edit" | "cancel"; failure: Failure; data?: unknown }
+  /** ReportStatusOrder's record of the order, read through the status table (app/statuses/). */
+  | { type: "status_reported"; report: StatusReport }
+  /** What the Shopify side did for the order (app/fulfillment/), and how it reads carrier statuses. */
+  | { type: "shopify_told"; told: ShopifyTold; eventFor: (carrierStatusId: string) => string | null }
+  /** The merchant asks for the Shopify side again after a problem. */
+  | { type: "shopify_retry" };
+
+/** What the Shopify side did for an order in one step. */
+export interface ShopifyTold {
+  /** The fulfillment made, or found (an earlier call's answer was lost) carrying the order's waybill. */
+  fulfilled?: { fulfillmentId: string; found: boolean; notified: boolean };
+  /** The waybill Shopify now shows (made with the fulfillment, or updated on it). */
+  ttn?: string;
+  /** The fulfillment event status sent. */
+  event?: string;
+  /** A problem only the merchant can solve: the order waits for them. */
+  problem?: { code: string; message: string };
+  /** Shopify could not be reached or asked us to wait: tried again at `retryAt`, counting an attempt. */
+  failure?: { reason: string; retryAt: Date };
+  data?: unknown;
+}
+
+/** A status record as the rules take it. */
+export interface StatusReport {
+  /** The stage the status table gives the warehouse's status; null when it gives none. */
+  stage: Stage | null;
+  /** Whether the status table knows the warehouse's status at all. */
+  known: boolean;
+  /** The waybill, or "" when the warehouse has none yet. */
+  ttn: string;
+  warehouseStatus: { id: string; name: string; date: string };
+  carrierStatus: { id: string; name: string; date: string };
+  /** The record as the warehouse sent it, kept on the events it causes. */
+  record: unknown;
+}
 
 const UNSENT: readonly string[] = [ORDER_STATE.held, ORDER_STATE.ready, ORDER_STATE.rejected];
 
@@ -150,7 +222,193 @@ export function transition(row: OrderFacts, input: OrderInput, now: Date): Trans
       };
     case "change_failed":
       return changeFailed(row, input.change, input.failure, now, input.data);
+    case "status_reported":
+      return statusReported(row, input.report, now);
+    case "shopify_told":
+      return shopifyTold(row, input.told, input.eventFor, now);
+    case "shopify_retry":
+      if (!row.fulfillmentProblem) return { refused: "Shopify has nothing waiting for you on this order." };
+      return {
+        patch: { fulfillmentProblem: null, fulfillmentAttempts: 0, fulfillmentDueAt: now },
+        events: [{ kind: EVENT.retryRequested, message: "You asked for Shopify to be told again." }],
+      };
   }
+}
+
+const EVENT_TOLD: Record<string, string> = {
+  IN_TRANSIT: "Shopify now shows the parcel on its way.",
+  READY_FOR_PICKUP: "Shopify now shows the parcel ready for pickup at the branch.",
+  OUT_FOR_DELIVERY: "Shopify now shows the parcel out for delivery.",
+  ATTEMPTED_DELIVERY: "Shopify now shows a delivery attempt that did not reach the buyer.",
+  DELAYED: "Shopify now shows the delivery as delayed.",
+  FAILURE: "Shopify now shows that the delivery failed.",
+  DELIVERED: "Shopify now shows the order as delivered.",
+};
+
+/**
+ * Records what Shopify was told, and whether it still needs telling something (then the order stays due
+ * at once). A transient failure counts an attempt; after MAX_ATTEMPTS the merchant decides.
+ */
+function shopifyTold(
+  row: OrderFacts,
+  told: ShopifyTold,
+  eventFor: (carrierStatusId: string) => string | null,
+  now: Date,
+): Transition {
+  const patch: OrderPatch = {};
+  const events: TimelineEntry[] = [];
+  const data = told.data;
+  if (told.fulfilled && !row.fulfillmentId) {
+    const { fulfillmentId, found, notified } = told.fulfilled;
+    patch.fulfillmentId = fulfillmentId;
+    events.push({
+      kind: EVENT.fulfilled,
+      message: found
+        ? `Shopify already had this order's fulfillment with waybill ${told.ttn ?? row.ttn}: it was kept, not made again.`
+        : notified
+          ? `Fulfilled in Shopify with waybill ${told.ttn ?? row.ttn}. Shopify told the buyer.`
+          : `Fulfilled in Shopify with waybill ${told.ttn ?? row.ttn}. The buyer was not told, as Settings says.`,
+      data,
+    });
+  } else if (told.ttn && row.fulfillmentId && told.ttn !== row.fulfilledTtn) {
+    events.push({
+      kind: EVENT.trackingUpdated,
+      message: `Shopify's tracking now shows waybill ${told.ttn}.`,
+      data,
+    });
+  }
+  if (told.ttn) patch.fulfilledTtn = told.ttn;
+  if (told.event) {
+    patch.fulfillmentEvent = told.event;
+    events.push({
+      kind: EVENT.fulfillmentEvent,
+      message: EVENT_TOLD[told.event] ?? `Shopify was told: ${told.event}.`,
+      data,
+    });
+  }
+  if (told.problem) {
+    patch.fulfillmentProblem = JSON.stringify(told.problem);
+    patch.fulfillmentDueAt = null;
+    events.push({ kind: EVENT.fulfillmentProblem, message: told.problem.message, data });
+    return { patch, events };
+  }
+  if (told.failure) {
+    const attempts = (row.fulfillmentAttempts ?? 0) + 1;
+    if (attempts >= MAX_ATTEMPTS) {
+      const message = `Shopify could not be told after ${attempts} attempts: ${told.failure.reason} Use Retry on this order to try again.`;
+      patch.fulfillmentProblem = JSON.stringify({ code: "retries_exhausted", message });
+      patch.fulfillmentDueAt = null;
+      patch.fulfillmentAttempts = attempts;
+      events.push({ kind: EVENT.fulfillmentProblem, message, data });
+      return { patch, events };
+    }
+    return {
+      patch: { ...patch, fulfillmentAttempts: attempts, fulfillmentDueAt: told.failure.retryAt },
+      events,
+    };
+  }
+  const after = {
+    stage: row.stage ?? null,
+    ttn: row.ttn ?? null,
+    carrierStatus: row.carrierStatus ?? null,
+    fulfillmentId: patch.fulfillmentId ?? row.fulfillmentId ?? null,
+    fulfilledTtn: patch.fulfilledTtn ?? row.fulfilledTtn ?? null,
+    fulfillmentEvent: patch.fulfillmentEvent ?? row.fulfillmentEvent ?? null,
+    fulfillmentProblem: row.fulfillmentProblem ?? null,
+  };
+  patch.fulfillmentAttempts = 0;
+  patch.fulfillmentDueAt = shopifyNeed(after, eventFor) ? now : null;
+  return { patch, events };
+}
+
+const STAGE_EVENT: Record<Stage, { kind: EventKind; message: string }> = {
+  picked: { kind: EVENT.picked, message: "The warehouse has picked the order." },
+  shipped: { kind: EVENT.shipped, message: "The warehouse has shipped the order." },
+  delivered: { kind: EVENT.delivered, message: "The order has been delivered to the buyer." },
+  cancelled_at_warehouse: {
+    kind: EVENT.cancelledAtWarehouse,
+    message:
+      "The warehouse cancelled the order. Nothing was changed in Shopify: cancel or refund the order there if it will not ship.",
+  },
+  returned: {
+    kind: EVENT.returned,
+    message:
+      "The order came back to the warehouse. Nothing was changed in Shopify: refund or restock it there as you decide.",
+  },
+};
+
+/** The stages that ask the merchant to act in Shopify, and what to say on the order until they do. */
+const STAGE_ATTENTION: Partial<Record<Stage, { attention: string; message: string }>> = {
+  cancelled_at_warehouse: {
+    attention: ATTENTION.cancelledAtWarehouse,
+    message: "The warehouse cancelled this order. Cancel or refund it in Shopify if it will not ship.",
+  },
+  returned: {
+    attention: ATTENTION.returned,
+    message: "This order came back to the warehouse. Refund or restock it in Shopify as you decide.",
+  },
+};
+
+const rankOf = (stage: string | null | undefined) => (stage ? (STAGE_RANK[stage as Stage] ?? 0) : 0);
+
+/**
+ * What a status report changes: the stage only forwards (an earlier or equal one is ignored, whatever the
+ * warehouse says), the waybill when it is new, the statuses as reported. Shopify is due to be told when
+ * the order has shipped with a waybill and any of that moved.
+ */
+function statusReported(row: OrderFacts, report: StatusReport, now: Date): Transition {
+  const patch: OrderPatch = { statusCheckedAt: now };
+  const events: TimelineEntry[] = [];
+  if (row.state !== ORDER_STATE.accepted) return { patch, events };
+  const warehouseStatus = JSON.stringify(report.warehouseStatus);
+  const carrierStatus = JSON.stringify(report.carrierStatus);
+  const data = { record: report.record };
+  const statusChanged = warehouseStatus !== (row.warehouseStatus ?? null);
+  if (statusChanged) {
+    patch.warehouseStatus = warehouseStatus;
+    if (!report.known) {
+      events.push({
+        kind: EVENT.statusUnknown,
+        message: `The warehouse reports the status “${report.warehouseStatus.name || report.warehouseStatus.id}”, which the status table does not know. The order stays where it was; add the status in Settings if it means a stage.`,
+        data,
+      });
+    }
+  }
+  const carrierChanged = carrierStatus !== (row.carrierStatus ?? null);
+  if (carrierChanged) patch.carrierStatus = carrierStatus;
+  const forward = report.stage !== null && rankOf(report.stage) > rankOf(row.stage);
+  if (forward) {
+    const stage = report.stage!;
+    patch.stage = stage;
+    patch.stageAt = now;
+    events.push({ ...STAGE_EVENT[stage], data });
+    const attention = STAGE_ATTENTION[stage];
+    if (attention) {
+      patch.attention = attention.attention;
+      patch.attentionMessage = attention.message;
+    }
+  }
+  const ttnChanged = report.ttn !== "" && report.ttn !== (row.ttn ?? "");
+  if (ttnChanged) {
+    patch.ttn = report.ttn;
+    events.push(
+      row.ttn
+        ? {
+            kind: EVENT.ttnChanged,
+            message: `The warehouse changed the waybill from ${row.ttn} to ${report.ttn}.`,
+            data,
+          }
+        : { kind: EVENT.ttnAssigned, message: `The warehouse gave the waybill ${report.ttn}.`, data },
+    );
+  }
+  const stage = forward ? report.stage! : row.stage;
+  const ttn = ttnChanged ? report.ttn : row.ttn;
+  const toShopify = (stage === STAGE.shipped || stage === STAGE.delivered) && Boolean(ttn);
+  if (toShopify && (forward || ttnChanged || carrierChanged)) {
+    patch.fulfillmentDueAt = now;
+    patch.fulfillmentAttempts = 0;
+  }
+  return { patch, events };
 }
 
 /** Whether a transition answered a refusal (a merchant's action that does not apply). */
@@ -380,6 +638,8 @@ function acceptedColumns(
     state: ORDER_STATE.accepted,
     ...taken,
     acceptedAt: now,
+    // The warehouse just answered for it: polling looks at it again after the shop's interval.
+    statusCheckedAt: now,
     attempts: 0,
     lastError: null,
     nextAttemptAt: taken.pending ? now : null,

@@ -24,6 +24,28 @@ export const ORDER_STATE_DESCRIPTION: Record<OrderState, string> = {
   cancelled: "Cancelled; the warehouse will not ship it.",
 };
 
+/**
+ * Where an accepted order is at the warehouse (WarehouseOrder.stage; null: not yet picked). Stages only move
+ * forward, by their rank: a report of an earlier or an equal one changes nothing. Cancelled at the warehouse
+ * can follow picking but not shipping; returned can follow shipping or delivery.
+ */
+export const STAGE = {
+  picked: "picked",
+  shipped: "shipped",
+  delivered: "delivered",
+  cancelledAtWarehouse: "cancelled_at_warehouse",
+  returned: "returned",
+} as const;
+export type Stage = (typeof STAGE)[keyof typeof STAGE];
+export const STAGES = Object.values(STAGE) as [Stage, ...Stage[]];
+export const STAGE_RANK: Record<Stage, number> = {
+  picked: 1,
+  shipped: 2,
+  cancelled_at_warehouse: 2,
+  delivered: 3,
+  returned: 4,
+};
+
 /** A change that must still reach an order the warehouse already has. */
 export const PENDING = { edit: "edit", cancel: "cancel" } as const;
 export type Pending = (typeof PENDING)[keyof typeof PENDING];
@@ -46,6 +68,9 @@ export const ATTENTION = {
   notAtWarehouse: "not_at_warehouse",
   /** A request failed MAX_ATTEMPTS times over: retried only when the merchant asks. */
   retriesExhausted: "retries_exhausted",
+  /** The warehouse cancelled the order, or it came back: the merchant decides what happens in Shopify. */
+  cancelledAtWarehouse: "cancelled_at_warehouse",
+  returned: "returned",
 } as const;
 export type Attention = (typeof ATTENTION)[keyof typeof ATTENTION];
 
@@ -73,6 +98,20 @@ export const EVENT = {
   cancelRefused: "cancel_refused",
   retryRequested: "retry_requested",
   batchUnproven: "batch_unproven",
+  picked: "picked",
+  shipped: "shipped",
+  delivered: "delivered",
+  cancelledAtWarehouse: "cancelled_at_warehouse",
+  returned: "returned",
+  ttnAssigned: "ttn_assigned",
+  ttnChanged: "ttn_changed",
+  statusUnknown: "status_unknown",
+  fulfilled: "fulfilled",
+  trackingUpdated: "tracking_updated",
+  fulfillmentEvent: "fulfillment_event",
+  fulfillmentProblem: "fulfillment_problem",
+  awaitingCards: "awaiting_cards",
+  cardsAccepted: "cards_accepted",
 } as const;
 export type EventKind = (typeof EVENT)[keyof typeof EVENT];
 

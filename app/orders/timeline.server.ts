@@ -29,7 +29,8 @@ export function newEventId(now = Date.now()): string {
   return `c${time}${sequence.toString(36).padStart(4, "0")}${randomBytes(6).toString("hex")}`;
 }
 
-function eventRow(event: OrderEventInput) {
+/** The event as its row keeps it. */
+export function eventRow(event: OrderEventInput) {
   return {
     id: newEventId(),
     shop: event.shop,

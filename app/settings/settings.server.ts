@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
+import type { SqlTransaction } from "../db/sql.server";
 import { env } from "../env.server";
 import type { Log } from "../logger.server";
 import {
@@ -65,9 +66,44 @@ export async function shopMapping(db: Db, shop: string, log?: Log): Promise<Shop
   return checkedMapping(shop, row?.mapping, log);
 }
 
+/** The same, read by a statement of `tx` (order intake's own transaction). */
+export async function shopMappingIn(tx: SqlTransaction, shop: string, log?: Log): Promise<ShopMapping> {
+  const [row] = await tx.query(`SELECT "mapping" FROM "ShopSettings" WHERE "shop" = ?`, [shop]);
+  return checkedMapping(shop, typeof row?.mapping === "string" ? row.mapping : undefined, log);
+}
+
+/**
+ * Each shop's mapping as last parsed, with the text it was parsed from. Every order reads the stored text
+ * (so a save elsewhere is seen by the next order, in any process); only when that text is the one already
+ * parsed is the parse skipped. Bounded: a shop beyond the bound is parsed again.
+ */
+const parsedMappings = new Map<string, { stored: string | undefined; parsed: ShopMapping }>();
+const PARSED_MAPPINGS_KEPT = 1_000;
+
+function parsedMapping(shop: string, stored: string | undefined): ShopMapping {
+  const kept = parsedMappings.get(shop);
+  if (kept && kept.stored === stored) return kept.parsed;
+  const parsed = deepFreeze(parseMapping(stored));
+  parsedMappings.delete(shop);
+  if (parsedMappings.size >= PARSED_MAPPINGS_KEPT) {
+    parsedMappings.delete(parsedMappings.keys().next().value!);
+  }
+  parsedMappings.set(shop, { stored, parsed });
+  return parsed;
+}
+
+/** Frozen, so that no caller can change the copy the next orders get. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 /** A shop's stored mapping parsed, with a problem logged. */
 export function checkedMapping(shop: string, stored: string | undefined, log: Log | undefined): ShopMapping {
-  const parsed = parseMapping(stored);
+  const parsed = parsedMapping(shop, stored);
   if (parsed.problem !== null) {
     log?.warn(
       { shop, event: "settings.mapping_invalid", problem: parsed.problem },
@@ -96,7 +132,7 @@ export async function loadSettings(db: Db, shop: string, log?: Log): Promise<Set
 }
 
 /** The errors of a form, keyed by dotted field path ("apiKey", "mapping.deliveryRules.0.match"). */
-function fieldErrors(error: z.ZodError): Record<string, string> {
+export function fieldErrors(error: z.ZodError): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const issue of error.issues) errors[issue.path.join(".") || "form"] ??= issue.message;
   return errors;

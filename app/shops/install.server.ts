@@ -1,8 +1,10 @@
 // What the app keeps about a store: read from Admin GraphQL when the store installs (or re-installs) the
-// app, so every later capability knows the shop's name, currency, time zone and language.
+// app, so every later capability knows the shop's name, currency, time zone and language; and gives the shop
+// its warehouse notification address.
 import type { Clock } from "../context.server";
 import type { Db } from "../db.server";
 import type { Log } from "../logger.server";
+import { ensureNotifyToken } from "../statuses/notify-token.server";
 import { runAdminOperation, type AdminGraphql } from "../shopify/admin-graphql.server";
 import type { ShopFactsQuery } from "../types/admin.generated";
 
@@ -59,6 +61,8 @@ export async function recordShopInstall(
       select: { installedAt: true },
     }),
   ]);
+  // The warehouse notification address exists from the start; a reinstall keeps the one the warehouse has.
+  await ensureNotifyToken(db, shop);
   const fresh = reinstalled.count > 0 || record.installedAt.getTime() === now.getTime();
   log.info(
     {

@@ -13,6 +13,7 @@ import {
   PAYER_TYPE,
   PAYMENT_METHOD,
   PHONE_PATTERN,
+  PRODUCT_FIELD_MAX_LENGTH,
   RECIPIENT_TYPE,
   RESULT_ERROR,
   RESULT_OK,
@@ -86,10 +87,18 @@ export type EditedWarehouseOrder = z.infer<typeof editedOrderSchema>;
 // ---------------------------------------------------------------------------------------------------
 // Other requests (the part after ApiKey).
 
+const productField = (field: keyof typeof PRODUCT_FIELD_MAX_LENGTH) =>
+  z
+    .string()
+    .max(
+      PRODUCT_FIELD_MAX_LENGTH[field],
+      `${field} must be at most ${PRODUCT_FIELD_MAX_LENGTH[field]} characters`,
+    );
+
 export const addProductSchema = z.strictObject({
-  sku: z.string().min(1),
-  name: z.string().min(1),
-  barcode: z.string().optional(),
+  sku: productField("sku").min(1),
+  name: productField("name").min(1),
+  barcode: productField("barcode").optional(),
   AnswerOption: z.literal(ADD_PRODUCT_ANSWER_OPTION).default(ADD_PRODUCT_ANSWER_OPTION),
 });
 export type AddProductInput = z.input<typeof addProductSchema>;

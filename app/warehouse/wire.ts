@@ -88,6 +88,14 @@ export const PAYER_TYPE = { recipient: "Recipient", sender: "Sender" } as const;
 export const RECIPIENT_TYPE = { privatePerson: "Private person", organization: "Organization" } as const;
 export const ADD_PRODUCT_ANSWER_OPTION = "Correct";
 
+/**
+ * AddProduct's field lengths in characters ([guess]: no source gives any). The sku and barcode identify the
+ * goods and cannot be cut, so their bound is generous and only keeps out text that is plainly not a code;
+ * the name is cut to fit, so its bound is the common catalogue name length of the warehouse's accounting
+ * system, where a longer name would be refused or cut by the warehouse at a place we do not choose.
+ */
+export const PRODUCT_FIELD_MAX_LENGTH = { sku: 50, barcode: 50, name: 100 } as const;
+
 /** AddDeliveryRequest's `deliveryMethod` (note the lower-case п, unlike the order literal). */
 export const INBOUND_DELIVERY_METHOD = {
   novaPoshta: "Новая почта",

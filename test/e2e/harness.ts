@@ -70,6 +70,8 @@ export interface OrderFlow<Warehouse extends WarehouseSide = WarehouseSimulator>
   sim: Warehouse;
   app: RouteServer;
   worker: Worker;
+  /** Starts another worker like `worker`, as a process started after it stopped would; close() stops it. */
+  restartWorker(): Worker;
   /**
    * Sends a signed webhook to the app over HTTP, and throws (with the answer's body) unless the app answers
    * `expectStatus`, 200 unless told: an order the app refused must never pass unnoticed.
@@ -169,15 +171,18 @@ export async function startOrderFlow<Warehouse extends WarehouseSide = Warehouse
     data: { batchProof: options.batchProof ?? "proven" },
   });
   const app = await startRouteServer();
-  const worker = createWorker({
-    ...context,
-    endpoints: { baseUrl: sim.url, baseUrlV2: sim.urlV2, timeoutMs: options.warehouseTimeoutMs ?? 2_000 },
-    sweepIntervalMs: 50,
-    rateLimits: { ...SCALED_LIMITS, marginMs: 20 },
-    backoff: { baseMs: 50, maxMs: 400 },
-    inDoubtSettleMs: 0,
-    ...options.worker,
-  });
+  const newWorker = () =>
+    createWorker({
+      ...context,
+      endpoints: { baseUrl: sim.url, baseUrlV2: sim.urlV2, timeoutMs: options.warehouseTimeoutMs ?? 2_000 },
+      sweepIntervalMs: 50,
+      rateLimits: { ...SCALED_LIMITS, marginMs: 20 },
+      backoff: { baseMs: 50, maxMs: 400 },
+      inDoubtSettleMs: 0,
+      ...options.worker,
+    });
+  const worker = newWorker();
+  const restarted: Worker[] = [];
   if (!options.noWorker) {
     globalThis.skladSyncWorker = worker;
     worker.start();
@@ -200,11 +205,17 @@ export async function startOrderFlow<Warehouse extends WarehouseSide = Warehouse
         );
       return response;
     },
+    restartWorker() {
+      const started = newWorker();
+      restarted.push(started);
+      started.start();
+      return started;
+    },
     expectWarehouseErrors(expected) {
       announced.push(expected);
     },
     async close() {
-      await worker.stop();
+      await Promise.all([worker, ...restarted].map((running) => running.stop()));
       globalThis.skladSyncWorker = undefined;
       await app.close();
       // Read after the worker stopped: nothing more can reach the simulator.

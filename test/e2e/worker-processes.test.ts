@@ -1,6 +1,6 @@
 // The worker as its own process (`npm run worker`): killed with SIGKILL in the middle of a batch and
 // started again, nothing is lost or sent twice; two of them on one PostgreSQL database send each order
-// exactly once.
+// exactly once, and make each order's Shopify fulfillment once, one of them killed while they do.
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
@@ -10,6 +10,9 @@ import { takeInOrderWebhook } from "../../app/orders/intake.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
 import { ATTENTION } from "../../app/orders/states";
 import { saveSettings } from "../../app/settings/settings.server";
+import { requestStatusCheck } from "../../app/statuses/kinds";
+import { saveStatusSettings } from "../../app/statuses/settings.server";
+import { startShopifyFake, type ShopifyFake } from "../shopify-fake";
 import {
   eventually,
   orderPayload,
@@ -22,6 +25,7 @@ import {
 
 const onPostgres = databaseFlavour(process.env.DATABASE_URL ?? "file:") === "postgresql";
 let flow: OrderFlow | undefined;
+let fake: ShopifyFake | undefined;
 const children: ChildProcess[] = [];
 const workerLog: string[] = [];
 
@@ -47,12 +51,17 @@ afterEach(async () => {
   workerLog.length = 0;
   await flow?.close();
   flow = undefined;
+  await fake?.close();
+  fake = undefined;
 });
 
-function startWorkerProcess(sim: OrderFlow["sim"]): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+/** `shopifyUrl`: the Shopify fake the worker's Admin API calls go to (test/support/child-network.ts). */
+function startWorkerProcess(sim: OrderFlow["sim"], shopifyUrl?: string): ChildProcess {
+  const preload = shopifyUrl ? ["--import", "./test/support/child-network.ts"] : [];
+  const child = spawn(process.execPath, ["--import", "tsx", ...preload, "scripts/worker.ts"], {
     env: {
       ...process.env,
+      ...(shopifyUrl && { TEST_SHOPIFY_FAKE_URL: shopifyUrl }),
       WAREHOUSE_API_URL: sim.url,
       WAREHOUSE_API_V2_URL: sim.urlV2,
       WORKER_SWEEP_MS: "100",
@@ -70,13 +79,40 @@ function startWorkerProcess(sim: OrderFlow["sim"]): ChildProcess {
   return child;
 }
 
-async function takeIn(shop: string, n: number) {
+async function takeIn(shop: string, n: number, changes: Record<string, unknown> = {}) {
   await takeInOrderWebhook(appContext(), {
     shop,
     topic: "orders/create",
     eventId: `event-${shop}-${n}`,
-    order: shopifyOrderSchema.parse(orderPayload(n)),
+    order: shopifyOrderSchema.parse(orderPayload(n, changes)),
   });
+}
+
+/** Another store on the simulator's warehouse account, told apart by its id_order prefix. */
+async function addShop(shop: string, prefix: string) {
+  const { db } = appContext();
+  if (!(await db.shop.findUnique({ where: { shop } }))) {
+    await db.shop.create({
+      data: {
+        shop,
+        name: shop,
+        currencyCode: "UAH",
+        ianaTimezone: "Europe/Kyiv",
+        primaryLocale: "uk",
+        scopes: "read_orders",
+        installedAt: new Date(Date.now() - 3600_000),
+      },
+    });
+  }
+  const saved = await saveSettings(appContext(), shop, {
+    apiKey: flow!.sim.apiKey,
+    environment: "production",
+    batchAddOrder: true,
+    mapping: { idOrderPrefix: prefix },
+  });
+  expect(saved.ok).toBe(true);
+  // The simulator's account answers batches as expected (test/e2e/order-rules proves it).
+  await db.shopSettings.update({ where: { shop }, data: { batchProof: "proven" } });
 }
 
 describe("worker processes", () => {
@@ -182,5 +218,73 @@ describe("worker processes", () => {
       expect(flow.sim.stats().requests.AddOrder).toBe(12);
     },
     120_000,
+  );
+
+  it.runIf(onPostgres)(
+    "two workers on PostgreSQL make each order's Shopify fulfillment once, one of them killed meanwhile",
+    async () => {
+      flow = await startOrderFlow({ noWorker: true, simulator: { rateLimits: SCALED_LIMITS } });
+      fake = await startShopifyFake();
+      const { db } = appContext();
+      const shops = [SHOP, "lviv-goods.myshopify.com", "odesa-goods.myshopify.com"];
+      const perShop = 40;
+      const fakeOrders: { fulfillmentIds: string[] }[] = [];
+      for (const [index, shop] of shops.entries()) {
+        await addShop(shop, `F${index}-`);
+        const store = fake.state.addShop({ domain: shop, accessToken: `shpat_two_workers_${index}` });
+        await db.session.create({
+          data: { id: `offline_${shop}`, shop, state: "", accessToken: store.shop.accessToken, scope: "" },
+        });
+        const warehouse = store.addLocation({ name: "Склад" });
+        const located = await saveStatusSettings(appContext(), shop, { locationId: warehouse.id }, [
+          { id: warehouse.id, name: warehouse.name },
+        ]);
+        expect(located.ok).toBe(true);
+        for (let n = 1; n <= perShop; n++) {
+          const { order } = store.addOrder({
+            lineItems: [{ title: "Вишиванка", quantity: 1 }],
+            locationId: warehouse.id,
+          });
+          fakeOrders.push(order);
+          const id = Number(order.id.split("/").at(-1));
+          await takeIn(shop, n, { id, admin_graphql_api_id: order.id });
+        }
+      }
+      const total = shops.length * perShop;
+
+      const first = startWorkerProcess(flow.sim, fake.url);
+      startWorkerProcess(flow.sim, fake.url);
+      await waitForAll(
+        "every order to be accepted",
+        async () => (await db.warehouseOrder.count({ where: { state: "accepted" } })) === total,
+        90_000,
+      );
+      // Shipped at the warehouse, each with its waybill, and notified: what the notification address
+      // records (test/e2e/warehouse-notify.test.ts), a hint on each order and a check asked for now.
+      for (const row of await db.warehouseOrder.findMany({ select: { idOrder: true } })) {
+        flow.sim.advanceOrder({ id_order: row.idOrder, to: "shipped" });
+      }
+      const notifiedAt = new Date();
+      await db.warehouseOrder.updateMany({ data: { statusHintAt: notifiedAt } });
+      for (const shop of shops) await requestStatusCheck(db, shop, notifiedAt);
+
+      const fulfilled = () => fakeOrders.filter((order) => order.fulfillmentIds.length > 0).length;
+      await waitForAll("the first fulfillments", async () => fulfilled() > 0, 60_000);
+      first.kill("SIGKILL");
+      await waitForAll(
+        "every order fulfilled in Shopify and recorded",
+        async () =>
+          (await db.warehouseOrder.count({
+            where: { fulfillmentId: { not: null }, fulfillmentDueAt: null },
+          })) === total,
+        90_000,
+      );
+      expect(fulfilled()).toBe(total);
+      // Once each: a fulfillment whose answer the kill lost was found again by its waybill.
+      expect(fakeOrders.filter((order) => order.fulfillmentIds.length !== 1)).toEqual([]);
+      const rows = await db.warehouseOrder.findMany({ select: { fulfillmentId: true } });
+      expect(new Set(rows.map((row) => row.fulfillmentId)).size).toBe(total);
+    },
+    180_000,
   );
 });

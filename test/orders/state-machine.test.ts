@@ -16,6 +16,8 @@ import {
   notFoundAtWarehouse,
   type Failure,
   type OrderInput,
+  type ShopifyTold,
+  type StatusReport,
   type Transition,
 } from "../../app/orders/state-machine";
 import { FIXTURE_ORDER } from "../support/orders";
@@ -434,6 +436,184 @@ describe("the version", () => {
     ).rejects.toBeInstanceOf(ChangedMeanwhile);
     expect(await read(row)).toEqual(moved);
     expect(await kinds(row)).not.toContain("cancelled");
+  });
+
+  it("gives each order of one commit its own warehouse ids, and none to an order moved meanwhile", async () => {
+    const rows = [];
+    for (let i = 0; i < 3; i++) rows.push(await drive(await takenIn(), claimed));
+    const [first, second, third] = rows as [OrderRow, OrderRow, OrderRow];
+    const movedThird = await drive(third, failed(transient));
+    const accept = (row: OrderRow, ff: string) => ({
+      row,
+      data: { state: "accepted", idOrderFF: ff, keyOrder: `key-${ff}` },
+    });
+    const changes = [accept(first, "FF-A"), accept(second, "FF-B"), accept(third, "FF-C")];
+
+    await expect(commit(deps(), changes, [])).rejects.toBeInstanceOf(ChangedMeanwhile);
+    expect((await read(first)).state).toBe("submitting");
+
+    await commit(deps(), changes, [], { strict: false });
+    expect(await read(first)).toMatchObject({ state: "accepted", idOrderFF: "FF-A", keyOrder: "key-FF-A" });
+    expect(await read(second)).toMatchObject({ state: "accepted", idOrderFF: "FF-B", keyOrder: "key-FF-B" });
+    expect(await read(third)).toEqual(movedThird);
+  });
+});
+
+describe("a status report", () => {
+  const report = (
+    name: string,
+    options: { stage?: StatusReport["stage"]; known?: boolean; ttn?: string; carrier?: string } = {},
+  ): OrderInput => ({
+    type: "status_reported",
+    report: {
+      stage: options.stage ?? null,
+      known: options.known ?? true,
+      ttn: options.ttn ?? "",
+      warehouseStatus: { id: "", name, date: "02.03.2026 10:00:00" },
+      carrierStatus: { id: options.carrier ?? "", name: options.carrier ? "в дорозі" : "", date: "" },
+      record: { status_mtp: name },
+    },
+  });
+
+  it("moves the stage forward only, keeps the waybill, and makes Shopify due once shipped with one", async () => {
+    const shipped = await drive(
+      await acceptedOrder(),
+      report("Собран", { stage: "picked" }),
+      report("Отгружен", { stage: "shipped", ttn: "20450000000001" }),
+    );
+    expect(shipped).toMatchObject({ stage: "shipped", ttn: "20450000000001" });
+    expect(shipped.fulfillmentDueAt).toEqual(expect.any(Date));
+    // An older status reported late changes neither the stage nor the waybill.
+    const late = await drive(shipped, report("Собран", { stage: "picked" }));
+    expect(late).toMatchObject({ stage: "shipped", ttn: "20450000000001" });
+    expect(await kinds(shipped)).toEqual(
+      expect.arrayContaining(["accepted", "picked", "shipped", "ttn_assigned"]),
+    );
+    expect((await kinds(shipped)).filter((kind) => kind === "picked")).toHaveLength(1);
+  });
+
+  it("records a changed waybill and new carrier progress, and makes Shopify due again", async () => {
+    const shipped = await drive(
+      await acceptedOrder(),
+      report("Отгружен", { stage: "shipped", ttn: "20450000000001" }),
+    );
+    await db().warehouseOrder.update({ where: { id: shipped.id }, data: { fulfillmentDueAt: null } });
+    const changed = await drive(
+      await read(shipped),
+      report("Отгружен", { stage: "shipped", ttn: "20450000000002", carrier: "5" }),
+    );
+    expect(changed).toMatchObject({ ttn: "20450000000002", fulfillmentDueAt: expect.any(Date) });
+    expect(JSON.parse(changed.carrierStatus!)).toMatchObject({ id: "5" });
+    expect(await kinds(changed)).toContain("ttn_changed");
+  });
+
+  it("records a status the table does not know once, and moves nothing", async () => {
+    const order = await acceptedOrder();
+    const after = await drive(order, report("Резерв", { known: false }), report("Резерв", { known: false }));
+    expect(after).toMatchObject({ stage: null, fulfillmentDueAt: null });
+    expect(JSON.parse(after.warehouseStatus!)).toMatchObject({ name: "Резерв" });
+    expect((await kinds(after)).filter((kind) => kind === "status_unknown")).toHaveLength(1);
+  });
+
+  it("asks the merchant to act in Shopify when the warehouse cancels or the parcel comes back", async () => {
+    const cancelled = await drive(
+      await acceptedOrder(),
+      report("Отменен", { stage: "cancelled_at_warehouse" }),
+    );
+    expect(cancelled).toMatchObject({ stage: "cancelled_at_warehouse", attention: "cancelled_at_warehouse" });
+    // Shipping cannot follow a cancellation at the warehouse.
+    expect(await drive(cancelled, report("Отгружен", { stage: "shipped" }))).toMatchObject({
+      stage: "cancelled_at_warehouse",
+    });
+    const returned = await drive(
+      await acceptedOrder(),
+      report("Доставлен", { stage: "delivered", ttn: "20450000000003" }),
+      report("Возврат", { stage: "returned" }),
+    );
+    expect(returned).toMatchObject({ stage: "returned", attention: "returned" });
+    expect(returned.attentionMessage).toMatch(/Shopify/);
+  });
+
+  it("changes nothing but the check's time for an order that is not at the warehouse", async () => {
+    const ready = await takenIn();
+    const after = await drive(ready, report("Отгружен", { stage: "shipped", ttn: "20450000000004" }));
+    expect(after).toMatchObject({
+      state: "ready",
+      stage: null,
+      ttn: null,
+      statusCheckedAt: expect.any(Date),
+    });
+  });
+});
+
+describe("telling Shopify", () => {
+  const eventFor = (id: string) => (id === "5" ? "IN_TRANSIT" : null);
+  const told = (what: ShopifyTold): OrderInput => ({ type: "shopify_told", told: what, eventFor });
+  const shipped = async (carrier = "") =>
+    drive(await acceptedOrder(), {
+      type: "status_reported",
+      report: {
+        stage: "shipped",
+        known: true,
+        ttn: "20450000000001",
+        warehouseStatus: { id: "3", name: "Отгружен", date: "" },
+        carrierStatus: { id: carrier, name: "", date: "" },
+        record: {},
+      },
+    });
+
+  it("records the fulfillment made, and stays due while the carrier's progress is still to tell", async () => {
+    const made = await drive(
+      await shipped("5"),
+      told({
+        fulfilled: { fulfillmentId: "gid://shopify/Fulfillment/1", found: false, notified: true },
+        ttn: "20450000000001",
+      }),
+    );
+    expect(made).toMatchObject({
+      fulfillmentId: "gid://shopify/Fulfillment/1",
+      fulfilledTtn: "20450000000001",
+      fulfillmentDueAt: expect.any(Date),
+    });
+    const upToDate = await drive(made, told({ event: "IN_TRANSIT" }));
+    expect(upToDate).toMatchObject({ fulfillmentEvent: "IN_TRANSIT", fulfillmentDueAt: null });
+    expect(await kinds(made)).toEqual(expect.arrayContaining(["fulfilled", "fulfillment_event"]));
+  });
+
+  it("keeps a fulfillment found after a lost answer, saying it was not made again", async () => {
+    const found = await drive(
+      await shipped(),
+      told({
+        fulfilled: { fulfillmentId: "gid://shopify/Fulfillment/2", found: true, notified: false },
+        ttn: "20450000000001",
+      }),
+    );
+    expect(found).toMatchObject({ fulfillmentId: "gid://shopify/Fulfillment/2", fulfillmentDueAt: null });
+    const events = await db().orderEvent.findMany({ where: { orderId: found.id, kind: "fulfilled" } });
+    expect(events.map((event) => event.message)).toEqual([expect.stringMatching(/not made again/)]);
+  });
+
+  it("waits for the merchant on a problem, until they ask again", async () => {
+    const order = await shipped();
+    await expect(applyToOrder(deps(), order, { type: "shopify_retry" })).resolves.toMatchObject({
+      refused: expect.any(String),
+    });
+    const held = await drive(order, told({ problem: { code: "on_hold", message: "On hold in Shopify." } }));
+    expect(held).toMatchObject({ fulfillmentDueAt: null });
+    expect(JSON.parse(held.fulfillmentProblem!)).toEqual({ code: "on_hold", message: "On hold in Shopify." });
+    const again = await drive(held, { type: "shopify_retry" });
+    expect(again).toMatchObject({ fulfillmentProblem: null, fulfillmentDueAt: expect.any(Date) });
+  });
+
+  it("tries again after a failure, and hands the order to the merchant after MAX_ATTEMPTS", async () => {
+    let row = await shipped();
+    const failure = (i: number) =>
+      told({ failure: { reason: "Shopify did not answer.", retryAt: new Date(later.getTime() + i) } });
+    row = await drive(row, failure(1));
+    expect(row).toMatchObject({ fulfillmentAttempts: 1, fulfillmentDueAt: new Date(later.getTime() + 1) });
+    for (let i = 2; i <= MAX_ATTEMPTS; i++) row = await drive(row, failure(i));
+    expect(row).toMatchObject({ fulfillmentDueAt: null, fulfillmentAttempts: MAX_ATTEMPTS });
+    expect(JSON.parse(row.fulfillmentProblem!)).toMatchObject({ code: "retries_exhausted" });
   });
 });
 

@@ -1,7 +1,10 @@
 // The settings page in a real browser: the ApiKey goes in and only its hint ever comes back; bad input
-// is refused beside its field with nothing saved; a paused shop is told to enter a new key.
+// is refused beside its field with nothing saved; a paused shop is told to enter a new key; the warehouse
+// notification address is shown whole, copied, and replaced after a confirmation.
 import { describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { env } from "../../app/env.server";
+import { notifyTokenDigest } from "../../app/statuses/notify-token.server";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
 
 const pages = useAdminPages();
@@ -60,9 +63,10 @@ describe("settings", () => {
     await db.shopSettings.create({
       data: { shop: SHOP, environment: "production", mapping: JSON.stringify({ idOrderPrefix: "UA-" }) },
     });
-    const before = await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
     const { page } = pages.admin;
     await pages.admin.open("/app/settings");
+    // Read once the page is open: its first visit gives a shop installed before them a notification address.
+    const before = await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
 
     await page.getByLabel("Warehouse ApiKey").fill("not a key!");
     await page.getByRole("button", { name: "Add payment rule" }).click();
@@ -103,5 +107,109 @@ describe("settings", () => {
     expect(await body()).toContain("Settings saved.");
     const row = await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
     expect(row).toMatchObject({ pausedAt: null, pauseReason: null, apiKeyHint: "••••8b70" });
+  });
+
+  it("shows the warehouse notification address to copy, and makes a new one after a confirmation", async () => {
+    const { page } = pages.admin;
+    await page
+      .context()
+      .grantPermissions(["clipboard-read", "clipboard-write"], { origin: pages.server.url });
+    await pages.admin.open("/app/settings");
+    const body = () => textOf(page.locator("body"));
+    expect(await body()).toContain(
+      "Give this address to your warehouse manager: the warehouse calls it whenever an order's status changes.",
+    );
+    const field = page.getByLabel("Notification address");
+    const first = await field.inputValue();
+    const prefix = `${env().SHOPIFY_APP_URL.replace(/\/+$/, "")}/warehouse/notify/`;
+    expect(first.startsWith(prefix)).toBe(true);
+    const firstToken = first.slice(prefix.length);
+    expect(firstToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const { db } = appContext();
+    const row = await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    expect(row.notifyTokenDigest).toBe(notifyTokenDigest(firstToken));
+
+    await page.getByRole("button", { name: "Copy", exact: true }).click();
+    await expect.poll(body).toContain("The address is copied.");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(first);
+
+    // The first click only asks; keeping the address changes nothing.
+    await page.getByRole("button", { name: "Make a new address" }).click();
+    expect(await body()).toContain("The current address stops working at once");
+    await page.getByRole("button", { name: "Keep the current address" }).click();
+    expect(await body()).not.toContain("The current address stops working at once");
+    expect(await field.inputValue()).toBe(first);
+
+    await page.getByRole("button", { name: "Make a new address" }).click();
+    await page.getByRole("button", { name: "Make the new address" }).click();
+    await expect.poll(() => field.inputValue()).not.toBe(first);
+    expect(await body()).toContain("A new notification address was made and the old one no longer works.");
+    const second = await field.inputValue();
+    expect(second.startsWith(prefix)).toBe(true);
+    const after = await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    expect(after.notifyTokenDigest).toBe(notifyTokenDigest(second.slice(prefix.length)));
+    expect(await db.shopSettings.count({ where: { notifyTokenDigest: notifyTokenDigest(firstToken) } })).toBe(
+      0,
+    );
+  });
+});
+
+describe("status and fulfillment settings", () => {
+  it("are reached from Settings, offer the store's locations, and save a location, a rule and the buyer switch", async () => {
+    const store = pages.fake.state.shop(SHOP)!;
+    const warehouse = store.addLocation({ name: "Склад у Броварах" });
+    const { page } = pages.admin;
+    await pages.admin.open("/app/settings");
+    await page.getByRole("link", { name: "Open the status and fulfillment settings" }).click();
+    await expect
+      .poll(() => textOf(page.locator("body")))
+      .toContain("The location that stands for the warehouse");
+
+    await page.getByLabel("The location that stands for the warehouse").selectOption(warehouse.id);
+    await page
+      .getByLabel("Let Shopify email the buyer when an order ships or its tracking changes")
+      .uncheck();
+    await page.getByRole("button", { name: "Add a status" }).click();
+    await page.getByLabel("Status name").fill("Передано перевізнику");
+    await page.getByLabel("Stage").selectOption("shipped");
+    await page.getByLabel("Orders looked up in one request").fill("50");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect.poll(() => textOf(page.locator("body"))).toContain("Status settings saved.");
+
+    const row = await appContext().db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    expect(row).toMatchObject({ locationId: warehouse.id, locationName: "Склад у Броварах" });
+    expect(JSON.parse(row.statusSettings)).toMatchObject({
+      notifyBuyer: false,
+      idsPerReport: 50,
+      statusRules: [{ id: "", name: "Передано перевізнику", stage: "shipped" }],
+    });
+  });
+
+  it("refuses a tracking page without the waybill's place beside its field, saving nothing", async () => {
+    const { page } = pages.admin;
+    await pages.admin.open("/app/settings/statuses");
+    await page.getByLabel("Nova Poshta tracking page").fill("https://novaposhta.ua/tracking/");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect.poll(() => textOf(page.locator("body"))).toContain("where the waybill number goes");
+    const row = await appContext().db.shopSettings.findUnique({ where: { shop: SHOP } });
+    expect(row?.statusSettings ?? "{}").toBe("{}");
+  });
+
+  it("say when the last look-up did not work and why, in the shop's time", async () => {
+    await appContext().db.shopSchedule.create({
+      data: {
+        shop: SHOP,
+        kind: "statuses",
+        nextRunAt: new Date("2026-03-14T08:16:00Z"),
+        lastRunAt: new Date("2026-03-14T08:15:00Z"),
+        lastError: "ReportStatusOrder: the warehouse answered 503",
+      },
+    });
+    const { page } = pages.admin;
+    await pages.admin.open("/app/settings/statuses");
+    await expect
+      .poll(() => textOf(page.locator("body")))
+      .toContain("The last look-up, on 14 Mar 2026, 10:15, did not work");
+    expect(await textOf(page.locator("body"))).toContain("ReportStatusOrder: the warehouse answered 503");
   });
 });

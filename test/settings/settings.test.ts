@@ -216,6 +216,26 @@ describe("re-mapping open orders after a save", () => {
   });
 });
 
+describe("the mapping an order is taken in with", () => {
+  it("is the one stored when it arrives, even when another process saved it a moment before", async () => {
+    const { services } = deps();
+    const { db } = appContext();
+    await db.shopSettings.create({ data: { shop: SHOP, mapping: JSON.stringify({ idOrderPrefix: "KX" }) } });
+    expect((await takeIn(services, 2001)).idOrder).toBe("KX2001");
+    // Written past this process's save path, as another instance of the app would.
+    await db.shopSettings.update({
+      where: { shop: SHOP },
+      data: { mapping: JSON.stringify({ idOrderPrefix: "LV" }) },
+    });
+    expect((await takeIn(services, 2002)).idOrder).toBe("LV2002");
+    await db.shopSettings.update({
+      where: { shop: SHOP },
+      data: { mapping: JSON.stringify({ idOrderPrefix: "KX" }) },
+    });
+    expect((await takeIn(services, 2003)).idOrder).toBe("KX2003");
+  });
+});
+
 describe("a saved mapping that no longer validates", () => {
   // Saved by an earlier release: a prefix ending in a digit, and a delivery text since made required.
   const STORED = JSON.stringify({

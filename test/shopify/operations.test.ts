@@ -2,8 +2,11 @@
 // operation Shopify would refuse fails here rather than in a merchant's store.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { getNamedType, isCompositeType, parse, TypeInfo, visit, visitWithTypeInfo } from "graphql";
 import { describe, expect, it } from "vitest";
-import { validateAdminOperation } from "../shopify-fake";
+import { ADMIN_SCHEMA_PATH } from "../../scripts/admin-schema-path";
+import { adminSchema, validateAdminOperation } from "../shopify-fake";
+import { appToml } from "../support/webhooks";
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -36,5 +39,58 @@ describe("Admin GraphQL operations in app/", () => {
   it("refuses an operation the real schema refuses (the check is not a formality)", () => {
     const errors = validateAdminOperation("query Broken { shop { name inventoryPolicy } }");
     expect(errors.map((error) => error.message).join()).toMatch(/inventoryPolicy/);
+  });
+});
+
+/** `requiredAccess` of every field that names one, by `Type.field`: the introspection keeps it, graphql-js drops it. */
+function requiredAccessByField(): Map<string, string> {
+  const raw = JSON.parse(readFileSync(ADMIN_SCHEMA_PATH, "utf8")) as {
+    data: {
+      __schema: {
+        types: Array<{ name: string; fields?: Array<{ name: string; requiredAccess?: string }> | null }>;
+      };
+    };
+  };
+  const access = new Map<string, string>();
+  for (const type of raw.data.__schema.types) {
+    for (const field of type.fields ?? [])
+      if (field.requiredAccess) access.set(`${type.name}.${field.name}`, field.requiredAccess);
+  }
+  return access;
+}
+
+describe("the access scopes in shopify.app.toml", () => {
+  it("cover every field the operations in app/ select, as the schema states its required access", () => {
+    const granted = new Set(appToml().access_scopes.scopes.split(","));
+    // A write_ scope includes its read_ scope.
+    for (const scope of [...granted])
+      if (scope.startsWith("write_")) granted.add(scope.replace(/^write_/, "read_"));
+    const access = requiredAccessByField();
+    const schema = adminSchema();
+    const missing: string[] = [];
+    for (const operation of operations) {
+      const typeInfo = new TypeInfo(schema);
+      visit(
+        parse(operation.source),
+        visitWithTypeInfo(typeInfo, {
+          Field(node) {
+            const parent = typeInfo.getParentType();
+            const named = parent && getNamedType(parent);
+            if (!named || !isCompositeType(named)) return;
+            const required = access.get(`${named.name}.${node.name.value}`);
+            // The scopes named before "Also:" are alternatives ("`a` access scope or `b` access scope").
+            const scopes = [...(required?.split("Also:")[0] ?? "").matchAll(/`([a-z_]+)`/g)].map(
+              (m) => m[1]!,
+            );
+            if (scopes.length > 0 && !scopes.some((scope) => granted.has(scope))) {
+              missing.push(
+                `${operation.name}: ${named.name}.${node.name.value} needs one of ${scopes.join(", ")}`,
+              );
+            }
+          },
+        }),
+      );
+    }
+    expect(missing).toEqual([]);
   });
 });

@@ -9,7 +9,10 @@ import {
   ShopifyThrottled,
 } from "../../app/shopify/admin-graphql.server";
 import { authenticate } from "../../app/shopify.server";
+import { decryptSecret, encryptionKey } from "../../app/settings/secret-box.server";
 import { SHOP_FACTS_QUERY } from "../../app/shops/install.server";
+import { recordShopUninstall } from "../../app/shops/lifecycle.server";
+import { notifyTokenDigest } from "../../app/statuses/notify-token.server";
 import { getOperationAST, parse } from "graphql";
 import { adminSchema, operationCost, startShopifyFake, type ShopifyFake } from "../shopify-fake";
 import { routeShopifyTo } from "../support/network";
@@ -115,6 +118,24 @@ describe("install", () => {
     expect(record.scopes).toBe(GRANTED);
     expect(record.installedAt).toEqual(installedAt);
     expect(record.uninstalledAt).toBeNull();
+  });
+});
+
+describe("the warehouse notification address", () => {
+  it("is made on install, and kept by a re-authentication and a reinstall", async () => {
+    const { db } = appContext();
+    await openAppFromAdmin();
+    const made = await db.shopSettings.findUniqueOrThrow({ where: { shop } });
+    expect(made.notifyTokenDigest).toMatch(/^[0-9a-f]{64}$/);
+    const token = decryptSecret(made.notifyTokenCiphertext!, encryptionKey(undefined), shop);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(notifyTokenDigest(token)).toBe(made.notifyTokenDigest);
+
+    await recordShopUninstall(appContext(), shop);
+    await openAppFromAdmin();
+    const kept = await db.shopSettings.findUniqueOrThrow({ where: { shop } });
+    expect(kept.notifyTokenDigest).toBe(made.notifyTokenDigest);
+    expect(kept.notifyTokenCiphertext).toBe(made.notifyTokenCiphertext);
   });
 });
 

@@ -5,8 +5,10 @@ import { readFileSync } from "node:fs";
 import type { WarehouseOrder } from "@prisma/client";
 import { appContext, type ServiceDeps } from "../../app/context.server";
 import type { Db } from "../../app/db.server";
+import { applyToOrder } from "../../app/orders/commit.server";
 import { takeInOrderWebhook, type OrderTopic } from "../../app/orders/intake.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
+import type { OrderInput, StatusReport } from "../../app/orders/state-machine";
 import { ATTENTION, ORDER_STATE, PENDING, type Attention, type Pending } from "../../app/orders/states";
 import { EVENT, recordEvents, type OrderEventInput } from "../../app/orders/timeline.server";
 
@@ -215,4 +217,36 @@ async function writeOutcome(
     if (count !== 1) throw new Error(`order ${row.orderName} moved while it was being seeded`);
     await recordEvents(tx, [event]);
   });
+}
+
+/** A ReportStatusOrder record as the status work reads it: the warehouse's status, its stage, the waybill. */
+export function statusReport(
+  name: string,
+  stage: StatusReport["stage"],
+  ttn = "",
+  carrierStatus: StatusReport["carrierStatus"] = { id: "", name: "", date: "" },
+): OrderInput {
+  return {
+    type: "status_reported",
+    report: {
+      stage,
+      known: true,
+      ttn,
+      warehouseStatus: { id: "7", name, date: "02.03.2026 10:00:00" },
+      carrierStatus,
+      record: { status_mtp: name, TTN: ttn },
+    },
+  };
+}
+
+/** Applies inputs to an order through the rules and the real commit path; answers the row then. */
+export async function driveOrder(row: WarehouseOrder, ...inputs: OrderInput[]): Promise<WarehouseOrder> {
+  const { db } = appContext();
+  let current = row;
+  for (const input of inputs) {
+    const refusal = await applyToOrder(appContext(), current, input);
+    if (refusal) throw new Error(`order ${row.orderName} refused ${input.type}: ${refusal.refused}`);
+    current = await db.warehouseOrder.findUniqueOrThrow({ where: { id: row.id } });
+  }
+  return current;
 }

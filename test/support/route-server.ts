@@ -1,13 +1,18 @@
-// The app's webhook routes behind a real HTTP server on loopback: requests arrive as bytes over a socket,
-// are turned into Fetch requests as Remix's adapter does, and go to the route file that serves the URI.
+// The app's webhook routes (and the warehouse notification route) behind a real HTTP server on loopback:
+// requests arrive as bytes over a socket, are turned into Fetch requests as Remix's adapter does, and go to
+// the route file that serves the URI, with the params its path gives.
 // Lighter than the whole app (test/support/app-server.ts), whose request conversion it shares.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { sendResponse, toRequest } from "./app-server";
-import { routeFileFor } from "./webhooks";
+import { routeFor } from "./webhooks";
 
-type Action = (args: { request: Request; params: object; context: object }) => Promise<Response>;
+type Action = (args: {
+  request: Request;
+  params: Record<string, string>;
+  context: object;
+}) => Promise<Response>;
 
 export interface RouteServer {
   url: string;
@@ -20,7 +25,8 @@ const routes = new Map<string, Promise<{ action: Action }>>();
 
 async function answer(request: Request): Promise<Response> {
   try {
-    const file = path.resolve(routeFileFor(new URL(request.url).pathname));
+    const route = routeFor(new URL(request.url).pathname);
+    const file = path.resolve(route.file);
     let module = routes.get(file);
     if (!module) {
       module = import(/* @vite-ignore */ file) as Promise<{ action: Action }>;
@@ -28,8 +34,7 @@ async function answer(request: Request): Promise<Response> {
       module.catch(() => routes.delete(file));
       routes.set(file, module);
     }
-    const route = await module;
-    return await route.action({ request, params: {}, context: {} });
+    return await (await module).action({ request, params: route.params, context: {} });
   } catch (thrown) {
     return thrown instanceof Response ? thrown : new Response(String(thrown), { status: 500 });
   }

@@ -1,7 +1,7 @@
 // Sends a Shopify webhook the way Shopify does: the topic's subscription is looked up in shopify.app.toml,
 // the body signed with HMAC-SHA256 under the app secret, and the request given to the real route action.
 import { createHmac, randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { API_SECRET_KEY } from "@shopify/shopify-api/test-helpers";
 import { parse } from "smol-toml";
@@ -20,9 +20,37 @@ export function appToml() {
   };
 }
 
-/** The route file that serves a webhook URI, by Remix's flat-route convention. */
+/**
+ * The route file that serves a URI, by Remix's flat-route convention (`webhooks.orders.create.tsx`; a
+ * `$name` part matches any one segment, as in `warehouse.notify.$token.tsx`), with the params it gives.
+ * A URI no file serves gets the file the convention names, so importing it fails with that name.
+ */
+export function routeFor(uri: string): { file: string; params: Record<string, string> } {
+  const segments = uri.replace(/^\//, "").split("/");
+  const named = `${segments.join(".")}.tsx`;
+  // Read once: the route servers ask for every request, and the files do not change under a run.
+  routeFiles ??= readdirSync(ROUTES).filter((file) => file.endsWith(".tsx"));
+  if (routeFiles.includes(named)) return { file: path.join(ROUTES, named), params: {} };
+  for (const name of routeFiles) {
+    const parts = name.slice(0, -".tsx".length).split(".");
+    if (parts.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const matches = parts.every((part, i) => {
+      if (!part.startsWith("$")) return part === segments[i];
+      params[part.slice(1)] = decodeURIComponent(segments[i]!);
+      return segments[i] !== "";
+    });
+    if (matches) return { file: path.join(ROUTES, name), params };
+  }
+  return { file: path.join(ROUTES, named), params: {} };
+}
+
+const ROUTES = path.join("app", "routes");
+let routeFiles: string[] | undefined;
+
+/** The route file that serves a webhook URI. */
 export function routeFileFor(uri: string): string {
-  return path.join("app", "routes", `${uri.replace(/^\//, "").replaceAll("/", ".")}.tsx`);
+  return routeFor(uri).file;
 }
 
 export function subscriptionFor(topic: string): Subscription {

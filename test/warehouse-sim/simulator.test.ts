@@ -263,6 +263,29 @@ describe("status notifications", () => {
   });
 });
 
+describe("catalogue", () => {
+  it("AddProduct upserts by the exact SKU, keeping the stock, and ReportSklad lists each SKU once with its barcode", async () => {
+    const sim = await simulator({ rateLimits: false });
+    await control(sim, "products", { products: [{ sku: "MUG-1", name: "Чашка", quantity: 10 }] });
+
+    const updated = await call(sim, OPERATIONS.addProduct, {
+      sku: "MUG-1",
+      name: "Чашка керамічна - Синя",
+      barcode: "4820000000017",
+    });
+    expect(updated.json).toMatchObject({
+      result: "ok",
+      Data: { sku: "MUG-1", name: "Чашка керамічна - Синя", barcode: "4820000000017" },
+    });
+    await call(sim, OPERATIONS.addProduct, { sku: "mug-1", name: "Чашка мала" });
+
+    expect(await stock(sim)).toEqual([
+      expect.objectContaining({ sku: "MUG-1", quantity: 10, barcode: "4820000000017" }),
+      expect.objectContaining({ sku: "mug-1", quantity: 0, barcode: "" }),
+    ]);
+  });
+});
+
 describe("stock", () => {
   it("is reserved by orders, released by cancellation, taken off hand by shipping, with movement rows", async () => {
     const sim = await simulator({ rateLimits: false });

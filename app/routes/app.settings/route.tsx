@@ -2,6 +2,7 @@
 // sending, and how orders map to the warehouse: payment and delivery rules, delivery texts, payer type.
 // The whole form is sent as JSON and checked by saveSettings; an error is shown beside its field and
 // nothing is saved. Saved settings that no longer validate are shown with what is wrong, never replaced.
+// Beside the form: the warehouse notification address, to copy or replace.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import {
@@ -30,16 +31,18 @@ import {
   type OrderSettings,
 } from "../../orders/settings";
 import { loadSettings, saveSettings, sharedKeyConflict } from "../../settings/settings.server";
+import { notifyAddress, rotateNotifyToken } from "../../statuses/notify-token.server";
 import { authenticate } from "../../shopify.server";
 import { shopChanged, wakeWorker } from "../../work/worker.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { db, log } = appContext();
-  const [settings, timeZone, keyConflict] = await Promise.all([
+  const [settings, timeZone, keyConflict, notifications] = await Promise.all([
     loadSettings(db, session.shop, log),
     shopTimeZone(db, session.shop),
     sharedKeyConflict(db, session.shop),
+    notifyAddress(db, session.shop),
   ]);
   return {
     settings: {
@@ -56,10 +59,15 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     paymentMethods: PAYMENT_METHOD_KEYS.map((key) => ({ value: key, label: PAYMENT_METHOD_LABELS[key] })),
     deliveryMethods: DELIVERY_METHOD_KEYS.map((key) => ({ value: key, label: DELIVERY_METHOD_LABELS[key] })),
     defaultLiterals: DEFAULT_ORDER_SETTINGS.deliveryLiterals,
+    notifications,
   };
 };
 
-type ActionAnswer = { ok: true; message: string } | { ok: false; errors: Record<string, string> };
+type ActionAnswer =
+  { ok: true; message: string; saved: boolean } | { ok: false; errors: Record<string, string> };
+
+/** What the form sends to replace the notification address, instead of the settings. */
+const ROTATE_NOTIFY_ADDRESS = "rotateNotifyAddress";
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAnswer> => {
   const { session } = await authenticate.admin(request);
@@ -67,9 +75,20 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAns
   if (typeof input !== "object" || input === null) {
     return { ok: false, errors: { form: "The form could not be read; reload the page and try again." } };
   }
+  if ((input as { intent?: unknown }).intent === ROTATE_NOTIFY_ADDRESS) {
+    await rotateNotifyToken(appContext(), session.shop);
+    return {
+      ok: true,
+      saved: false,
+      message:
+        "A new notification address was made and the old one no longer works. Give the new address to your warehouse manager.",
+    };
+  }
   const saved = await saveSettings({ ...appContext(), wake: wakeWorker, shopChanged }, session.shop, input);
   // Only a message goes back: the saved settings reach the page through the loader, without the key.
-  return saved.ok ? { ok: true, message: "Settings saved." } : { ok: false, errors: saved.errors };
+  return saved.ok
+    ? { ok: true, saved: true, message: "Settings saved." }
+    : { ok: false, errors: saved.errors };
 };
 
 type Mapping = OrderSettings;
@@ -80,11 +99,15 @@ const FIELD_PATH =
 type Rule<M extends string> = { match: string; method: M };
 
 export default function Settings() {
-  const { settings, paymentMethods, deliveryMethods, defaultLiterals } = useLoaderData<typeof loader>();
+  const { settings, paymentMethods, deliveryMethods, defaultLiterals, notifications } =
+    useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const submit = useSubmit();
   const navigation = useNavigation();
-  const saving = navigation.state === "submitting";
+  const submitting = navigation.state === "submitting";
+  const replacing =
+    submitting && (navigation.json as { intent?: unknown } | undefined)?.intent === ROTATE_NOTIFY_ADDRESS;
+  const saving = submitting && !replacing;
 
   const [apiKey, setApiKey] = useState("");
   const [environment, setEnvironment] = useState<string>(settings.environment);
@@ -92,7 +115,7 @@ export default function Settings() {
   const [mapping, setMapping] = useState<Mapping>(settings.mapping);
   // A saved key is never shown again, not even in the field it was typed into.
   useEffect(() => {
-    if (answer?.ok) setApiKey("");
+    if (answer?.ok && answer.saved) setApiKey("");
   }, [answer]);
 
   const errors: Record<string, string> = answer && !answer.ok ? answer.errors : {};
@@ -316,8 +339,112 @@ export default function Settings() {
           </Banner>
         )}
         {form}
+        <Layout>
+          <NotificationAddress
+            address={notifications}
+            replacing={replacing}
+            onReplace={() =>
+              submit({ intent: ROTATE_NOTIFY_ADDRESS }, { method: "post", encType: "application/json" })
+            }
+          />
+          <StatusesLink />
+        </Layout>
       </BlockStack>
     </Page>
+  );
+}
+
+/** The warehouse notification address: shown whole, copied with a button, replaced after a confirmation. */
+function NotificationAddress({
+  address,
+  replacing,
+  onReplace,
+}: {
+  address: { ok: true; url: string } | { ok: false; message: string };
+  replacing: boolean;
+  onReplace: () => void;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
+  // A new address is a new thing to copy.
+  const url = address.ok ? address.url : null;
+  useEffect(() => {
+    setCopied(null);
+    setConfirming(false);
+  }, [url]);
+  const copy = () => {
+    if (!url) return;
+    navigator.clipboard.writeText(url).then(
+      () => setCopied("yes"),
+      () => setCopied("failed"),
+    );
+  };
+  return (
+    <Layout.AnnotatedSection
+      title="Warehouse notifications"
+      description="Give this address to your warehouse manager: the warehouse calls it whenever an order's status changes."
+    >
+      <Card>
+        <BlockStack gap="300">
+          {address.ok ? (
+            <TextField
+              label="Notification address"
+              autoComplete="off"
+              readOnly
+              value={address.url}
+              onFocus={(event) => (event?.target as HTMLInputElement | undefined)?.select()}
+              connectedRight={<Button onClick={copy}>Copy</Button>}
+              helpText={
+                copied === "yes"
+                  ? "The address is copied."
+                  : copied === "failed"
+                    ? "The browser did not allow copying: select the address and copy it yourself."
+                    : undefined
+              }
+            />
+          ) : (
+            <Banner tone="warning">
+              <p>{address.message}</p>
+            </Banner>
+          )}
+          {confirming ? (
+            <Banner tone="warning" title="Make a new address?">
+              <BlockStack gap="200">
+                <p>
+                  The current address stops working at once: the warehouse&apos;s notifications are refused
+                  until your warehouse manager enters the new address.
+                </p>
+                <InlineStack gap="200">
+                  <Button variant="primary" tone="critical" loading={replacing} onClick={onReplace}>
+                    Make the new address
+                  </Button>
+                  <Button onClick={() => setConfirming(false)}>Keep the current address</Button>
+                </InlineStack>
+              </BlockStack>
+            </Banner>
+          ) : (
+            <InlineStack>
+              <Button onClick={() => setConfirming(true)}>Make a new address</Button>
+            </InlineStack>
+          )}
+        </BlockStack>
+      </Card>
+    </Layout.AnnotatedSection>
+  );
+}
+
+function StatusesLink() {
+  return (
+    <Layout.AnnotatedSection
+      title="Statuses and fulfillment"
+      description="Where orders are fulfilled in Shopify, whether the buyer is told, how often orders are looked up, and what the warehouse's statuses mean."
+    >
+      <Card>
+        <InlineStack>
+          <Button url="/app/settings/statuses">Open the status and fulfillment settings</Button>
+        </InlineStack>
+      </Card>
+    </Layout.AnnotatedSection>
   );
 }
 

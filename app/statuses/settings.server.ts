@@ -1,0 +1,94 @@
+// The settings of statuses coming back, saved apart from the warehouse key and the order mapping (their own
+// form on the Settings page): the status table's additions, the tracking pages, whether Shopify tells the
+// buyer, how often orders in flight are looked up, and the Shopify location that stands for the warehouse.
+import { z } from "zod";
+import type { ServiceDeps } from "../context.server";
+import type { Db } from "../db.server";
+import { fieldErrors } from "../settings/settings.server";
+import { requestRun } from "../work/schedule.server";
+import { requestStockSync } from "../stock/kinds";
+import { FULFILLMENT_KIND, requestStatusCheck, STATUSES_KIND } from "./kinds";
+import { parseStatusSettings, statusSettingsSchema, type StatusSettings } from "./settings";
+
+export interface StatusSettingsView {
+  settings: StatusSettings;
+  /** Why the stored settings were not used as they are (then the defaults are shown). */
+  problem: string | null;
+  locationId: string | null;
+  locationName: string | null;
+  /** The last status look-up that ran, and what kept it from working (null when it worked). */
+  lastCheck: { at: Date; problem: string | null } | null;
+}
+
+export async function loadStatusSettings(db: Db, shop: string): Promise<StatusSettingsView> {
+  const [row, schedule] = await Promise.all([
+    db.shopSettings.findUnique({
+      where: { shop },
+      select: { statusSettings: true, locationId: true, locationName: true },
+    }),
+    db.shopSchedule.findUnique({
+      where: { shop_kind: { shop, kind: STATUSES_KIND } },
+      select: { lastRunAt: true, lastError: true },
+    }),
+  ]);
+  const { settings, problem } = parseStatusSettings(row?.statusSettings);
+  return {
+    settings,
+    problem,
+    locationId: row?.locationId ?? null,
+    locationName: row?.locationName ?? null,
+    lastCheck: schedule?.lastRunAt ? { at: schedule.lastRunAt, problem: schedule.lastError } : null,
+  };
+}
+
+/** A Shopify location the merchant may pick (read from Shopify by the page, which offers them). */
+export interface LocationChoice {
+  id: string;
+  name: string;
+}
+
+export const statusSettingsFormSchema = statusSettingsSchema.extend({
+  /** The location standing for the warehouse; "" for none yet. */
+  locationId: z.string().trim().max(200).default(""),
+});
+
+/**
+ * Saves the status settings. The location must be one of `locations` (the shop's, as Shopify lists them
+ * now). A new location makes the orders waiting for one due for Shopify; a new polling interval takes
+ * effect at the next check, which is asked for now.
+ */
+export async function saveStatusSettings(
+  deps: ServiceDeps,
+  shop: string,
+  input: unknown,
+  locations: readonly LocationChoice[],
+): Promise<{ ok: true; view: StatusSettingsView } | { ok: false; errors: Record<string, string> }> {
+  const parsed = statusSettingsFormSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
+  const { locationId, ...settings } = parsed.data;
+  const location = locationId ? locations.find((choice) => choice.id === locationId) : undefined;
+  if (locationId && !location) {
+    return { ok: false, errors: { locationId: "Choose one of the store's locations." } };
+  }
+  const before = await loadStatusSettings(deps.db, shop);
+  const data = {
+    statusSettings: JSON.stringify(settings),
+    locationId: location?.id ?? null,
+    locationName: location?.name ?? null,
+  };
+  await deps.db.shopSettings.upsert({ where: { shop }, create: { shop, ...data }, update: data });
+  const now = deps.clock();
+  const locationChanged = data.locationId !== before.locationId;
+  if (locationChanged && data.locationId) {
+    await requestRun(deps.db, shop, FULFILLMENT_KIND, now);
+    // Stock is written at the location: a new one is synced at once.
+    await requestStockSync(deps.db, shop, now);
+  }
+  if (settings.pollMinutes !== before.settings.pollMinutes) await requestStatusCheck(deps.db, shop, now);
+  deps.log.info(
+    { shop, event: "settings.statuses_saved", locationChanged, pollMinutes: settings.pollMinutes },
+    "status settings saved",
+  );
+  if (locationChanged) deps.wake?.(shop);
+  return { ok: true, view: await loadStatusSettings(deps.db, shop) };
+}
