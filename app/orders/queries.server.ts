@@ -1,10 +1,13 @@
-// The read side of the orders pages: the list with its counts per state, and one order with its timeline.
-// Every query is scoped to the shop; stored JSON columns come back parsed, and a malformed one reads as
-// empty rather than breaking the page.
+// The read side of the orders pages: the list with its counts per state and stage, and one order with its
+// timeline and where it is after the warehouse has it. Every query is scoped to the shop; stored JSON
+// columns come back parsed, and a malformed one reads as empty rather than breaking the page.
 import type { Prisma } from "@prisma/client";
 import { z } from "zod";
 import type { Db } from "../db.server";
-import { BATCH_PROOF, ORDER_STATES, type OrderState } from "./states";
+import { parseStatusSettings, type StatusSettings } from "../statuses/settings";
+import { carrierOfDeliveryMethod, trackingFor } from "../fulfillment/carriers";
+import { orderSettingsSchema, type OrderSettings } from "./settings";
+import { BATCH_PROOF, ORDER_STATES, STAGES, type OrderState, type Stage } from "./states";
 
 /** A list filter: one state, or the orders with a problem only the merchant can solve. */
 export const ORDER_FILTERS = [...ORDER_STATES, "attention"] as const;
@@ -17,6 +20,8 @@ const MAX_SEARCH_LENGTH = 100;
 /** The list's query, as it comes from the page's URL: anything unusable falls back to its default. */
 export const orderListQuerySchema = z.object({
   state: z.enum(ORDER_FILTERS).optional().catch(undefined),
+  /** Where accepted orders are at the warehouse; combines with the state (e.g. returned and needing attention). */
+  stage: z.enum(STAGES).optional().catch(undefined),
   search: z
     .string()
     .trim()
@@ -36,6 +41,7 @@ export const orderListQuerySchema = z.object({
 /** What a caller may ask for; anything unusable (an unknown state, page "x") falls back to its default. */
 export interface OrderListQuery {
   state?: string;
+  stage?: string;
   search?: string;
   page?: number | string;
   pageSize?: number | string;
@@ -70,6 +76,155 @@ function parseObject(text: string | null): Record<string, unknown> | null {
     : null;
 }
 
+/** A status as the warehouse reported it (its own, or the carrier's), shown as it came. */
+export interface ReportedStatus {
+  id: string;
+  name: string;
+  /** As the warehouse wrote it ("02.03.2026 10:00:00"): its time zone is not said, so it is not converted. */
+  date: string;
+}
+
+// Each field on its own, so one odd field does not lose the others; a status with neither id nor name (the
+// carrier's before the parcel leaves) is no status.
+const reportedStatusSchema = z.object({
+  id: z.union([z.string(), z.number()]).transform(String).catch(""),
+  name: z.string().catch(""),
+  date: z.string().catch(""),
+});
+
+export function parseReportedStatus(text: string | null | undefined): ReportedStatus | null {
+  const parsed = reportedStatusSchema.safeParse(parseJson(text));
+  if (!parsed.success) return null;
+  const status = { id: parsed.data.id.trim(), name: parsed.data.name.trim(), date: parsed.data.date.trim() };
+  return status.id || status.name ? status : null;
+}
+
+/** A problem with the Shopify fulfillment that only the merchant can solve. */
+export interface FulfillmentProblem {
+  code: string | null;
+  message: string;
+}
+
+const fulfillmentProblemSchema = z.object({
+  code: z.string().nullable().catch(null).default(null),
+  message: z.string().min(1),
+});
+
+/** The stored problem: JSON `{code, message}`, or plain text kept as the message. */
+export function parseFulfillmentProblem(text: string | null | undefined): FulfillmentProblem | null {
+  if (!text?.trim()) return null;
+  const parsed = fulfillmentProblemSchema.safeParse(parseJson(text));
+  return parsed.success ? parsed.data : { code: null, message: text.trim() };
+}
+
+/** Where an order is once the warehouse has it: its stage, waybill and the statuses last reported. */
+export interface ShipmentView {
+  /** null: the warehouse has not picked it yet (or does not have it). */
+  stage: Stage | null;
+  stageAt: Date | null;
+  ttn: string | null;
+  /** The carrier's tracking page of the waybill; null without a waybill or a page for its carrier. */
+  trackingUrl: string | null;
+  warehouseStatus: ReportedStatus | null;
+  carrierStatus: ReportedStatus | null;
+  /** When the warehouse last answered a status look-up for it. */
+  statusCheckedAt: Date | null;
+}
+
+/** The Shopify side: the fulfillment made for the order, and whether Shopify is still to be told something. */
+export interface FulfillmentView {
+  made: boolean;
+  /** The Shopify Fulfillment gid. */
+  id: string | null;
+  /** The waybill Shopify has. */
+  ttn: string | null;
+  /** The last event Shopify was told (e.g. "DELIVERED"). */
+  event: string | null;
+  /** Shopify is to be told of a change (made, a new waybill, an event); dueAt says from when. */
+  due: boolean;
+  dueAt: Date | null;
+  /** Due, but no location stands for the warehouse yet (Settings): nothing can be fulfilled until then. */
+  waitingForLocation: boolean;
+  problem: FulfillmentProblem | null;
+}
+
+const shipmentColumns = {
+  stage: true,
+  stageAt: true,
+  ttn: true,
+  warehouseStatus: true,
+  carrierStatus: true,
+  statusCheckedAt: true,
+  sentOrder: true,
+  fulfillmentId: true,
+  fulfilledTtn: true,
+  fulfillmentEvent: true,
+  fulfillmentDueAt: true,
+  fulfillmentProblem: true,
+} as const satisfies Prisma.WarehouseOrderSelect;
+
+type ShipmentColumns = Prisma.WarehouseOrderGetPayload<{ select: typeof shipmentColumns }>;
+
+/** What a shop's tracking links are made of: its pages, and the delivery literals it sends. */
+interface TrackingContext {
+  patterns: StatusSettings["trackingUrls"];
+  literals: OrderSettings["deliveryLiterals"] | undefined;
+  /** Whether the shop has said which location stands for the warehouse. */
+  locationChosen: boolean;
+}
+
+async function trackingContext(db: Db, shop: string): Promise<TrackingContext> {
+  const row = await db.shopSettings.findUnique({
+    where: { shop },
+    select: { statusSettings: true, mapping: true, locationId: true },
+  });
+  // Settings that no longer validate give the default pages and the provider's literals: a link is a
+  // convenience, and Settings shows the problem where it can be fixed.
+  const mapping = orderSettingsSchema.safeParse(parseJson(row?.mapping) ?? {});
+  return {
+    patterns: parseStatusSettings(row?.statusSettings).settings.trackingUrls,
+    literals: mapping.success ? mapping.data.deliveryLiterals : undefined,
+    locationChosen: Boolean(row?.locationId),
+  };
+}
+
+/** The tracking page of the order's waybill by the carrier it was sent with; null without either. */
+function trackingUrlOf(
+  row: Pick<ShipmentColumns, "ttn" | "sentOrder">,
+  tracking: TrackingContext,
+): string | null {
+  const method = parseObject(row.sentOrder)?.delivery_method;
+  const carrier = typeof method === "string" ? carrierOfDeliveryMethod(method, tracking.literals) : null;
+  return carrier && row.ttn ? trackingFor(carrier, row.ttn, { trackingUrls: tracking.patterns }).url : null;
+}
+
+const isStage = (value: string | null): value is Stage => (STAGES as readonly string[]).includes(value ?? "");
+
+function shipmentOf(row: ShipmentColumns, tracking: TrackingContext): ShipmentView {
+  return {
+    stage: isStage(row.stage) ? row.stage : null,
+    stageAt: row.stageAt,
+    ttn: row.ttn,
+    trackingUrl: trackingUrlOf(row, tracking),
+    warehouseStatus: parseReportedStatus(row.warehouseStatus),
+    carrierStatus: parseReportedStatus(row.carrierStatus),
+    statusCheckedAt: row.statusCheckedAt,
+  };
+}
+
+function fulfillmentOf(row: ShipmentColumns, tracking: TrackingContext): FulfillmentView {
+  return {
+    waitingForLocation: row.fulfillmentDueAt !== null && !tracking.locationChosen,
+    made: row.fulfillmentId !== null,
+    id: row.fulfillmentId,
+    ttn: row.fulfilledTtn,
+    event: row.fulfillmentEvent,
+    due: row.fulfillmentDueAt !== null,
+    dueAt: row.fulfillmentDueAt,
+    problem: parseFulfillmentProblem(row.fulfillmentProblem),
+  };
+}
+
 export interface OrderListRow {
   id: string;
   orderName: string;
@@ -84,6 +239,8 @@ export interface OrderListRow {
   orderCreatedAt: Date;
   createdAt: Date;
   updatedAt: Date;
+  shipment: ShipmentView;
+  fulfillment: FulfillmentView;
 }
 
 export interface OrderListPage {
@@ -106,20 +263,22 @@ function searchWhere(search: string): Prisma.WarehouseOrderWhereInput {
       { orderName: { contains: text } },
       { idOrder: { contains: text } },
       { idOrderFF: { contains: text } },
+      { ttn: { contains: text } },
     ]),
   };
 }
 
 function filterWhere(shop: string, state: OrderFilter | undefined): Prisma.WarehouseOrderWhereInput {
-  if (state === "attention") return { shop, attention: { not: null } };
+  if (state === "attention") return { shop, ...NEEDS_ATTENTION };
   return state ? { shop, state } : { shop };
 }
 
 export async function listOrders(db: Db, shop: string, query: OrderListQuery = {}): Promise<OrderListPage> {
-  const { state, search, page, pageSize } = orderListQuerySchema.parse(query);
+  const { state, stage, search, page, pageSize } = orderListQuerySchema.parse(query);
   const where: Prisma.WarehouseOrderWhereInput = {
-    AND: [filterWhere(shop, state), ...(search ? [searchWhere(search)] : [])],
+    AND: [filterWhere(shop, state), ...(stage ? [{ stage }] : []), ...(search ? [searchWhere(search)] : [])],
   };
+  const tracking = trackingContext(db, shop);
   const total = await db.warehouseOrder.count({ where });
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const current = Math.min(page, pageCount);
@@ -142,13 +301,27 @@ export async function listOrders(db: Db, shop: string, query: OrderListQuery = {
       orderCreatedAt: true,
       createdAt: true,
       updatedAt: true,
+      ...shipmentColumns,
     },
   });
+  const links = await tracking;
   return {
     rows: rows.map((row) => ({
-      ...row,
+      id: row.id,
+      orderName: row.orderName,
+      idOrder: row.idOrder,
       state: row.state as OrderState,
       holdReasons: parseHoldReasons(row.holdReasons).map(({ code, message }) => ({ code, message })),
+      attention: row.attention,
+      attentionMessage: row.attentionMessage,
+      pending: row.pending,
+      lastError: row.lastError,
+      idOrderFF: row.idOrderFF,
+      orderCreatedAt: row.orderCreatedAt,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      shipment: shipmentOf(row, links),
+      fulfillment: fulfillmentOf(row, links),
     })),
     total,
     page: current,
@@ -159,12 +332,17 @@ export async function listOrders(db: Db, shop: string, query: OrderListQuery = {
   };
 }
 
+/** An order needs the merchant for the warehouse's side or for Shopify's (a fulfillment problem). */
+const NEEDS_ATTENTION = {
+  OR: [{ attention: { not: null } }, { fulfillmentProblem: { not: null } }],
+} satisfies Prisma.WarehouseOrderWhereInput;
+
 export type OrderCounts = Record<OrderState, number> & { all: number; attention: number };
 
 export async function countOrdersByState(db: Db, shop: string): Promise<OrderCounts> {
   const [groups, attention] = await Promise.all([
     db.warehouseOrder.groupBy({ by: ["state"], where: { shop }, _count: { _all: true } }),
-    db.warehouseOrder.count({ where: { shop, attention: { not: null } } }),
+    db.warehouseOrder.count({ where: { shop, ...NEEDS_ATTENTION } }),
   ]);
   const counts = Object.fromEntries(ORDER_STATES.map((state) => [state, 0])) as Record<OrderState, number>;
   let all = 0;
@@ -173,6 +351,18 @@ export async function countOrdersByState(db: Db, shop: string): Promise<OrderCou
     if (group.state in counts) counts[group.state as OrderState] = group._count._all;
   }
   return { ...counts, all, attention };
+}
+
+/** The shop's orders at each stage, for the stage filter. */
+export async function countOrdersByStage(db: Db, shop: string): Promise<Record<Stage, number>> {
+  const groups = await db.warehouseOrder.groupBy({
+    by: ["stage"],
+    where: { shop, stage: { not: null } },
+    _count: { _all: true },
+  });
+  const counts = Object.fromEntries(STAGES.map((stage) => [stage, 0])) as Record<Stage, number>;
+  for (const group of groups) if (isStage(group.stage)) counts[group.stage] = group._count._all;
+  return counts;
 }
 
 export interface OrderEventView {
@@ -211,6 +401,8 @@ export interface OrderDetail {
   holdReasons: HoldReasonView[];
   /** The merchant's corrections so far. */
   overrides: Record<string, unknown>;
+  shipment: ShipmentView;
+  fulfillment: FulfillmentView;
   /** Newest first, one page of TIMELINE_PAGE_SIZE. */
   events: OrderEventView[];
   /** The cursor of the next, older page of the timeline; null when this page reaches its start. */
@@ -230,7 +422,10 @@ export async function orderDetail(
   id: string,
   options: { eventsBefore?: string } = {},
 ): Promise<OrderDetail | null> {
-  const row = await db.warehouseOrder.findFirst({ where: { id, shop } });
+  const [row, tracking] = await Promise.all([
+    db.warehouseOrder.findFirst({ where: { id, shop } }),
+    trackingContext(db, shop),
+  ]);
   if (!row) return null;
   const cursor =
     options.eventsBefore === undefined
@@ -248,11 +443,28 @@ export async function orderDetail(
   });
   const events = page.slice(0, TIMELINE_PAGE_SIZE);
   const olderEvents = page.length > TIMELINE_PAGE_SIZE ? events.at(-1)!.id : null;
-  // Everything but the shop and the customer's id.
-  const { shop: _shop, customerId: _customerId, ...columns } = row;
   return {
-    ...columns,
+    id: row.id,
+    orderName: row.orderName,
+    shopifyOrderId: row.shopifyOrderId,
+    idOrder: row.idOrder,
+    idOrderFF: row.idOrderFF,
+    keyOrder: row.keyOrder,
+    pending: row.pending,
+    attention: row.attention,
+    attentionMessage: row.attentionMessage,
+    lastError: row.lastError,
+    attempts: row.attempts,
+    nextAttemptAt: row.nextAttemptAt,
+    submittedAt: row.submittedAt,
+    acceptedAt: row.acceptedAt,
+    cancelledAt: row.cancelledAt,
+    orderCreatedAt: row.orderCreatedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
     state: row.state as OrderState,
+    shipment: shipmentOf(row, tracking),
+    fulfillment: fulfillmentOf(row, tracking),
     mapped: parseObject(row.mapped),
     sentOrder: parseObject(row.sentOrder),
     holdReasons: parseHoldReasons(row.holdReasons),

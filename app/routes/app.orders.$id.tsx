@@ -1,8 +1,10 @@
-// One order: where it stands and why, what held it with a form for each fix, the actions on it, the exact
-// body the warehouse has, and its timeline with the requests sent and the answers read.
+// One order: where it stands and why, what held it with a form for each fix, the actions on it, where it is
+// once the warehouse has it (stage, waybill, statuses, the Shopify fulfillment), the exact body the
+// warehouse has, and its timeline with the requests sent and the answers read.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import {
+  Badge,
   Banner,
   BlockStack,
   Box,
@@ -10,6 +12,7 @@ import {
   Card,
   Divider,
   FormLayout,
+  InlineGrid,
   InlineStack,
   Layout,
   Link,
@@ -18,14 +21,22 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { z } from "zod";
+import { eventLabel } from "../components/order-event";
+import { STAGE_DESCRIPTION, StageBadge } from "../components/order-stage";
 import { OrderStateBadge } from "../components/order-state";
 import { appContext } from "../context.server";
 import { cancelAtWarehouse, correctOrder, submitNow } from "../orders/actions.server";
-import { formatShopTime, orderDetail, shopTimeZone } from "../orders/queries.server";
+import {
+  formatShopTime,
+  orderDetail,
+  shopTimeZone,
+  type FulfillmentProblem,
+  type ReportedStatus,
+} from "../orders/queries.server";
 import { DELIVERY_METHOD_KEYS, DELIVERY_METHOD_LABELS } from "../orders/settings";
-import { ORDER_STATE_DESCRIPTION, type OrderState } from "../orders/states";
+import { ORDER_STATE_DESCRIPTION, STAGE, type OrderState, type Stage } from "../orders/states";
 import { authenticate } from "../shopify.server";
 import { wakeWorker } from "../work/worker.server";
 
@@ -64,12 +75,26 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       acceptedAt: time(order.acceptedAt),
       holdReasons: order.holdReasons,
       overrides: order.overrides,
+      shipment: {
+        ...order.shipment,
+        stageAt: time(order.shipment.stageAt),
+        statusCheckedAt: time(order.shipment.statusCheckedAt),
+      },
+      fulfillment: {
+        made: order.fulfillment.made,
+        ttn: order.fulfillment.ttn,
+        event: order.fulfillment.event,
+        due: order.fulfillment.due,
+        waitingForLocation: order.fulfillment.waitingForLocation,
+        problem: order.fulfillment.problem,
+      },
       mappedJson: json(order.mapped),
       sentOrderJson: json(order.sentOrder),
       events: order.events.map((event) => ({
         id: event.id,
         at: time(event.at),
         kind: event.kind,
+        label: eventLabel(event.kind),
         message: event.message,
         dataJson: json(event.data),
         // The data of a call to the warehouse holds the request sent (and the answer, when one came).
@@ -184,8 +209,10 @@ export default function OrderPage() {
       subtitle={`id_order ${order.idOrder}${order.placedAt ? ` · placed ${order.placedAt}` : ""}`}
       backAction={{ content: "Orders", url: "/app/orders" }}
       primaryAction={sendAction}
-      secondaryActions={
-        canCancel
+      secondaryActions={[
+        // The shopify: protocol is App Bridge's: the admin opens its own page for the order.
+        { content: "Open in Shopify", url: `shopify://admin/orders/${order.shopifyOrderId}` },
+        ...(canCancel
           ? [
               {
                 content: "Cancel at the warehouse",
@@ -194,8 +221,8 @@ export default function OrderPage() {
                 onAction: () => setConfirmingCancel(true),
               },
             ]
-          : []
-      }
+          : []),
+      ]}
     >
       <Layout>
         <Layout.Section>
@@ -262,6 +289,9 @@ export default function OrderPage() {
               <Banner tone="critical" title={ATTENTION_TITLE[order.attention] ?? "This order needs you"}>
                 <p>{order.attentionMessage}</p>
               </Banner>
+            )}
+            {(order.state === "accepted" || order.shipment.stage) && (
+              <ShipmentCard shipment={order.shipment} fulfillment={order.fulfillment} />
             )}
             {order.holdReasons.length > 0 && (
               <Card>
@@ -343,6 +373,7 @@ export default function OrderPage() {
                           <Text as="span" tone="subdued" variant="bodySm">
                             {event.at}
                           </Text>
+                          <Badge>{event.label}</Badge>
                           <Text as="span" fontWeight="semibold">
                             {event.message}
                           </Text>
@@ -377,7 +408,7 @@ export default function OrderPage() {
           <Card>
             <BlockStack gap="200">
               <Text as="h2" variant="headingMd">
-                At the warehouse
+                Reference numbers
               </Text>
               {[
                 { term: "id_order", description: order.idOrder },
@@ -386,14 +417,9 @@ export default function OrderPage() {
                 { term: "Accepted", description: order.acceptedAt ?? "Not yet" },
                 { term: "Shopify order id", description: order.shopifyOrderId },
               ].map(({ term, description }) => (
-                <BlockStack gap="050" key={term}>
-                  <Text as="span" variant="bodySm" tone="subdued">
-                    {term}
-                  </Text>
-                  <Text as="span" breakWord>
-                    {description}
-                  </Text>
-                </BlockStack>
+                <Fact term={term} key={term}>
+                  {description}
+                </Fact>
               ))}
             </BlockStack>
           </Card>
@@ -408,7 +434,184 @@ const ATTENTION_TITLE: Record<string, string> = {
   edit_held: "The change to this order cannot be sent",
   cancel_refused: "The warehouse could not cancel this order",
   retries_exhausted: "The warehouse could not be reached for this order",
+  cancelled_at_warehouse: "The warehouse cancelled this order",
+  returned: "This order came back to the warehouse",
 };
+
+// The events Shopify's fulfillment may have been told, as the merchant reads them.
+const FULFILLMENT_EVENT_LABEL: Record<string, string> = {
+  IN_TRANSIT: "In transit",
+  OUT_FOR_DELIVERY: "Out for delivery",
+  READY_FOR_PICKUP: "Ready for pickup",
+  ATTEMPTED_DELIVERY: "Delivery attempted",
+  DELAYED: "Delayed",
+  DELIVERED: "Delivered",
+  FAILURE: "Delivery failed",
+};
+
+interface ShipmentProps {
+  shipment: {
+    stage: Stage | null;
+    stageAt: string | null;
+    ttn: string | null;
+    trackingUrl: string | null;
+    warehouseStatus: ReportedStatus | null;
+    carrierStatus: ReportedStatus | null;
+    statusCheckedAt: string | null;
+  };
+  fulfillment: {
+    made: boolean;
+    ttn: string | null;
+    event: string | null;
+    due: boolean;
+    waitingForLocation: boolean;
+    problem: FulfillmentProblem | null;
+  };
+}
+
+/** Where the order is once the warehouse has it, and what Shopify has been told of it. */
+function ShipmentCard({ shipment, fulfillment }: ShipmentProps) {
+  return (
+    <Card>
+      <section aria-labelledby="shipment-heading">
+        <BlockStack gap="300">
+          <InlineStack gap="200" blockAlign="center">
+            <Text as="h2" variant="headingMd" id="shipment-heading">
+              At the warehouse
+            </Text>
+            {shipment.stage && <StageBadge stage={shipment.stage} />}
+          </InlineStack>
+          <Text as="p">{STAGE_DESCRIPTION[shipment.stage ?? "none"]}</Text>
+          <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
+            {shipment.stageAt && <Fact term="Stage reached">{shipment.stageAt}</Fact>}
+            <Fact term="Waybill">
+              {shipment.ttn && shipment.trackingUrl ? (
+                <Text as="span" breakWord>
+                  <Link url={shipment.trackingUrl} target="_blank">
+                    {shipment.ttn}
+                  </Link>
+                </Text>
+              ) : (
+                (shipment.ttn ?? "Not yet given")
+              )}
+            </Fact>
+            <Fact term="Warehouse status">
+              <StatusAsReported status={shipment.warehouseStatus} />
+            </Fact>
+            <Fact term="Carrier status">
+              <StatusAsReported status={shipment.carrierStatus} />
+            </Fact>
+            <Fact term="Last checked">{shipment.statusCheckedAt ?? "Not yet"}</Fact>
+          </InlineGrid>
+          <Divider />
+          <Text as="h3" variant="headingSm">
+            In Shopify
+          </Text>
+          <FulfillmentState shipment={shipment} fulfillment={fulfillment} />
+        </BlockStack>
+      </section>
+    </Card>
+  );
+}
+
+/** A status with its date exactly as the warehouse reported them. */
+function StatusAsReported({ status }: { status: ReportedStatus | null }) {
+  if (!status) return <Text as="span">None reported yet</Text>;
+  return (
+    <BlockStack gap="050">
+      <Text as="span">
+        {status.name && status.id ? `${status.name} (${status.id})` : status.name || status.id}
+      </Text>
+      {status.date && (
+        <Text as="span" variant="bodySm" tone="subdued">
+          {status.date}
+        </Text>
+      )}
+    </BlockStack>
+  );
+}
+
+function FulfillmentState({ shipment, fulfillment }: ShipmentProps) {
+  if (fulfillment.problem) {
+    return (
+      <Banner tone="critical" title="Shopify could not be told where the parcel is">
+        <BlockStack gap="100">
+          <p>{fulfillment.problem.message}</p>
+          <p>
+            Solve this in the order in Shopify. Until then, Shopify does not show this order&apos;s progress.
+          </p>
+        </BlockStack>
+      </Banner>
+    );
+  }
+  if (fulfillment.made) {
+    return (
+      <BlockStack gap="200">
+        <Text as="p">
+          {fulfillment.ttn
+            ? `The order is fulfilled in Shopify with the waybill ${fulfillment.ttn}.`
+            : "The order is fulfilled in Shopify."}
+        </Text>
+        {fulfillment.due && (
+          <Text as="p" tone="subdued">
+            The latest change is waiting to be sent to Shopify.
+          </Text>
+        )}
+        {fulfillment.event && (
+          <Fact term="Last delivery event in Shopify">
+            {FULFILLMENT_EVENT_LABEL[fulfillment.event] ?? fulfillment.event}
+          </Fact>
+        )}
+      </BlockStack>
+    );
+  }
+  if (fulfillment.waitingForLocation) {
+    return (
+      <Banner tone="warning" title="Choose the warehouse's location">
+        <BlockStack gap="100">
+          <p>
+            The order has shipped, but it can be fulfilled in Shopify only at the location that stands for the
+            warehouse, and none is chosen yet.
+          </p>
+          <InlineStack>
+            <Button url="/app/settings/statuses">Choose it in Settings</Button>
+          </InlineStack>
+        </BlockStack>
+      </Banner>
+    );
+  }
+  if (fulfillment.due) {
+    return <Text as="p">The fulfillment is waiting to be made in Shopify with the waybill.</Text>;
+  }
+  const { stage } = shipment;
+  return (
+    <Text as="p" tone="subdued">
+      {stage === STAGE.cancelledAtWarehouse || stage === STAGE.returned
+        ? "Nothing was fulfilled in Shopify."
+        : (stage === STAGE.shipped || stage === STAGE.delivered) && !shipment.ttn
+          ? "The order is fulfilled in Shopify once the warehouse gives its waybill."
+          : "The order is fulfilled in Shopify once the warehouse ships it."}
+    </Text>
+  );
+}
+
+/** A short label over its value. */
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <BlockStack gap="050">
+      <Text as="span" variant="bodySm" tone="subdued">
+        {term}
+      </Text>
+      {typeof children === "string" ? (
+        <Text as="span" breakWord>
+          {children}
+        </Text>
+      ) : (
+        children
+      )}
+    </BlockStack>
+  );
+}
 
 function JsonBlock({ label, json }: { label: string; json: string }) {
   return (

@@ -1,5 +1,6 @@
-// Orders: every Shopify order on its way to the warehouse, by state, searchable, with a bulk retry.
-// The state tab, the search and the page live in the URL, so any view of the list can be linked to.
+// Orders: every Shopify order on its way to the warehouse, by state and by stage at the warehouse,
+// searchable, with a bulk retry. The state tab, the stage, the search and the page live in the URL, so any
+// view of the list can be linked to.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import {
   Form,
@@ -20,6 +21,7 @@ import {
   InlineStack,
   Link,
   Page,
+  Select,
   Tabs,
   Text,
   TextField,
@@ -27,10 +29,12 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import { z } from "zod";
+import { STAGE_LABEL, StageBadge } from "../components/order-stage";
 import { ORDER_STATE_LABEL, OrderStateBadge } from "../components/order-state";
 import { appContext } from "../context.server";
 import { retryOrders } from "../orders/actions.server";
 import {
+  countOrdersByStage,
   countOrdersByState,
   formatShopTime,
   listOrders,
@@ -39,7 +43,7 @@ import {
   shopTimeZone,
   type OrderFilter,
 } from "../orders/queries.server";
-import { ORDER_STATES } from "../orders/states";
+import { ORDER_STATES, STAGES } from "../orders/states";
 import { loadSettings } from "../settings/settings.server";
 import { authenticate } from "../shopify.server";
 import { recentOrderRefusals } from "../webhooks/receive.server";
@@ -49,17 +53,19 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { db, clock } = appContext();
   const query = orderListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const [list, counts, timeZone, settings, batchesOff, refused] = await Promise.all([
+  const [list, counts, stageCounts, timeZone, settings, batchesOff, refused] = await Promise.all([
     listOrders(db, session.shop, query),
     countOrdersByState(db, session.shop),
+    countOrdersByStage(db, session.shop),
     shopTimeZone(db, session.shop),
     loadSettings(db, session.shop),
     batchesTurnedOff(db, session.shop),
     recentOrderRefusals(db, session.shop, clock()),
   ]);
   return {
-    filter: { state: query.state ?? null, search: query.search ?? "" },
+    filter: { state: query.state ?? null, stage: query.stage ?? null, search: query.search ?? "" },
     counts,
+    stageCounts,
     page: {
       page: list.page,
       pageCount: list.pageCount,
@@ -73,6 +79,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       idOrder: row.idOrder,
       idOrderFF: row.idOrderFF,
       state: row.state,
+      stage: row.shipment.stage,
+      ttn: row.shipment.ttn,
       problem: problemOf(row),
       pending: row.pending,
       placedAt: formatShopTime(row.orderCreatedAt, timeZone),
@@ -88,12 +96,14 @@ function problemOf(row: {
   attentionMessage: string | null;
   lastError: string | null;
   state: string;
+  fulfillment: { problem: { message: string } | null };
 }): string | null {
   const [first, ...more] = row.holdReasons;
   if (row.state === "held" && first) {
     return more.length ? `${first.message} (and ${more.length} more)` : first.message;
   }
   if (row.attentionMessage) return row.attentionMessage;
+  if (row.fulfillment.problem) return row.fulfillment.problem.message;
   if (row.state === "rejected" || row.state === "in_doubt" || row.state === "ready") return row.lastError;
   return null;
 }
@@ -133,9 +143,20 @@ const TABS: { filter: Filter; label: string }[] = [
   { filter: "attention", label: "Needs attention" },
   ...ORDER_STATES.map((state) => ({ filter: state, label: ORDER_STATE_LABEL[state] })),
 ];
+// Only orders the warehouse has reach a stage: choosing a stage on another tab (Held, Ready to send...)
+// would always show nothing, so the stage and such a tab replace each other.
+const TABS_WITH_STAGES: Filter[] = [null, "attention", "accepted"];
+
+/** Why the list is empty, as one whole sentence for each case (each is translated whole). */
+function emptyListMessage(search: string, filtered: boolean): string {
+  if (search && filtered) return `No orders match “${search}” with the filters chosen.`;
+  if (search) return `No orders match “${search}”.`;
+  if (filtered) return "No orders match the filters chosen.";
+  return "No orders to show.";
+}
 
 export default function Orders() {
-  const { filter, counts, page, rows, warehouse, refused } = useLoaderData<typeof loader>();
+  const { filter, counts, stageCounts, page, rows, warehouse, refused } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const [searchParams, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -175,6 +196,10 @@ export default function Orders() {
     TABS.findIndex((tab) => tab.filter === filter.state),
   );
   const busy = navigation.state !== "idle";
+  const stageOptions = [
+    { label: "Any stage", value: "" },
+    ...STAGES.map((stage) => ({ label: `${STAGE_LABEL[stage]} (${stageCounts[stage]})`, value: stage })),
+  ];
 
   if (counts.all === 0) {
     return (
@@ -210,28 +235,49 @@ export default function Orders() {
           <Tabs
             tabs={tabs}
             selected={selectedTab}
-            onSelect={(index) => go({ state: TABS[index]?.filter ?? null, page: null })}
+            onSelect={(index) => {
+              const state = TABS[index]?.filter ?? null;
+              go({ state, page: null, ...(!TABS_WITH_STAGES.includes(state) && { stage: null }) });
+            }}
           />
           <Box padding="300">
-            <Form method="get" onSubmit={() => clearSelection()}>
-              {filter.state && <input type="hidden" name="state" value={filter.state} />}
-              <TextField
-                label="Search orders"
-                labelHidden
-                name="search"
-                value={search}
-                onChange={setSearch}
-                placeholder="Search by order, id_order or warehouse number"
-                autoComplete="off"
-                clearButton
-                onClearButtonClick={() => go({ search: null, page: null })}
-                connectedRight={
-                  <Button submit loading={busy && navigation.formMethod === "GET"}>
-                    Search
-                  </Button>
+            <InlineStack gap="300" wrap={false} blockAlign="start">
+              <Box width="100%">
+                <Form method="get" onSubmit={() => clearSelection()}>
+                  {filter.state && <input type="hidden" name="state" value={filter.state} />}
+                  {filter.stage && <input type="hidden" name="stage" value={filter.stage} />}
+                  <TextField
+                    label="Search orders"
+                    labelHidden
+                    name="search"
+                    value={search}
+                    onChange={setSearch}
+                    placeholder="Search by order, id_order, warehouse number or waybill"
+                    autoComplete="off"
+                    clearButton
+                    onClearButtonClick={() => go({ search: null, page: null })}
+                    connectedRight={
+                      <Button submit loading={busy && navigation.formMethod === "GET"}>
+                        Search
+                      </Button>
+                    }
+                  />
+                </Form>
+              </Box>
+              <Select
+                label="Stage"
+                labelInline
+                options={stageOptions}
+                value={filter.stage ?? ""}
+                onChange={(stage) =>
+                  go({
+                    stage: stage || null,
+                    page: null,
+                    ...(!TABS_WITH_STAGES.includes(filter.state) && { state: null }),
+                  })
                 }
               />
-            </Form>
+            </InlineStack>
           </Box>
           <IndexTable
             resourceName={{ singular: "order", plural: "orders" }}
@@ -243,6 +289,7 @@ export default function Orders() {
               { title: "Order" },
               { title: "Status" },
               { title: "What is going on" },
+              { title: "Waybill" },
               { title: "id_order" },
               { title: "Warehouse number" },
               { title: "Placed" },
@@ -251,8 +298,7 @@ export default function Orders() {
             emptyState={
               <Box padding="600">
                 <Text as="p" alignment="center" tone="subdued">
-                  No orders match{filter.search ? ` “${filter.search}”` : ""}
-                  {filter.state ? ` among ${TABS[selectedTab]?.label.toLowerCase()} orders` : ""}.
+                  {emptyListMessage(filter.search, Boolean(filter.state || filter.stage))}
                 </Text>
               </Box>
             }
@@ -281,6 +327,7 @@ export default function Orders() {
                 <IndexTable.Cell>
                   <InlineStack gap="100" wrap={false}>
                     <OrderStateBadge state={row.state} />
+                    {row.stage && <StageBadge stage={row.stage} />}
                     {row.pending && <PendingChange pending={row.pending} />}
                   </InlineStack>
                 </IndexTable.Cell>
@@ -291,6 +338,7 @@ export default function Orders() {
                     </Text>
                   </Box>
                 </IndexTable.Cell>
+                <IndexTable.Cell>{row.ttn ?? "—"}</IndexTable.Cell>
                 <IndexTable.Cell>{row.idOrder}</IndexTable.Cell>
                 <IndexTable.Cell>{row.idOrderFF ?? "—"}</IndexTable.Cell>
                 <IndexTable.Cell>{row.placedAt}</IndexTable.Cell>

@@ -1,14 +1,21 @@
 // The read side behind the orders pages, against the real database (SQLite here, PostgreSQL in CI).
+import type { WarehouseOrder } from "@prisma/client";
 import { describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { takeInOrderWebhook } from "../../app/orders/intake.server";
+import { shopifyOrderSchema } from "../../app/orders/payload";
 import {
+  countOrdersByStage,
   countOrdersByState,
   listOrders,
   orderDetail,
+  parseFulfillmentProblem,
+  parseReportedStatus,
   TIMELINE_PAGE_SIZE,
 } from "../../app/orders/queries.server";
+import type { OrderInput } from "../../app/orders/state-machine";
 import { recordEvents } from "../../app/orders/timeline.server";
-import { seedOrder } from "../support/orders";
+import { driveOrder, FIXTURE_ORDER, seedOrder, statusReport } from "../support/orders";
 
 const SHOP = "kyiv-goods.myshopify.com";
 const OTHER = "other-store.myshopify.com";
@@ -136,5 +143,201 @@ describe("order queries", () => {
     // A cursor that is not an event of this order shows the newest page.
     const unknown = await orderDetail(db, SHOP, order.id, { eventsBefore: "nope" });
     expect(unknown!.events[0]!.message).toBe(first!.events[0]!.message);
+  });
+});
+
+// Orders after the warehouse has them, brought there by the app's own intake and rules.
+
+let number = 2000;
+
+/** An order taken in as orders/create brings it; `shipping` replaces its shipping method's title. */
+async function takenIn(shop = SHOP, shipping?: string): Promise<WarehouseOrder> {
+  const n = ++number;
+  const id = 6123456780000 + n;
+  const [line] = FIXTURE_ORDER.shipping_lines as Record<string, unknown>[];
+  const order = shopifyOrderSchema.parse({
+    ...FIXTURE_ORDER,
+    id,
+    admin_graphql_api_id: `gid://shopify/Order/${id}`,
+    name: `#${n}`,
+    order_number: n,
+    created_at: new Date(Date.UTC(2026, 2, 1, 9, n % 60)).toISOString(),
+    updated_at: "2026-03-01T09:00:00Z",
+    ...(shipping && { shipping_lines: [{ ...line, title: shipping, code: shipping }] }),
+  });
+  await takeInOrderWebhook(appContext(), { shop, topic: "orders/create", order, eventId: `e-${id}` });
+  return appContext().db.warehouseOrder.findFirstOrThrow({ where: { shop, shopifyOrderId: String(id) } });
+}
+
+const report = statusReport;
+
+/** Takes the order to the warehouse (claimed, accepted) and through the status reports given. */
+function atWarehouse(row: WarehouseOrder, ...reports: OrderInput[]): Promise<WarehouseOrder> {
+  const ff = `FF-${row.idOrder}`;
+  return driveOrder(
+    row,
+    { type: "claimed" },
+    { type: "accepted", idOrderFF: ff, keyOrder: `key-${ff}` },
+    ...reports,
+  );
+}
+
+describe("where an order is after the warehouse has it", () => {
+  it("gives a shipped order's waybill the tracking page of its carrier, and none to a carrier without one", async () => {
+    const { db } = appContext();
+    const nova = await atWarehouse(await takenIn(), report("Отгружен", "shipped", "20450000000001"));
+    const ukr = await atWarehouse(
+      await takenIn(SHOP, "Укрпошта"),
+      report("Отгружен", "shipped", "0500012345678"),
+    );
+    const pickup = await atWarehouse(await takenIn(SHOP, "Самовивіз"), report("Отгружен", "shipped", "PK-1"));
+    expect(JSON.parse(ukr.sentOrder!)).toMatchObject({ delivery_method: "Ukrposhta" });
+
+    const shipment = async (row: WarehouseOrder) => (await orderDetail(db, SHOP, row.id))!.shipment;
+    expect(await shipment(nova)).toMatchObject({
+      stage: "shipped",
+      stageAt: expect.any(Date),
+      ttn: "20450000000001",
+      trackingUrl: "https://novaposhta.ua/tracking/?cargo_number=20450000000001",
+      warehouseStatus: { id: "7", name: "Отгружен", date: "02.03.2026 10:00:00" },
+      // The carrier has said nothing yet: no status rather than an empty one.
+      carrierStatus: null,
+    });
+    expect((await shipment(ukr)).trackingUrl).toBe(
+      "https://track.ukrposhta.ua/tracking_UA.html?barcode=0500012345678",
+    );
+    expect(await shipment(pickup)).toMatchObject({ ttn: "PK-1", trackingUrl: null });
+
+    // The shop's own page for a carrier, with the waybill made safe for a URL.
+    await db.shopSettings.create({
+      data: {
+        shop: SHOP,
+        statusSettings: JSON.stringify({ trackingUrls: { novaPoshta: "https://track.example/np/{ttn}" } }),
+      },
+    });
+    expect((await shipment(nova)).trackingUrl).toBe("https://track.example/np/20450000000001");
+    // The list carries the same.
+    const row = (await listOrders(db, SHOP, { search: "20450000000001" })).rows;
+    expect(row.map((order) => [order.orderName, order.shipment.trackingUrl])).toEqual([
+      [nova.orderName, "https://track.example/np/20450000000001"],
+    ]);
+  });
+
+  it("says a shipped order waits for the warehouse's location until one is chosen", async () => {
+    const { db } = appContext();
+    const order = await atWarehouse(await takenIn(), report("Отгружен", "shipped", "20450000000010"));
+    const fulfillment = async () => (await orderDetail(db, SHOP, order.id))!.fulfillment;
+    expect(await fulfillment()).toMatchObject({ due: true, waitingForLocation: true });
+    await db.shopSettings.upsert({
+      where: { shop: SHOP },
+      create: { shop: SHOP, locationId: "gid://shopify/Location/1" },
+      update: { locationId: "gid://shopify/Location/1" },
+    });
+    expect(await fulfillment()).toMatchObject({ due: true, waitingForLocation: false });
+  });
+
+  it("recognises the shop's own delivery literal as its carrier", async () => {
+    const { db } = appContext();
+    await db.shopSettings.create({
+      data: { shop: SHOP, mapping: JSON.stringify({ deliveryLiterals: { novaPoshta: "Нова Пошта" } }) },
+    });
+    const order = await atWarehouse(await takenIn(), report("Отгружен", "shipped", "20450000000009"));
+    expect(JSON.parse(order.sentOrder!)).toMatchObject({ delivery_method: "Нова Пошта" });
+    expect((await orderDetail(db, SHOP, order.id))!.shipment.trackingUrl).toBe(
+      "https://novaposhta.ua/tracking/?cargo_number=20450000000009",
+    );
+  });
+
+  it("reads a malformed status or fulfillment problem tolerantly", async () => {
+    const { db } = appContext();
+    const order = await atWarehouse(
+      await takenIn(),
+      report("Отгружен", "shipped", "20450000000002", { id: "5", name: "В дорозі", date: "03.03.2026" }),
+    );
+    expect((await orderDetail(db, SHOP, order.id))!.shipment.carrierStatus).toEqual({
+      id: "5",
+      name: "В дорозі",
+      date: "03.03.2026",
+    });
+    // Columns another version (or a hand) wrote badly.
+    await db.warehouseOrder.update({
+      where: { id: order.id },
+      data: {
+        warehouseStatus: "{not json",
+        carrierStatus: "[1,2]",
+        fulfillmentProblem: "Fulfillment order on hold.",
+      },
+    });
+    const detail = (await orderDetail(db, SHOP, order.id))!;
+    expect(detail.shipment).toMatchObject({ warehouseStatus: null, carrierStatus: null, stage: "shipped" });
+    expect(detail.fulfillment).toEqual({
+      made: false,
+      id: null,
+      ttn: null,
+      event: null,
+      due: true,
+      dueAt: expect.any(Date),
+      waitingForLocation: true,
+      problem: { code: null, message: "Fulfillment order on hold." },
+    });
+
+    expect(parseReportedStatus('{"id": 3, "name": "Отгружен"}')).toEqual({
+      id: "3",
+      name: "Отгружен",
+      date: "",
+    });
+    expect(parseReportedStatus('{"id": "", "name": "", "date": ""}')).toBeNull();
+    expect(parseReportedStatus('"Отгружен"')).toBeNull();
+    expect(parseReportedStatus(null)).toBeNull();
+    expect(
+      parseFulfillmentProblem('{"code": "on_hold", "message": "The order is on hold in Shopify."}'),
+    ).toEqual({
+      code: "on_hold",
+      message: "The order is on hold in Shopify.",
+    });
+    expect(parseFulfillmentProblem('{"code": "x"}')).toEqual({ code: null, message: '{"code": "x"}' });
+    expect(parseFulfillmentProblem("  ")).toBeNull();
+  });
+
+  it("filters by stage, with the state and attention, and counts each stage", async () => {
+    const { db } = appContext();
+    const shipped = await atWarehouse(
+      await takenIn(),
+      report("Собран", "picked"),
+      report("Отгружен", "shipped", "204501"),
+    );
+    const picked = await atWarehouse(await takenIn(), report("Собран", "picked"));
+    const cancelled = await atWarehouse(await takenIn(), report("Отменен", "cancelled_at_warehouse"));
+    await atWarehouse(await takenIn());
+    await takenIn();
+    // Another shop's shipped order is neither listed nor counted.
+    await atWarehouse(await takenIn(OTHER), report("Отгружен", "shipped", "204502"));
+
+    const names = async (query: Parameters<typeof listOrders>[2]) =>
+      (await listOrders(db, SHOP, query)).rows.map((row) => row.orderName);
+    expect(await names({ stage: "shipped" })).toEqual([shipped.orderName]);
+    expect(await names({ stage: "picked" })).toEqual([picked.orderName]);
+    expect(await names({ stage: "shipped", state: "accepted" })).toEqual([shipped.orderName]);
+    expect(await names({ stage: "shipped", state: "ready" })).toEqual([]);
+    expect(await names({ state: "attention" })).toEqual([cancelled.orderName]);
+    expect(await names({ stage: "cancelled_at_warehouse", state: "attention" })).toEqual([
+      cancelled.orderName,
+    ]);
+    // An unknown stage is no filter.
+    expect(await names({ stage: "lost" })).toHaveLength(5);
+
+    const [row] = (await listOrders(db, SHOP, { stage: "cancelled_at_warehouse" })).rows;
+    expect(row).toMatchObject({
+      attention: "cancelled_at_warehouse",
+      attentionMessage: expect.stringContaining("Shopify"),
+      shipment: { stage: "cancelled_at_warehouse", ttn: null, trackingUrl: null },
+    });
+    expect(await countOrdersByStage(db, SHOP)).toEqual({
+      picked: 1,
+      shipped: 1,
+      delivered: 0,
+      cancelled_at_warehouse: 1,
+      returned: 0,
+    });
   });
 });

@@ -1,9 +1,9 @@
-// One order's page in a real browser: hold reasons with their fix forms, the actions, the exact body
-// sent, the warehouse ids and the timeline.
+// One order's page in a real browser: hold reasons with their fix forms, the actions, where the order is
+// at the warehouse, the exact body sent, the warehouse ids and the timeline.
 import { describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
-import { seedOrder } from "../support/orders";
+import { driveOrder, seedOrder, statusReport } from "../support/orders";
 
 const pages = useAdminPages();
 
@@ -64,10 +64,14 @@ describe("order page", () => {
       JSON.parse(order.sentOrder!),
     );
     expect(sent).toContain('"id_order": "1003"');
-    const ids = await textOf(page.getByRole("heading", { name: "At the warehouse" }).locator(".."));
+    const ids = await textOf(page.getByRole("heading", { name: "Reference numbers" }).locator(".."));
     expect(ids).toContain("id_order1003");
     expect(ids).toContain("id_order_FF77001");
     expect(ids).toContain("key_orderkey-77001");
+    // The admin's own page for the order, through App Bridge's shopify: protocol.
+    expect(await page.getByRole("link", { name: "Open in Shopify" }).getAttribute("href")).toBe(
+      `shopify://admin/orders/${order.shopifyOrderId}`,
+    );
 
     const kinds = await page
       .locator("[data-event-kind]")
@@ -80,6 +84,81 @@ describe("order page", () => {
     expect(await details.isVisible()).toBe(true);
     expect(await textOf(details)).toContain('"id_order_FF": "77001"');
     expect(await textOf(details)).toContain('"id_order": "1003"');
+  });
+
+  it("shows a shipped order's stage, its waybill linked to the carrier's tracking page, and the statuses", async () => {
+    const { db } = appContext();
+    const order = await driveOrder(
+      await seedOrder(db, { shop: SHOP, number: 1003, state: "accepted", idOrderFF: "77001" }),
+      statusReport("Собран", "picked"),
+      statusReport("Отгружен", "shipped", "20450000000001", {
+        id: "5",
+        name: "Відправлення прямує до міста",
+        date: "02.03.2026 18:40:00",
+      }),
+    );
+    const { page } = pages.admin;
+    await pages.admin.open(`/app/orders/${order.id}`);
+
+    const shipment = page.getByRole("region", { name: "At the warehouse" });
+    const text = await textOf(shipment);
+    expect(text).toContain("Shipped");
+    expect(text).toContain("The warehouse has handed the parcel to the carrier.");
+    // Each label over its value, the date as the warehouse wrote it.
+    expect(text).toContain("Warehouse statusОтгружен (7)02.03.2026 10:00:00");
+    expect(text).toContain("Carrier statusВідправлення прямує до міста (5)02.03.2026 18:40:00");
+    // Shipped with a waybill: Shopify is due to be told, but no location stands for the warehouse yet.
+    expect(text).toContain("it can be fulfilled in Shopify only at the location that stands for the");
+    expect(
+      await shipment.getByRole("link", { name: "Choose it in Settings" }).getAttribute("href"),
+    ).toContain("/app/settings/statuses");
+
+    await db.shopSettings.upsert({
+      where: { shop: SHOP },
+      create: { shop: SHOP, locationId: "gid://shopify/Location/1" },
+      update: { locationId: "gid://shopify/Location/1" },
+    });
+    await pages.admin.open(`/app/orders/${order.id}`);
+    expect(await textOf(shipment)).toContain(
+      "The fulfillment is waiting to be made in Shopify with the waybill.",
+    );
+
+    const waybill = shipment.getByRole("link", { name: "20450000000001" });
+    expect(await waybill.getAttribute("href")).toBe(
+      "https://novaposhta.ua/tracking/?cargo_number=20450000000001",
+    );
+    expect(await waybill.getAttribute("target")).toBe("_blank");
+
+    // The new events, newest first, each with its label.
+    const events = await page
+      .locator("[data-event-kind]")
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-event-kind")));
+    expect(events.slice(0, 3)).toEqual(["ttn_assigned", "shipped", "picked"]);
+    expect(await textOf(page.locator('[data-event-kind="ttn_assigned"]'))).toContain(
+      "Waybill assignedThe warehouse gave the waybill 20450000000001.",
+    );
+    expect(await textOf(page.locator('[data-event-kind="shipped"]'))).toContain(
+      "ShippedThe warehouse has shipped the order.",
+    );
+  });
+
+  it("an order cancelled at the warehouse says what to do in Shopify", async () => {
+    const { db } = appContext();
+    const order = await driveOrder(
+      await seedOrder(db, { shop: SHOP, number: 1003, state: "accepted", idOrderFF: "77001" }),
+      statusReport("Отменен", "cancelled_at_warehouse"),
+    );
+    const { page } = pages.admin;
+    await pages.admin.open(`/app/orders/${order.id}`);
+
+    const body = await textOf(page.locator("body"));
+    expect(body).toContain("The warehouse cancelled this order");
+    expect(body).toContain(order.attentionMessage!);
+    expect(order.attentionMessage).toContain("Shopify");
+    const shipment = await textOf(page.getByRole("region", { name: "At the warehouse" }));
+    expect(shipment).toContain("Cancelled by the warehouse");
+    expect(shipment).toContain("Not yet given");
+    expect(shipment).toContain("Nothing was fulfilled in Shopify.");
   });
 
   it("cancels at the warehouse only after the merchant confirms", async () => {

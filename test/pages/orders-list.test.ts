@@ -1,9 +1,9 @@
-// The orders list in a real browser: counts per state, state tabs, search and paging through the URL,
-// and the bulk retry.
+// The orders list in a real browser: counts per state, state tabs, the stage filter, search and paging
+// through the URL, and the bulk retry.
 import { describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
-import { seedOrder } from "../support/orders";
+import { driveOrder, seedOrder, statusReport } from "../support/orders";
 
 const pages = useAdminPages();
 
@@ -86,7 +86,51 @@ describe("orders list", () => {
     expect(await orderNames()).toEqual(["#1001"]);
     await pages.admin.open("/app/orders?state=held&search=1002");
     expect(await orderNames()).toEqual([]);
-    expect(await textOf(page.locator("body"))).toContain("No orders match “1002” among held orders");
+    expect(await textOf(page.locator("body"))).toContain("No orders match “1002” with the filters chosen.");
+    await pages.admin.open("/app/orders?search=9999");
+    expect(await orderNames()).toEqual([]);
+    expect(await textOf(page.locator("body"))).toContain("No orders match “9999”.");
+  });
+
+  it("the stage filter finds a shipped order, and one cancelled at the warehouse needs attention", async () => {
+    await seedStore();
+    const { db } = appContext();
+    const accepted = (name: string) =>
+      db.warehouseOrder.findFirstOrThrow({ where: { shop: SHOP, orderName: name } });
+    await driveOrder(await accepted("#1003"), statusReport("Отгружен", "shipped", "20450000000001"));
+    await driveOrder(await accepted("#1007"), statusReport("Отменен", "cancelled_at_warehouse"));
+    const { page } = pages.admin;
+    await pages.admin.open("/app/orders");
+
+    const shipped = page.locator("tbody tr", { hasText: "#1003" });
+    expect(await textOf(shipped)).toContain("Shipped");
+    expect(await textOf(shipped)).toContain("20450000000001");
+    expect(await tabCount("Needs attention")).toBe(1);
+
+    await page.getByLabel("Stage").selectOption("shipped");
+    await page.waitForURL(/stage=shipped/);
+    await expect.poll(orderNames).toEqual(["#1003"]);
+    expect(await textOf(page.getByLabel("Stage").locator("option:checked"))).toBe("Shipped (1)");
+    // A tab that cannot hold orders at a stage replaces it; the search keeps it.
+    await page.getByLabel("Search orders").fill("1003");
+    await page.getByLabel("Search orders").press("Enter");
+    await page.waitForURL(/search=1003/);
+    expect(new URL(page.url()).searchParams.get("stage")).toBe("shipped");
+    await page.getByRole("tab", { name: /^Held/ }).click();
+    await page.waitForURL(
+      (url) => url.searchParams.get("state") === "held" && !url.searchParams.has("stage"),
+    );
+
+    await pages.admin.open("/app/orders?state=attention");
+    expect(await orderNames()).toEqual(["#1007"]);
+    const cancelled = await textOf(page.locator("tbody tr", { hasText: "#1007" }));
+    expect(cancelled).toContain("Cancelled by the warehouse");
+    expect(cancelled).toContain(
+      "The warehouse cancelled this order. Cancel or refund it in Shopify if it will not ship.",
+    );
+    await pages.admin.open("/app/orders?stage=cancelled_at_warehouse&state=held");
+    expect(await orderNames()).toEqual([]);
+    expect(await textOf(page.locator("body"))).toContain("No orders match the filters chosen.");
   });
 
   it("pages through the orders", async () => {
