@@ -148,4 +148,7 @@ export const TABLES_WITHOUT_CUSTOMER_DATA: Record<string, string> = {
   WorkLease: "which worker process serves a shop, and until when",
   RateLimitState: "send times of warehouse requests per ApiKey digest",
   ShopSchedule: "when each kind of background work is next due for the shop, and where it stopped",
+  CatalogueItem: "the store's variants as product cards (SKU, name, barcode) and their stock figures",
+  StockSync: "counts, times and SKU-level differences of each stock sync, no orders",
+  CatalogueSync: "progress counts of each full catalogue sync",
 };

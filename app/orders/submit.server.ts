@@ -3,11 +3,13 @@
 // goes only once the account answered one batch of two in the expected form (the batch shape is a guess).
 import { Prisma, type WarehouseOrder as OrderRow } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
-import { sqlFragments } from "../db.server";
+import { sqlTransaction } from "../db/sql.server";
+import { FIRST_CHECK_AFTER_MS, requestStatusCheck } from "../statuses/kinds";
 import type { OrderSubmissionOutcome } from "../warehouse/client.server";
 import { WarehouseUnauthorized } from "../warehouse/errors";
 import type { WarehouseOrder } from "../warehouse/schemas";
 import { MAX_ORDERS_PER_BATCH, OPERATIONS } from "../warehouse/wire";
+import { parkOrdersAwaitingCards } from "../catalogue/awaiting.server";
 import { applyToOrders, asChange, type Change } from "./commit.server";
 import { isRefusal, transition, type OrderInput } from "./state-machine";
 import { BATCH_PROOF, ORDER_STATE, PENDING } from "./states";
@@ -24,6 +26,7 @@ import {
   type StepResult,
 } from "./step.server";
 import type { OrderEventInput } from "./timeline.server";
+import type { ShopWork } from "../work/steps";
 
 /** The orders that prove the batch shape: more than one, so a single order's answer cannot pass for it. */
 export const PROOF_BATCH_SIZE = 2;
@@ -43,24 +46,67 @@ export function dueWorkWhere(now: Date): Prisma.WarehouseOrderWhereInput {
   };
 }
 
-/** The columns of an order row, for SQL that answers one (the names come from the schema, not from input). */
-const ORDER_COLUMNS = Object.values(Prisma.WarehouseOrderScalarFieldEnum)
-  .map((column) => `"${column}"`)
-  .join(", ");
+/**
+ * Orders go first: while the shop has order work due, the warehouse traffic of other kinds (status reports,
+ * stock, product cards) waits, answering until when. At most `waitMs`, and never past the key's window (a
+ * minute at the real limits, less on a test's scaled clock). Null when no order work is due.
+ */
+export async function ordersGoFirst(
+  work: Pick<ShopWork, "db" | "shop" | "clock" | "warehouse">,
+  waitMs: number,
+): Promise<Date | null> {
+  const now = work.clock();
+  const due = await work.db.warehouseOrder.findFirst({
+    where: { shop: work.shop, ...dueWorkWhere(now) },
+    select: { id: true },
+  });
+  if (!due) return null;
+  const { windowMs } = await work.warehouse.headroom(OPERATIONS.addOrder);
+  return new Date(now.getTime() + Math.min(waitMs, windowMs));
+}
+
+/** The scalar columns of an order row and their types, from the schema (never from input). */
+const ORDER_FIELDS = Prisma.dmmf.datamodel.models
+  .find((model) => model.name === "WarehouseOrder")!
+  .fields.filter((field) => field.kind === "scalar")
+  .map((field) => ({ name: field.name, type: field.type }));
+
+/** A row as the driver answers it (SQLite: dates as text) made the row Prisma would have answered. */
+function orderRowOf(raw: Record<string, unknown>): OrderRow {
+  const row: Record<string, unknown> = {};
+  for (const { name, type } of ORDER_FIELDS) {
+    const value = raw[name] ?? null;
+    row[name] =
+      value === null
+        ? null
+        : type === "DateTime"
+          ? new Date(value as string | Date)
+          : type === "Int"
+            ? Number(value)
+            : value;
+  }
+  return row as OrderRow;
+}
 
 /**
  * Claims the ready orders among `ids` for one AddOrder, in one statement: each becomes `submitting` with
  * the body about to be sent fixed as `sentOrder` (the "claimed" transition), so from here on a crash
  * leaves it in doubt, never unsent and never sent twice. Answers the orders claimed, as the claim left them.
+ * Given to the driver (app/db/sql.server.ts): through Prisma, reading a hundred rows back cost more than
+ * the statement.
  */
 async function claimForSubmission(db: ServiceDeps["db"], ids: string[], now: Date): Promise<OrderRow[]> {
-  const { join, raw } = sqlFragments(db);
-  return db.$queryRaw`
-    UPDATE "WarehouseOrder"
-    SET "state" = ${ORDER_STATE.submitting}, "sentOrder" = "mapped",
-      "submittedAt" = COALESCE("submittedAt", ${now}), "updatedAt" = ${now}, "version" = "version" + 1
-    WHERE "id" IN (${join(ids)}) AND "state" = ${ORDER_STATE.ready} AND "mapped" IS NOT NULL
-    RETURNING ${raw(ORDER_COLUMNS)}`;
+  const rows = await sqlTransaction(db, (tx) =>
+    tx.query(
+      `UPDATE "WarehouseOrder"
+      SET "state" = ?, "sentOrder" = "mapped", "submittedAt" = COALESCE("submittedAt", ?), "updatedAt" = ?,
+        "version" = "version" + 1
+      WHERE "id" IN (${ids.map(() => "?").join(", ")}) AND "state" = ? AND "mapped" IS NOT NULL
+      RETURNING ${ORDER_FIELDS.map(({ name }) => `"${name}"`).join(", ")}`,
+      [ORDER_STATE.submitting, now, now, ...ids, ORDER_STATE.ready],
+    ),
+  );
+  return rows.map(orderRowOf);
 }
 
 /** What a settled batch calls for next. */
@@ -154,7 +200,7 @@ export async function submitReadyOrders(
     where: { shop, state: ORDER_STATE.ready, mapped: { not: null }, nextAttemptAt: { lte: now } },
     orderBy: [{ nextAttemptAt: "asc" }, { createdAt: "asc" }],
     take: plan.size,
-    select: { id: true },
+    select: { id: true, mapped: true, version: true },
   });
   if (!due.length) {
     if (!inFlight.size) return NOTHING;
@@ -175,11 +221,10 @@ export async function submitReadyOrders(
     return { did: "wait", until: new Date(paced) };
   }
 
-  const claimed = await claimForSubmission(
-    db,
-    due.map((row) => row.id),
-    now,
-  );
+  // An order naming a card the warehouse has not accepted yet waits for it instead of being refused.
+  const going = await parkOrdersAwaitingCards(deps, shop, due);
+  if (!going.length) return WORK;
+  const claimed = await claimForSubmission(db, going, now);
   const byRowId = new Map(claimed.map((row) => [row.id, row]));
   // In the order they fell due (the statement's own order is unspecified).
   const batch = due.flatMap((row) => byRowId.get(row.id) ?? []);
@@ -315,6 +360,10 @@ async function settleBatch(
     },
     batch,
   );
+  if (outcomes.some((outcome) => outcome.status === "accepted")) {
+    // The warehouse has them now: their statuses are looked up from here on.
+    await requestStatusCheck(deps.db, shop, new Date(deps.clock().getTime() + FIRST_CHECK_AFTER_MS));
+  }
   const unauthorized = outcomes.some(
     (outcome) => outcome.status === "failed" && outcome.error instanceof WarehouseUnauthorized,
   );

@@ -64,6 +64,13 @@ async function seedShopData(domain: string) {
   await db.webhookRefusal.create({
     data: { shop: domain, topic: "orders/create", count: 1, firstAt: new Date(), lastAt: new Date() },
   });
+  await db.catalogueItem.create({
+    data: { shop: domain, variantId: "1", productId: "1", sku: "SKU-1", name: "Вишиванка" },
+  });
+  await db.stockSync.create({
+    data: { shop: domain, trigger: "manual", quantityName: "available", startedAt: new Date() },
+  });
+  await db.catalogueSync.create({ data: { shop: domain, phase: "done", startedAt: new Date() } });
 }
 
 /** An order taken in and accepted by the warehouse: the customer's name and phone in each copy we keep. */

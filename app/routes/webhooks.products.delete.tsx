@@ -1,0 +1,3 @@
+import { productDeleteAction } from "../webhooks/products.server";
+
+export const action = productDeleteAction;

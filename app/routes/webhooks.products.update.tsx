@@ -1,0 +1,3 @@
+import { productWebhookAction } from "../webhooks/products.server";
+
+export const action = productWebhookAction("products/update");
