@@ -6,6 +6,9 @@ export default function App() {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width,initial-scale=1" />
+        {/* No icon of its own (the admin shows the app's): without this a page opened alone asks for
+            /favicon.ico, which no route answers, and the server logs a 404 as an error. */}
+        <link rel="icon" href="data:," />
         <link rel="preconnect" href="https://cdn.shopify.com/" />
         <link rel="stylesheet" href="https://cdn.shopify.com/static/fonts/inter/v4/styles.css" />
         <Meta />

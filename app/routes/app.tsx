@@ -24,6 +24,8 @@ export default function AdminLayout() {
           Home
         </Link>
         <Link to="/app/orders">Orders</Link>
+        <Link to="/app/stock">Stock</Link>
+        <Link to="/app/catalogue">Catalogue</Link>
         <Link to="/app/settings">Settings</Link>
         <Link to="/app/privacy">Privacy requests</Link>
       </NavMenu>

@@ -1,0 +1,104 @@
+// What the Stock page reads: the shop's last syncs, the newest finished sync's drift, the catalogue's
+// problems, and the drift as CSV rows. Every list is bounded.
+import type { Db } from "../db.server";
+import { catalogueProblems } from "../catalogue/record.server";
+
+/** The lists a finished sync keeps (app/stock/work.server.ts); tolerant of a record written by older code. */
+export interface SyncDrift {
+  missingInShopify: string[];
+  missingAtWarehouse: Array<{ sku: string; quantity: number }>;
+  sharedSkus: Array<{ sku: string; inventoryItemIds: string[] }>;
+  untracked: Array<{ sku: string }>;
+  written: Array<{ sku: string; from: number; to: number }>;
+  failures: Array<{ sku: string; message: string }>;
+}
+
+const EMPTY_DRIFT: SyncDrift = {
+  missingInShopify: [],
+  missingAtWarehouse: [],
+  sharedSkus: [],
+  untracked: [],
+  written: [],
+  failures: [],
+};
+
+export function driftOf(report: string | null): SyncDrift {
+  if (!report) return EMPTY_DRIFT;
+  try {
+    const parsed = JSON.parse(report) as Partial<SyncDrift>;
+    return {
+      missingInShopify: parsed.missingInShopify ?? [],
+      missingAtWarehouse: parsed.missingAtWarehouse ?? [],
+      sharedSkus: parsed.sharedSkus ?? [],
+      untracked: parsed.untracked ?? [],
+      written: parsed.written ?? [],
+      failures: parsed.failures ?? [],
+    };
+  } catch {
+    return EMPTY_DRIFT;
+  }
+}
+
+export async function stockOverview(db: Db, shop: string) {
+  const [syncs, lastFinished, problems, schedule] = await Promise.all([
+    db.stockSync.findMany({
+      where: { shop },
+      orderBy: { startedAt: "desc" },
+      take: 20,
+      select: {
+        id: true,
+        trigger: true,
+        quantityName: true,
+        startedAt: true,
+        finishedAt: true,
+        skus: true,
+        changed: true,
+        mutations: true,
+        activated: true,
+        problems: true,
+        error: true,
+      },
+    }),
+    db.stockSync.findFirst({
+      where: { shop, finishedAt: { not: null }, report: { not: null } },
+      orderBy: { startedAt: "desc" },
+      select: { id: true, report: true },
+    }),
+    catalogueProblems(db, shop),
+    db.shopSchedule.findUnique({
+      where: { shop_kind: { shop, kind: "stock" } },
+      select: { nextRunAt: true },
+    }),
+  ]);
+  return {
+    syncs,
+    drift: driftOf(lastFinished?.report ?? null),
+    driftSyncId: lastFinished?.id ?? null,
+    problems,
+    nextSyncAt: schedule?.nextRunAt ?? null,
+  };
+}
+
+/** A CSV field: quoted, quotes doubled, and a leading formula character neutralised for spreadsheets. */
+function csvField(value: string | number): string {
+  const text = String(value);
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return `"${safe.replaceAll('"', '""')}"`;
+}
+
+/** The newest sync's drift as CSV: one row per SKU that does not match, with what each side has. */
+export async function driftCsv(db: Db, shop: string): Promise<string> {
+  const last = await db.stockSync.findFirst({
+    where: { shop, finishedAt: { not: null }, report: { not: null } },
+    orderBy: { startedAt: "desc" },
+    select: { report: true },
+  });
+  const drift = driftOf(last?.report ?? null);
+  const rows: (string | number)[][] = [["sku", "difference", "shopify_quantity", "warehouse_quantity"]];
+  for (const sku of drift.missingInShopify) rows.push([sku, "not_in_shopify", "", ""]);
+  for (const item of drift.missingAtWarehouse) rows.push([item.sku, "not_at_warehouse", item.quantity, ""]);
+  for (const item of drift.written) rows.push([item.sku, "quantity_differed", item.from, item.to]);
+  for (const item of drift.sharedSkus) rows.push([item.sku, "shared_in_shopify", "", ""]);
+  for (const item of drift.untracked) rows.push([item.sku, "not_tracked_in_shopify", "", ""]);
+  return rows.map((row) => row.map(csvField).join(",")).join("\r\n") + "\r\n";
+}

@@ -1,0 +1,141 @@
+// The stock sync as a kind of the engine's work: on the shop's schedule (and when the merchant asks), one
+// ReportSklad, then Shopify's quantities at the warehouse location made the warehouse's (syncStock), each
+// sync kept as a StockSync row: its counts for the history, its drift and failures for the Stock page, and
+// its id in every write's idempotency key and reference document, so Shopify's history names it.
+import { cleanText } from "../catalogue/card";
+import { recordWarehouseReport } from "../catalogue/full-sync.server";
+import { env } from "../env.server";
+import { ordersGoFirst } from "../orders/submit.server";
+import { WarehouseError, WarehouseRateLimited, WarehouseUnauthorized } from "../warehouse/errors";
+import { OPERATIONS } from "../warehouse/wire";
+import { scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
+import { KEY_REFUSED, type ShopWork, type StepResult } from "../work/steps";
+import { MANUAL_SYNC, STOCK_KIND } from "./kinds";
+import { parseStockSettings } from "./settings";
+import { StockLocationNotFound, syncStock, type StockSyncReport } from "./shopify.server";
+
+/** While the shop's orders have work due, the report waits this long: orders go first. */
+const ORDERS_FIRST_MS = 15_000;
+
+/** After a sync Shopify's side failed, the next try. */
+const RETRY_MS = 60_000;
+
+/** Entries of each list kept on a sync's record: enough to act on, bounded whatever the catalogue's size. */
+export const LISTED_PER_KIND = 1_000;
+
+export const stockWork = scheduledKind(STOCK_KIND, syncShopStock);
+
+async function syncShopStock(work: ShopWork, schedule: Schedule): Promise<ScheduledRun | StepResult> {
+  const { db, shop } = work;
+  const now = work.clock();
+  const row = await db.shopSettings.findUnique({
+    where: { shop },
+    select: { locationId: true, stockSettings: true },
+  });
+  // Until the merchant says which location stands for the warehouse, nothing is written (the Stock page
+  // says so); choosing one asks for this run again.
+  if (!row?.locationId) return { nextRunAt: null };
+  const { settings, problem } = parseStockSettings(row.stockSettings);
+  if (problem)
+    work.log.warn(
+      { event: "settings.stock_settings_invalid", problem },
+      "stock settings unreadable; defaults used",
+    );
+  const next = new Date(now.getTime() + settings.intervalMinutes * 60_000);
+  const ordersFirst = await ordersGoFirst(work, ORDERS_FIRST_MS);
+  if (ordersFirst) return { nextRunAt: ordersFirst };
+  const allowedAt = await work.warehouse.nextAllowedAt(OPERATIONS.reportSklad);
+  if (allowedAt > work.clock().getTime()) return { did: "wait", until: new Date(allowedAt) };
+
+  const sync = await db.stockSync.create({
+    data: {
+      shop,
+      trigger: schedule.cursor === MANUAL_SYNC ? "manual" : "schedule",
+      quantityName: settings.quantityName,
+      startedAt: now,
+    },
+  });
+  let rows;
+  try {
+    rows = await work.warehouse.reportSklad({ ExcludeZero: false });
+  } catch (error) {
+    if (!(error instanceof WarehouseError)) throw error;
+    if (error instanceof WarehouseUnauthorized) {
+      await finish(work, sync.id, { error: error.message });
+      return KEY_REFUSED;
+    }
+    if (error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined) {
+      await db.stockSync.delete({ where: { id: sync.id } });
+      return { did: "wait", until: new Date(work.clock().getTime() + error.retryAfterMs) };
+    }
+    await finish(work, sync.id, { error: error.message });
+    return { nextRunAt: next, cursor: null, problem: error.message };
+  }
+  // What the warehouse reported, kept on the SKU map (its cards, and the figures the Catalogue page shows).
+  await recordWarehouseReport(db, shop, new Map(rows.map((stock) => [cleanText(stock.sku), stock])), now);
+  let report: StockSyncReport;
+  try {
+    report = await syncStock({
+      admin: await work.admin(),
+      warehouseRows: rows,
+      locationId: row.locationId,
+      quantityName: settings.quantityName,
+      referenceDocumentUri: `${env().SHOPIFY_APP_URL}/app/stock?sync=${sync.id}`,
+      idempotencyKey: (seed) => `${sync.id}:${seed}`,
+    });
+  } catch (error) {
+    // Whatever stopped it, the sync's record says so: a record left open would read "running" for ever.
+    const message =
+      error instanceof StockLocationNotFound
+        ? "The location chosen for the warehouse no longer exists in Shopify; choose another in Settings."
+        : work.signal.aborted
+          ? "The sync was interrupted (the worker stopped or lost the shop); the next one starts afresh."
+          : `Shopify could not be read or written: ${error instanceof Error ? error.message : String(error)}`;
+    await finish(work, sync.id, { error: message });
+    if (work.signal.aborted) throw error;
+    work.log.warn({ event: "stock.sync_failed", err: error }, "stock sync failed; tried again later");
+    return { nextRunAt: new Date(work.clock().getTime() + RETRY_MS), cursor: null, problem: message };
+  }
+  await finish(work, sync.id, { report });
+  work.log.info(
+    { event: "stock.synced", ...report.counts, stoppedBy: report.stoppedBy },
+    "stock synced to Shopify",
+  );
+  return { nextRunAt: next, cursor: null, ...(report.stoppedBy && { problem: report.stoppedBy }) };
+}
+
+/** The sync's record: its counts, and its lists bounded to LISTED_PER_KIND each. */
+async function finish(work: ShopWork, id: string, outcome: { report?: StockSyncReport; error?: string }) {
+  const { report, error } = outcome;
+  const bounded = report && {
+    stoppedBy: report.stoppedBy,
+    counts: report.counts,
+    missingInShopify: report.missingInShopify.slice(0, LISTED_PER_KIND),
+    missingAtWarehouse: report.missingAtWarehouse.slice(0, LISTED_PER_KIND),
+    sharedSkus: report.sharedSkus.slice(0, LISTED_PER_KIND),
+    untracked: report.untracked.slice(0, LISTED_PER_KIND),
+    invalidRows: report.invalidRows.slice(0, LISTED_PER_KIND),
+    withoutSku: report.withoutSku,
+    written: report.written.slice(0, LISTED_PER_KIND),
+    failures: report.failures.slice(0, LISTED_PER_KIND),
+  };
+  await work.db.stockSync.update({
+    where: { id },
+    data: {
+      finishedAt: work.clock(),
+      ...(report && {
+        skus: report.counts.skus,
+        changed: report.counts.written,
+        mutations: report.counts.mutations,
+        activated: report.counts.activated,
+        problems:
+          report.failures.length +
+          report.sharedSkus.length +
+          report.untracked.length +
+          report.invalidRows.length,
+        report: JSON.stringify(bounded),
+      }),
+      error: error ?? report?.stoppedBy ?? null,
+    },
+  });
+}

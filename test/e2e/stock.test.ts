@@ -1,0 +1,204 @@
+// Stock over real HTTP, through the engine: once the merchant has chosen the location that stands for the
+// warehouse, the worker reads ReportSklad from the simulator and makes the Shopify fake's quantities there
+// the warehouse's, keeping each sync as a record; a sync with nothing changed writes nothing.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { appContext } from "../../app/context.server";
+import { requestStockSync } from "../../app/stock/kinds";
+import { saveStockSettings } from "../../app/stock/settings.server";
+import { saveStatusSettings } from "../../app/statuses/settings.server";
+import { offlineShopAdmin } from "../../app/work/engine.server";
+import { wakeWorker } from "../../app/work/worker.server";
+import { startShopifyFake, type LocationRecord, type ShopifyFake, type ShopStore } from "../shopify-fake";
+import { routeShopifyTo } from "../support/network";
+import { eventually, SHOP, startOrderFlow, type OrderFlow } from "./harness";
+
+const db = () => appContext().db;
+let fake: ShopifyFake;
+let store: ShopStore;
+let warehouse: LocationRecord;
+let flow: OrderFlow | undefined;
+
+beforeAll(async () => {
+  fake = await startShopifyFake();
+  routeShopifyTo(fake.url);
+});
+afterAll(async () => {
+  routeShopifyTo(undefined);
+  await fake.close();
+});
+
+let shops = 0;
+beforeEach(async () => {
+  const token = `shpat_stock_${++shops}`;
+  store = fake.state.shop(SHOP) ?? fake.state.addShop({ domain: SHOP, accessToken: token });
+  store.shop.accessToken = token;
+  warehouse = store.addLocation({ name: `Склад ${shops}` });
+  await db().session.create({
+    data: { id: `offline_${SHOP}`, shop: SHOP, state: "", accessToken: token, scope: "" },
+  });
+});
+afterEach(async () => {
+  await flow?.close();
+  flow = undefined;
+});
+
+const setQuantityCalls = () =>
+  fake.requests.filter((request) => request.query.includes("inventorySetQuantities")).length;
+const available = (inventoryItemId: string) =>
+  store.level(inventoryItemId, warehouse.id)?.quantities.available ?? null;
+
+/** Syncs that have finished, newest first. */
+const finishedSyncs = () =>
+  db().stockSync.findMany({
+    where: { shop: SHOP, finishedAt: { not: null } },
+    orderBy: { startedAt: "desc" },
+  });
+
+describe("the stock sync", { timeout: 60_000 }, () => {
+  it("waits for the location, then writes the warehouse's free stock, and a second sync with no change writes nothing", async () => {
+    flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
+    const suffix = `-${shops}`;
+    await flow.sim.seedProducts([
+      { sku: `VSH-S${suffix}`, name: "Вишиванка S", quantity: 7 },
+      { sku: `VSH-M${suffix}`, name: "Вишиванка M", quantity: 0 },
+      { sku: `ONLY-WH${suffix}`, name: "Лише на складі", quantity: 3 },
+    ]);
+    const { variants } = store.addProduct({
+      title: "Вишиванка",
+      variants: [
+        { title: "S", sku: `VSH-S${suffix}`, inventory: [{ locationId: warehouse.id, available: 2 }] },
+        { title: "M", sku: `VSH-M${suffix}`, inventory: [{ locationId: warehouse.id, available: 5 }] },
+        { title: "L", sku: `ONLY-SHOP${suffix}`, inventory: [{ locationId: warehouse.id, available: 4 }] },
+      ],
+    });
+    const [small, medium, large] = variants.map((variant) => variant.inventoryItemId);
+    // The SKU map's rows, as product webhooks made them.
+    for (const [variant, name] of [
+      [variants[0]!, `VSH-S${suffix}`],
+      [variants[2]!, `ONLY-SHOP${suffix}`],
+    ] as const) {
+      await db().catalogueItem.create({
+        data: { shop: SHOP, variantId: variant.id, productId: variant.productId, sku: name, name },
+      });
+    }
+
+    // No location chosen: nothing runs, even when asked.
+    await requestStockSync(db(), SHOP, new Date(), true);
+    wakeWorker(SHOP);
+    await eventually(
+      async () => (await db().shopSchedule.count({ where: { shop: SHOP, kind: "stock" } })) === 0,
+      "the stock run to end for want of a location",
+    );
+    expect(await db().stockSync.count()).toBe(0);
+
+    const saved = await saveStatusSettings(appContext(), SHOP, { locationId: warehouse.id }, [
+      { id: warehouse.id, name: warehouse.name },
+    ]);
+    expect(saved.ok).toBe(true);
+    wakeWorker(SHOP);
+    const [first] = await eventually(async () => {
+      const syncs = await finishedSyncs();
+      return syncs.length ? syncs : null;
+    }, "the first sync");
+    expect(available(small!)).toBe(7);
+    expect(available(medium!)).toBe(0);
+    // Not at the warehouse: left as it is, and listed as drift.
+    expect(available(large!)).toBe(4);
+    expect(first).toMatchObject({ trigger: "schedule", quantityName: "available", changed: 2, error: null });
+    const report = JSON.parse(first!.report!) as {
+      missingInShopify: string[];
+      missingAtWarehouse: { sku: string }[];
+    };
+    expect(report.missingAtWarehouse.map((item) => item.sku)).toContain(`ONLY-SHOP${suffix}`);
+    expect(report.missingInShopify).toContain(`ONLY-WH${suffix}`);
+    const calls = setQuantityCalls();
+    expect(calls).toBeGreaterThan(0);
+    // What the warehouse reported is kept on the map: figures for the SKU it has, none for the one it lacks.
+    const mapped = await db().catalogueItem.findMany({ where: { shop: SHOP }, orderBy: { sku: "asc" } });
+    expect(
+      mapped.map(({ sku, warehouseQuantity, reportedAt }) => ({ sku, warehouseQuantity, reportedAt })),
+    ).toEqual([
+      { sku: `ONLY-SHOP${suffix}`, warehouseQuantity: null, reportedAt: expect.any(Date) },
+      { sku: `VSH-S${suffix}`, warehouseQuantity: 7, reportedAt: expect.any(Date) },
+    ]);
+
+    // "Sync now" with nothing changed at either side.
+    await requestStockSync(db(), SHOP, new Date(), true);
+    wakeWorker(SHOP);
+    const [second] = await eventually(async () => {
+      const syncs = await finishedSyncs();
+      return syncs.length === 2 ? syncs : null;
+    }, "the second sync");
+    expect(second).toMatchObject({ trigger: "manual", changed: 0, mutations: 0 });
+    expect(setQuantityCalls()).toBe(calls);
+  });
+
+  it("writes the warehouse's physical stock as on_hand when the merchant chooses it", async () => {
+    flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
+    const sku = `PHYS-${shops}`;
+    await flow.sim.seedProducts([{ sku, name: "Чашка", quantity: 9 }]);
+    const { variants } = store.addProduct({
+      title: "Чашка",
+      variants: [{ sku, inventory: [{ locationId: warehouse.id, available: 1, committed: 2 }] }],
+    });
+    const saved = await saveStockSettings(appContext(), SHOP, {
+      quantityName: "on_hand",
+      intervalMinutes: 30,
+    });
+    expect(saved.ok).toBe(true);
+    await saveStatusSettings(appContext(), SHOP, { locationId: warehouse.id }, [
+      { id: warehouse.id, name: warehouse.name },
+    ]);
+    wakeWorker(SHOP);
+    const [sync] = await eventually(async () => {
+      const syncs = await finishedSyncs();
+      return syncs.length ? syncs : null;
+    }, "the sync");
+    expect(sync).toMatchObject({ quantityName: "on_hand", changed: 1 });
+    // on_hand 9 with 2 committed to unfulfilled orders leaves 7 available.
+    const level = store.level(variants[0]!.inventoryItemId, warehouse.id)!;
+    expect(level.quantities.committed).toBe(2);
+    expect(level.quantities.available).toBe(7);
+    // The next sync is due after the merchant's interval (written once the run is over, just after).
+    await eventually(async () => {
+      const schedule = await db().shopSchedule.findUnique({
+        where: { shop_kind: { shop: SHOP, kind: "stock" } },
+      });
+      return schedule && schedule.nextRunAt.getTime() > Date.now() + 25 * 60_000;
+    }, "the next sync to be half an hour away");
+  });
+
+  it("closes the sync's record with what went wrong when the chosen location is gone from Shopify", async () => {
+    flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
+    const calls = setQuantityCalls();
+    const gone = { id: "gid://shopify/Location/999999", name: "Старий склад" };
+    await saveStatusSettings(appContext(), SHOP, { locationId: gone.id }, [gone]);
+    wakeWorker(SHOP);
+    const [sync] = await eventually(async () => {
+      const syncs = await finishedSyncs();
+      return syncs.length ? syncs : null;
+    }, "the sync to end");
+    expect(sync!.error).toMatch(/no longer exists in Shopify; choose another in Settings/);
+    expect(setQuantityCalls()).toBe(calls);
+    await eventually(async () => {
+      const schedule = await db().shopSchedule.findUnique({
+        where: { shop_kind: { shop: SHOP, kind: "stock" } },
+      });
+      return schedule?.lastError?.includes("no longer exists") ?? false;
+    }, "the problem to be kept on the schedule");
+  });
+
+  it("refuses settings it cannot use beside their fields, saving nothing", async () => {
+    flow = await startOrderFlow();
+    const saved = await saveStockSettings(appContext(), SHOP, {
+      quantityName: "committed",
+      intervalMinutes: 1,
+    });
+    expect(saved).toMatchObject({ ok: false });
+    if (saved.ok) return;
+    expect(Object.keys(saved.errors).sort()).toEqual(["intervalMinutes", "quantityName"]);
+    expect(saved.errors.intervalMinutes).toMatch(/at least 5 minutes/);
+    const row = await db().shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    expect(row.stockSettings).toBe("{}");
+  });
+});
