@@ -90,7 +90,13 @@ describe("exactly once", () => {
       "each order accepted or flagged",
       20_000,
     );
-    expect(flow.sim.stats().statuses["503"]).toBe(4);
+    // Every AddOrder failed until the four failures were spent; fewer when the lookups flagged every order
+    // before a fourth AddOrder (how the orders batch depends on when they arrive). What is left unspent
+    // must not meet the merchant's retry.
+    const stats = flow.sim.stats();
+    expect(stats.statuses["503"]).toBeGreaterThanOrEqual(1);
+    expect(stats.statuses["503"]).toBe(Math.min(4, stats.requests.AddOrder ?? 0));
+    flow.sim.faults.clear();
     const flagged = await db().warehouseOrder.findMany({
       where: { shop: SHOP, attention: "not_at_warehouse" },
     });
