@@ -38,5 +38,5 @@ export default defineConfig({
     tsconfigPaths(),
   ],
   build: { assetsInlineLimit: 0 },
-  optimizeDeps: { include: ["@shopify/app-bridge-react", "@shopify/polaris"] },
+  optimizeDeps: { include: ["@shopify/app-bridge-react", "@shopify/polaris", "i18next", "react-i18next"] },
 });

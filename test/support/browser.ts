@@ -86,7 +86,10 @@ export async function openAdmin(
   browser: Browser,
   server: AppServer,
   shopName: string,
+  /** The admin's language, as Shopify passes it on the embedded URL. */
+  options: { locale?: string } = {},
 ): Promise<AdminSession> {
+  const locale = options.locale ?? "en";
   const appUrl = server.url;
   const shop = `${shopName}.myshopify.com`;
   const sessionToken = async () => (await getJwt(shopName, API_KEY, API_SECRET_KEY)).token;
@@ -146,6 +149,7 @@ export async function openAdmin(
         url.searchParams.set("embedded", "1");
         url.searchParams.set("shop", shop);
         url.searchParams.set("host", BASE64_HOST);
+        url.searchParams.set("locale", locale);
         url.searchParams.set("id_token", await sessionToken());
         return url.href;
       };
