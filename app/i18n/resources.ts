@@ -5,6 +5,7 @@ import enCatalogue from "./locales/en/catalogue.json";
 import enCommon from "./locales/en/common.json";
 import enDashboard from "./locales/en/dashboard.json";
 import enHolds from "./locales/en/holds.json";
+import enLanding from "./locales/en/landing.json";
 import enOnboarding from "./locales/en/onboarding.json";
 import enOrders from "./locales/en/orders.json";
 import enPrivacy from "./locales/en/privacy.json";
@@ -15,6 +16,7 @@ import ukCatalogue from "./locales/uk/catalogue.json";
 import ukCommon from "./locales/uk/common.json";
 import ukDashboard from "./locales/uk/dashboard.json";
 import ukHolds from "./locales/uk/holds.json";
+import ukLanding from "./locales/uk/landing.json";
 import ukOnboarding from "./locales/uk/onboarding.json";
 import ukOrders from "./locales/uk/orders.json";
 import ukPrivacy from "./locales/uk/privacy.json";
@@ -35,6 +37,7 @@ export const resources = {
     privacy: enPrivacy,
     onboarding: enOnboarding,
     dashboard: enDashboard,
+    landing: enLanding,
   },
   uk: {
     common: ukCommon,
@@ -47,6 +50,7 @@ export const resources = {
     privacy: ukPrivacy,
     onboarding: ukOnboarding,
     dashboard: ukDashboard,
+    landing: ukLanding,
   },
 } satisfies Record<Locale, Record<string, unknown>>;
 
