@@ -23,6 +23,8 @@ export function i18nFor(locale: Locale): I18n {
       // React escapes what it renders.
       interpolation: { escapeValue: false },
       returnNull: false,
+      // No console advertisement from the library in the server's log or the browser's console.
+      showSupportNotice: false,
     });
     instances.set(locale, instance);
   }

@@ -23,7 +23,9 @@ export const message = (key: string, values?: MessageValues, said?: string): Mes
  * The message in the page's language. The key is checked at run time, not by the compiler (it came as
  * data): an unknown key falls back to `fallback` (an older row's stored English text), or the key itself.
  */
-export function translate(t: TFunction, text: Message, fallback?: string): string {
+// Any namespace's t will do: the key carries its own namespace.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function translate(t: TFunction<any, any>, text: Message, fallback?: string): string {
   const options = { ...text.values, defaultValue: fallback ?? text.key };
   return (t as unknown as (key: string, options: object) => string)(text.key, options);
 }

@@ -15,11 +15,19 @@ export interface AdminPages {
   server: AppServer;
   fake: ShopifyFake;
   admin: AdminSession;
+  /** Another signed-in admin, in the given language (the default one is in English); closed after the test. */
+  adminIn(locale: string): Promise<AdminSession>;
 }
 
 export function useAdminPages(): AdminPages {
   const pages = {} as AdminPages;
   let browser: Browser | undefined;
+  const extra: AdminSession[] = [];
+  pages.adminIn = async (locale) => {
+    const session = await openAdmin(browser!, pages.server, SHOP_NAME, { locale });
+    extra.push(session);
+    return session;
+  };
 
   beforeAll(async () => {
     pages.fake = await startShopifyFake({
@@ -51,8 +59,9 @@ export function useAdminPages(): AdminPages {
   });
 
   afterEach(async () => {
-    const problems = pages.admin.takeProblems();
-    await pages.admin.close();
+    const sessions = [pages.admin, ...extra.splice(0)];
+    const problems = sessions.flatMap((session) => session.takeProblems());
+    await Promise.all(sessions.map((session) => session.close()));
     if (problems.length) throw new Error(problems.join("\n"));
   });
 
