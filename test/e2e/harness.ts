@@ -228,11 +228,15 @@ export async function startOrderFlow<Warehouse extends WarehouseSide = Warehouse
   };
 }
 
-/** Polls until `check` answers a value that is not false/null/undefined, or fails after `timeoutMs`. */
+/**
+ * Polls until `check` answers a value that is not false/null/undefined, or fails after `timeoutMs`. The
+ * default is there to name a hang, not to time the app: a machine running other work meanwhile (the
+ * PostgreSQL suite beside another) took more than 10 s for a stock sync of a few SKUs.
+ */
 export async function eventually<T>(
   check: () => Promise<T | false | null | undefined> | T | false | null | undefined,
   what: string,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   // performance.now, not Date: a test may freeze Date (the limiter's and the simulator's clock).
   const deadline = performance.now() + timeoutMs;

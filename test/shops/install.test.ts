@@ -24,9 +24,14 @@ const GRANTED = "read_orders,write_inventory,read_locations";
 const BROWSER =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
 let fake: ShopifyFake;
+/** Set while a test needs the fake's throttle bucket to stand still. */
+let frozenAt: number | undefined;
 
 beforeAll(async () => {
-  fake = await startShopifyFake({ app: { apiKey: API_KEY, apiSecretKey: API_SECRET_KEY, scopes: GRANTED } });
+  fake = await startShopifyFake({
+    app: { apiKey: API_KEY, apiSecretKey: API_SECRET_KEY, scopes: GRANTED },
+    now: () => frozenAt ?? Date.now(),
+  });
   routeShopifyTo(fake.url);
 });
 afterAll(async () => {
@@ -147,7 +152,9 @@ describe("Admin GraphQL failures", () => {
 
   it("a THROTTLED answer becomes ShopifyThrottled with the wait the cost extension implies", async () => {
     const client = await admin();
-    // An empty bucket refilling 10 points a second: the wait is the query's cost divided by that rate.
+    // An empty bucket refilling 10 points a second: the wait is the query's cost divided by that rate. The
+    // fake's clock stands still meanwhile, or a slow machine would see the bucket partly refilled.
+    frozenAt = Date.now();
     fake.setThrottle({ shop, currentlyAvailable: 0, restoreRate: 10 });
     const document = parse(SHOP_FACTS_QUERY);
     const cost = operationCost(adminSchema(), document, getOperationAST(document)!, {});
@@ -160,6 +167,7 @@ describe("Admin GraphQL failures", () => {
       expect((failure as ShopifyThrottled).retryAfterMs).toBe(Math.ceil((cost / 10) * 1000));
     } finally {
       fake.setThrottle({ shop, currentlyAvailable: 2000, restoreRate: 100 });
+      frozenAt = undefined;
     }
   });
 
