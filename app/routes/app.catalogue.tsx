@@ -43,7 +43,8 @@ async function variantsInShop(request: Request): Promise<number | null> {
   try {
     return await countShopVariants(createShopAdmin(admin.graphql));
   } catch (error) {
-    appContext().log.warn(
+    const { log } = appContext();
+    log.warn(
       { event: "catalogue.variants_uncounted", err: error },
       "Shopify's count of variants could not be read",
     );
