@@ -370,7 +370,10 @@ export function problemText(
     return message("catalogue:problem.refused", { detail: row.lastError ?? "" });
   }
   if (problem === CARD_SEND_PROBLEM.retriesExhausted) {
-    return message("catalogue:problem.retries_exhausted", { count: row.attempts, detail: row.lastError ?? "" });
+    return message("catalogue:problem.retries_exhausted", {
+      count: row.attempts,
+      detail: row.lastError ?? "",
+    });
   }
   if (problem in CARD_PROBLEM_MESSAGES) {
     return message(`catalogue:problem.${problem}`, {

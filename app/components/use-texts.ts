@@ -22,7 +22,9 @@ export function sayTexts(t: TFunction<any, any>, format: Formatter, texts: Texts
         values[name] = typeof value === "number" && name !== "count" ? format.number(value) : value;
       }
       const sentence = translate(t, { ...text, values });
-      return text.said ? `${sentence} ${translate(t, { key: "common:warehouseSays" })} ${text.said}` : sentence;
+      return text.said
+        ? `${sentence} ${translate(t, { key: "common:warehouseSays" })} ${text.said}`
+        : sentence;
     })
     .join(" ");
 }

@@ -84,7 +84,10 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       outcome:
         sync.phase === "done"
           ? message("catalogue:outcome.done", {
-              minutes: Math.max(1, Math.round((sync.finishedAt!.getTime() - sync.startedAt.getTime()) / 60_000)),
+              minutes: Math.max(
+                1,
+                Math.round((sync.finishedAt!.getTime() - sync.startedAt.getTime()) / 60_000),
+              ),
             })
           : sync.phase === "failed"
             ? message("catalogue:outcome.failed")

@@ -23,10 +23,13 @@ export function warehouseErrorText(error: WarehouseError): Message {
     return message("stock:warehouse.refused", undefined, said(error.messages));
   if (error instanceof WarehouseBadRequest)
     return message("stock:warehouse.badRequest", undefined, said(error.messages));
-  if (error instanceof WarehouseUnknownMethod) return message("stock:warehouse.unknownMethod", { url: error.url });
+  if (error instanceof WarehouseUnknownMethod)
+    return message("stock:warehouse.unknownMethod", { url: error.url });
   if (error instanceof WarehouseRateLimited) return message("stock:warehouse.rateLimited");
-  if (error instanceof WarehouseServerError) return message("stock:warehouse.serverError", { status: error.status });
-  if (error instanceof WarehouseNetworkError) return message("stock:warehouse.unreachable", { reason: error.reason });
+  if (error instanceof WarehouseServerError)
+    return message("stock:warehouse.serverError", { status: error.status });
+  if (error instanceof WarehouseNetworkError)
+    return message("stock:warehouse.unreachable", { reason: error.reason });
   if (error instanceof WarehouseTimeout)
     return message("stock:warehouse.timeout", { count: Math.max(1, Math.round(error.timeoutMs / 1000)) });
   if (error instanceof WarehouseAnswerInvalid) return message("stock:warehouse.answerInvalid");

@@ -102,7 +102,10 @@ async function syncShopStock(work: ShopWork, schedule: Schedule): Promise<Schedu
               message("stock:sync.error.interrupted"),
               "The sync was interrupted (the worker stopped or lost the shop); the next one starts afresh.",
             ]
-          : [message("stock:sync.error.shopify", { detail }), `Shopify could not be read or written: ${detail}`];
+          : [
+              message("stock:sync.error.shopify", { detail }),
+              `Shopify could not be read or written: ${detail}`,
+            ];
     await finish(work, sync.id, { error: [text] });
     if (work.signal.aborted) throw error;
     work.log.warn({ event: "stock.sync_failed", err: error }, "stock sync failed; tried again later");
