@@ -190,6 +190,24 @@ describe("the stock sync", { timeout: 60_000 }, () => {
     }, "the problem to be kept on the schedule");
   });
 
+  it("closes the sync's record with the warehouse's failure as texts the page can say in either language", async () => {
+    flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
+    flow.sim.faults.failNext({ count: 10, status: 400, operations: ["ReportSklad"] });
+    await saveStatusSettings(appContext(), SHOP, { locationId: warehouse.id }, [warehouse]);
+    wakeWorker(SHOP);
+    const [sync] = await eventually(async () => {
+      const syncs = await finishedSyncs();
+      return syncs.length ? syncs : null;
+    }, "the sync to end");
+    expect(sync).toMatchObject({ changed: 0, report: null });
+    expect(JSON.parse(sync!.error!)).toEqual(readTexts(sync!.error));
+    expect(readTexts(sync!.error)).toEqual([
+      { key: "stock:sync.error.report" },
+      expect.objectContaining({ key: "stock:warehouse.badRequest" }),
+    ]);
+    expect(setQuantityCalls()).toBe(0);
+  });
+
   it("refuses settings it cannot use beside their fields, saving nothing", async () => {
     flow = await startOrderFlow();
     const saved = await saveStockSettings(appContext(), SHOP, {
