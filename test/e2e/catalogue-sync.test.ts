@@ -63,7 +63,11 @@ const pagesReadAfter = () =>
     .map((request) => request.variables.after ?? null);
 const itemOf = (sku: string) => db().catalogueItem.findFirstOrThrow({ where: { shop: SHOP, sku } });
 
-describe("the full catalogue sync", { timeout: 60_000 }, () => {
+// A sync sends up to 150 cards one request each: on a machine shared with other work that takes longer than
+// the harness's default wait, which is there to catch a hang, not to time the sync.
+const SYNC_WAIT_MS = 40_000;
+
+describe("the full catalogue sync", { timeout: 90_000 }, () => {
   it("sends only the cards the warehouse lacks or holds with another barcode, keeps what it reported, and ends done", async () => {
     flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
     const variants = seedShop(75);
@@ -97,7 +101,7 @@ describe("the full catalogue sync", { timeout: 60_000 }, () => {
     const started = starts.find((start) => start.ok);
     if (!started?.ok) throw new Error("no start went through");
     expect(await startCatalogueSync(deps(), SHOP)).toEqual(refused);
-    const sync = await eventually(() => syncDone(started.sync.id), "the sync to end");
+    const sync = await eventually(() => syncDone(started.sync.id), "the sync to end", SYNC_WAIT_MS);
 
     expect(sync).toMatchObject({
       phase: "done",
@@ -134,7 +138,9 @@ describe("the full catalogue sync", { timeout: 60_000 }, () => {
     // Once it has ended another may start, and with nothing changed it sends nothing.
     const again = await startCatalogueSync(deps(), SHOP);
     if (!again.ok) throw new Error(again.message);
-    expect(await eventually(() => syncDone(again.sync.id), "the second sync to end")).toMatchObject({
+    expect(
+      await eventually(() => syncDone(again.sync.id), "the second sync to end", SYNC_WAIT_MS),
+    ).toMatchObject({
       phase: "done",
       alreadyThere: 300,
       toSend: 0,
@@ -199,7 +205,7 @@ describe("the full catalogue sync", { timeout: 60_000 }, () => {
     expect(sentWhenStopped).toBeLessThan(150);
 
     flow.restartWorker();
-    const sync = await eventually(() => syncDone(started.sync.id), "the sync to end");
+    const sync = await eventually(() => syncDone(started.sync.id), "the sync to end", SYNC_WAIT_MS);
     expect(sync).toMatchObject({
       phase: "done",
       variantsRead: 600,
