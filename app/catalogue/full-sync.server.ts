@@ -10,11 +10,14 @@ import type { CatalogueSync, Prisma } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
 import { isUniqueViolation, type Db } from "../db.server";
 import { sqlTransaction } from "../db/sql.server";
+import { message, type Message } from "../i18n/message";
+import { writeTexts } from "../i18n/texts";
 import { ordersGoFirst } from "../orders/submit.server";
 import { ShopifyGraphqlError, ShopifyThrottled } from "../shopify/admin-graphql.server";
 import { WarehouseError, WarehouseRateLimited, WarehouseUnauthorized } from "../warehouse/errors";
 import type { StockRow } from "../warehouse/schemas";
 import { OPERATIONS } from "../warehouse/wire";
+import { warehouseErrorText } from "../stock/warehouse-texts";
 import { scheduledKind, type ScheduledRun } from "../work/schedule.server";
 import { KEY_REFUSED, type ShopWork, type StepResult } from "../work/steps";
 import { cleanText } from "./card";
@@ -87,7 +90,7 @@ async function readPage(work: ShopWork, sync: CatalogueSync): Promise<ScheduledR
       return { nextRunAt: new Date(work.clock().getTime() + error.retryAfterMs) };
     }
     if (error instanceof ShopifyGraphqlError) {
-      return fail(work, sync, `Shopify did not give the catalogue: ${error.message}`);
+      return fail(work, sync, [message("catalogue:error.shopify", { detail: error.message })]);
     }
     throw error;
   }
@@ -142,7 +145,7 @@ async function compareWithWarehouse(work: ShopWork, sync: CatalogueSync): Promis
     if (error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined) {
       return { did: "wait", until: new Date(work.clock().getTime() + error.retryAfterMs) };
     }
-    return fail(work, sync, `The warehouse did not give its stock report: ${error.message}`);
+    return fail(work, sync, [message("catalogue:error.report"), warehouseErrorText(error)]);
   }
   const reportedAt = work.clock();
   const reported = new Map(rows.map((row) => [cleanText(row.sku), row]));
@@ -297,13 +300,14 @@ async function sendingCounts(db: Db, sync: Pick<CatalogueSync, "shop" | "started
   return { stillDue, sent };
 }
 
-async function fail(work: ShopWork, sync: CatalogueSync, error: string): Promise<ScheduledRun> {
+/** Ends the sync as failed, saying why as Messages (CatalogueSync.error, read back with readTexts). */
+async function fail(work: ShopWork, sync: CatalogueSync, texts: Message[]): Promise<ScheduledRun> {
   await work.db.catalogueSync.updateMany({
     where: { id: sync.id, phase: sync.phase },
-    data: { phase: "failed", error, finishedAt: work.clock() },
+    data: { phase: "failed", error: writeTexts(texts), finishedAt: work.clock() },
   });
   work.log.warn(
-    { event: "catalogue.sync_failed", syncId: sync.id, phase: sync.phase, error },
+    { event: "catalogue.sync_failed", syncId: sync.id, phase: sync.phase, error: texts },
     "full catalogue sync failed",
   );
   return { nextRunAt: null };

@@ -1,6 +1,8 @@
 // What the Catalogue page says of a full catalogue sync: the step it is at, how far that step has got, and how
 // long the cards still due take to send at the pace that leaves orders their share of the warehouse key's
-// limit. Pure: the page's loader gives it the sync's counts, Shopify's count of variants and the pace.
+// limit. Pure: the page's loader gives it the sync's counts, Shopify's count of variants and the pace. It
+// answers Messages (keys of the catalogue namespace with their figures), which the page puts into words.
+import { message, type Message } from "../i18n/message";
 
 /** A CatalogueSync's phases, in the order a sync goes through them (docs/decisions/011). */
 export const SYNC_PHASES = ["shopify", "warehouse", "sending", "done", "failed"] as const;
@@ -8,37 +10,46 @@ export type SyncPhase = (typeof SYNC_PHASES)[number];
 export const RUNNING_PHASES = ["shopify", "warehouse", "sending"] as const satisfies readonly SyncPhase[];
 export type RunningPhase = (typeof RUNNING_PHASES)[number];
 
-/** A count as the pages write it: 10,000. */
-export const figure = (value: number) => value.toLocaleString("en-US");
+/**
+ * A duration as a merchant reads it, rounded as the pace allows: under a minute, whole minutes below an hour,
+ * and past an hour to the nearest ten minutes (the pace itself shifts with the orders' traffic).
+ */
+export type AboutDuration =
+  | { unit: "underMinute" }
+  | { unit: "minutes"; minutes: number }
+  | { unit: "hours"; hours: number; minutes: number };
 
-/** A duration as a merchant reads it: "under a minute", "about 25 minutes", "about 3 hours 20 minutes". */
-export function aboutDuration(ms: number): string {
+export function aboutDuration(ms: number): AboutDuration {
   const minutes = Math.ceil(ms / 60_000);
-  if (minutes <= 1) return "under a minute";
-  if (minutes < 60) return `about ${minutes} minutes`;
-  // Past an hour, to the nearest ten minutes: the pace itself shifts with the orders' traffic.
+  if (minutes <= 1) return { unit: "underMinute" };
+  if (minutes < 60) return { unit: "minutes", minutes };
   const tens = Math.round(minutes / 10);
-  const hours = Math.floor(tens / 6);
-  const rest = (tens % 6) * 10;
-  return `about ${hours} ${hours === 1 ? "hour" : "hours"}${rest ? ` ${rest} minutes` : ""}`;
+  return { unit: "hours", hours: Math.floor(tens / 6), minutes: (tens % 6) * 10 };
+}
+
+/**
+ * The sentence saying the duration in its setting (`catalogue:<setting>.*`): a whole sentence per shape of
+ * duration, with the plural of its leading figure, so no sentence is glued from a duration phrase.
+ */
+function durationSentence(setting: "estimate" | "left", ms: number): Message {
+  const about = aboutDuration(ms);
+  if (about.unit === "underMinute") return message(`catalogue:${setting}.underMinute`);
+  if (about.unit === "minutes") return message(`catalogue:${setting}.minutes`, { count: about.minutes });
+  if (!about.minutes) return message(`catalogue:${setting}.hours`, { count: about.hours });
+  return message(`catalogue:${setting}.hoursMinutes`, { count: about.hours, minutes: about.minutes });
 }
 
 /** Why sending takes as long as it does: one product a request, at `paceMs` between requests. */
-function paceReason(paceMs: number): string {
-  return `the warehouse takes one product a request, ${figure(Math.round(60_000 / paceMs))} a minute, so that orders are never held up.`;
-}
-
-const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+const paceReason = (paceMs: number) => message("catalogue:pace", { perMinute: Math.round(60_000 / paceMs) });
 
 /** The confirmation's estimate: the longest a sync of the shop's variants could take to send. */
-export function fullSyncEstimate(variantsInShop: number | null, paceMs: number): string {
-  if (variantsInShop === null) {
-    return `When the warehouse lacks many of them, sending takes a while: ${paceReason(paceMs)}`;
-  }
-  return (
-    `Your shop has ${figure(variantsInShop)} variants. If the warehouse had none of them, sending them all ` +
-    `would take ${aboutDuration(variantsInShop * paceMs)}: ${paceReason(paceMs)}`
-  );
+export function fullSyncEstimate(variantsInShop: number | null, paceMs: number): Message[] {
+  if (variantsInShop === null) return [message("catalogue:estimate.unknown"), paceReason(paceMs)];
+  return [
+    message("catalogue:estimate.variants", { count: variantsInShop }),
+    durationSentence("estimate", variantsInShop * paceMs),
+    paceReason(paceMs),
+  ];
 }
 
 /** A running sync's counts as the page reads them, `sent` and `stillDue` counted now. */
@@ -53,12 +64,12 @@ export interface SyncCounts {
 
 export interface SyncProgress {
   /** "Step 2 of 3: …" */
-  title: string;
-  detail: string;
+  title: Message;
+  detail: Message[];
   /** How far the current step has got, 0-100. */
   percent: number;
   /** While cards are being sent: how long the rest takes, and why. */
-  timeLeft: string | null;
+  timeLeft: Message[] | null;
 }
 
 /** Where a running sync stands, step by step: reading Shopify, asking the warehouse, sending. */
@@ -68,31 +79,34 @@ export function syncProgress(
 ): SyncProgress {
   const { variantsRead, alreadyThere, sent, stillDue } = sync;
   if (sync.phase === "shopify") {
-    const read = variantsInShop
-      ? `${figure(variantsRead)} of ${figure(variantsInShop)} variants read.`
-      : `${figure(variantsRead)} variants read so far.`;
     return {
-      title: "Step 1 of 3: reading your catalogue from Shopify",
-      detail: `${read} How long sending takes is known once the warehouse has said which products it has.`,
+      title: message("catalogue:progress.read.title"),
+      detail: [
+        variantsInShop
+          ? message("catalogue:progress.read.ofTotal", { read: variantsRead, count: variantsInShop })
+          : message("catalogue:progress.read.soFar", { count: variantsRead }),
+        message("catalogue:progress.read.then"),
+      ],
       percent: variantsInShop ? Math.min(100, Math.floor((variantsRead * 100) / variantsInShop)) : 0,
       timeLeft: null,
     };
   }
   if (sync.phase === "warehouse") {
     return {
-      title: "Step 2 of 3: asking the warehouse which products it already has",
-      detail: `All ${figure(variantsRead)} variants read. The warehouse's stock report (it gives one a minute) is compared with them next.`,
+      title: message("catalogue:progress.compare.title"),
+      detail: [
+        message("catalogue:progress.compare.read", { count: variantsRead }),
+        message("catalogue:progress.compare.then"),
+      ],
       percent: 0,
       timeLeft: null,
     };
   }
   const total = sent + stillDue;
   return {
-    title: "Step 3 of 3: sending the products the warehouse lacks",
-    detail: `${figure(sent)} of ${figure(total)} sent; ${figure(alreadyThere)} were at the warehouse already.`,
+    title: message("catalogue:progress.send.title"),
+    detail: [message("catalogue:progress.send.detail", { sent, total, count: alreadyThere })],
     percent: total ? Math.floor((sent * 100) / total) : 100,
-    timeLeft: stillDue
-      ? `${capitalised(aboutDuration(stillDue * paceMs))} left: ${paceReason(paceMs)}`
-      : null,
+    timeLeft: stillDue ? [durationSentence("left", stillDue * paceMs), paceReason(paceMs)] : null,
   };
 }

@@ -19,7 +19,10 @@ import {
   type CatalogueVariant,
   type ProductCard,
 } from "./card";
+import { message, type Message } from "../i18n/message";
+import { PRODUCT_FIELD_MAX_LENGTH } from "../warehouse/wire";
 import { diffCatalogue, type SentProduct } from "./diff";
+import { CARD_SEND_PROBLEM } from "./send-problems";
 import type { ProductPayload } from "./payload";
 
 export type ProductTopic = "products/create" | "products/update" | "products/delete";
@@ -353,6 +356,34 @@ async function settleSharedSkus(
   }
 }
 
+/**
+ * A problem's sentence in the admin's language (`catalogue:problem.*`): a card's own problem by its code, a
+ * card the warehouse refused or could not take with what went wrong. A code this code does not know shows
+ * the row's stored English words as they are.
+ */
+export function problemText(
+  row: Pick<CatalogueItem, "problem" | "problemMessage" | "lastError" | "attempts">,
+): Message | null {
+  const { problem } = row;
+  if (!problem) return null;
+  if (problem === CARD_SEND_PROBLEM.refused) {
+    return message("catalogue:problem.refused", { detail: row.lastError ?? "" });
+  }
+  if (problem === CARD_SEND_PROBLEM.retriesExhausted) {
+    return message("catalogue:problem.retries_exhausted", {
+      count: row.attempts,
+      detail: row.lastError ?? "",
+    });
+  }
+  if (problem in CARD_PROBLEM_MESSAGES) {
+    return message(`catalogue:problem.${problem}`, {
+      skuMax: PRODUCT_FIELD_MAX_LENGTH.sku,
+      barcodeMax: PRODUCT_FIELD_MAX_LENGTH.barcode,
+    });
+  }
+  return message("common:text.stored", { text: row.problemMessage ?? problem });
+}
+
 /** The shop's catalogue problems, for its pages: each with its sentence and its variant's page in Shopify. */
 export async function catalogueProblems(db: Db, shop: string) {
   const rows = await db.catalogueItem.findMany({
@@ -366,6 +397,8 @@ export async function catalogueProblems(db: Db, shop: string) {
     name: row.name,
     problem: row.problem,
     message: row.problemMessage,
+    /** The sentence in the admin's language (Message), for the pages. */
+    text: problemText(row)!,
     fixUrl: variantAdminUrl(row.productId, row.variantId),
   }));
 }

@@ -1,27 +1,33 @@
 // The catalogue's problems as a card: each variant the warehouse cannot be sent, with the sentence that says
 // why and a link to fix it in Shopify. Shared by the Catalogue and Stock pages.
 import { BlockStack, Card, Link, List, Text } from "@shopify/polaris";
+import { useTranslation } from "react-i18next";
+import type { Message } from "../i18n/message";
+import { useTexts } from "./use-texts";
 
 /** A problem as catalogueProblems (app/catalogue/record.server.ts) gives it. */
 export interface CatalogueProblemEntry {
   id: string;
   sku: string | null;
   name: string;
-  message: string | null;
+  /** Why, in the admin's language. */
+  text: Message;
   /** The variant's page in the Shopify admin, through App Bridge's shopify: protocol. */
   fixUrl: string;
 }
 
 export function CatalogueProblems({ problems }: { problems: CatalogueProblemEntry[] }) {
+  const { t } = useTranslation("catalogue");
+  const say = useTexts();
   return (
     <Card>
       <BlockStack gap="300">
         <Text as="h2" variant="headingMd">
-          Catalogue problems
+          {t("problems.title")}
         </Text>
         {problems.length === 0 ? (
           <Text as="p" tone="subdued">
-            Every variant has a card the warehouse can take.
+            {t("problems.none")}
           </Text>
         ) : (
           <List>
@@ -30,8 +36,8 @@ export function CatalogueProblems({ problems }: { problems: CatalogueProblemEntr
                 <Text as="span" fontWeight="semibold">
                   {problem.sku ?? problem.name}
                 </Text>
-                {`: ${problem.message} `}
-                <Link url={problem.fixUrl}>Fix in Shopify</Link>
+                {t("problems.why", { why: say(problem.text) })}
+                <Link url={problem.fixUrl}>{t("problems.fix")}</Link>
               </List.Item>
             ))}
           </List>

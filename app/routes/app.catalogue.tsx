@@ -15,16 +15,20 @@ import {
   Text,
 } from "@shopify/polaris";
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { catalogueSyncOverview, startCatalogueSync } from "../catalogue/full-sync.server";
-import { figure, fullSyncEstimate, syncProgress } from "../catalogue/progress";
+import { fullSyncEstimate, syncProgress } from "../catalogue/progress";
 import { catalogueProblems } from "../catalogue/record.server";
 import { countShopVariants } from "../catalogue/variants.server";
 import { cardPaceMs } from "../catalogue/work.server";
 import { CatalogueProblems } from "../components/catalogue-problems";
+import { useTexts } from "../components/use-texts";
 import { appContext } from "../context.server";
 import { env } from "../env.server";
-import { formatShopTime, shopTimeZone } from "../orders/queries.server";
+import { message, type Message } from "../i18n/message";
+import { useFormat } from "../i18n/react";
+import { readTexts } from "../i18n/texts";
 import { createShopAdmin } from "../shopify/admin-graphql.server";
 import { authenticate } from "../shopify.server";
 import { REQUESTS_PER_WINDOW } from "../warehouse/wire";
@@ -39,7 +43,8 @@ async function variantsInShop(request: Request): Promise<number | null> {
   try {
     return await countShopVariants(createShopAdmin(admin.graphql));
   } catch (error) {
-    appContext().log.warn(
+    const { log } = appContext();
+    log.warn(
       { event: "catalogue.variants_uncounted", err: error },
       "Shopify's count of variants could not be read",
     );
@@ -50,10 +55,9 @@ async function variantsInShop(request: Request): Promise<number | null> {
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { db } = appContext();
-  const [{ running, syncs }, problems, timeZone] = await Promise.all([
+  const [{ running, syncs }, problems] = await Promise.all([
     catalogueSyncOverview(db, session.shop),
     catalogueProblems(db, session.shop),
-    shopTimeZone(db, session.shop),
   ]);
   // The catalogue kind's pace at the key's limits as this app runs them.
   const paceMs = cardPaceMs({
@@ -62,27 +66,33 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   });
   // Asked only where it is used: the confirmation (no sync running) and the read's progress.
   const counted = !running || running.phase === "shopify" ? await variantsInShop(request) : null;
-  const time = (date: Date) => formatShopTime(date, timeZone);
   return {
     running: running && {
       ...syncProgress(running, { variantsInShop: counted, paceMs }),
-      startedAt: time(running.startedAt),
+      startedAt: running.startedAt.toISOString(),
+      // The engine's words for the last step's failure, kept in English on the schedule.
       retrying: running.retrying,
     },
     estimate: fullSyncEstimate(counted, paceMs),
     syncs: syncs.map((sync) => ({
       id: sync.id,
-      startedAt: time(sync.startedAt),
-      variantsRead: figure(sync.variantsRead),
-      alreadyThere: figure(sync.alreadyThere),
+      startedAt: sync.startedAt.toISOString(),
+      variantsRead: sync.variantsRead,
+      alreadyThere: sync.alreadyThere,
       // The running sync's row is brought up to date once a minute; its count now is on the page.
-      sent: figure(sync.id === running?.id ? running.sent : sync.sent),
+      sent: sync.id === running?.id ? running.sent : sync.sent,
       outcome:
         sync.phase === "done"
-          ? `Done in ${Math.max(1, Math.round((sync.finishedAt!.getTime() - sync.startedAt.getTime()) / 60_000))} min`
+          ? message("catalogue:outcome.done", {
+              minutes: Math.max(
+                1,
+                Math.round((sync.finishedAt!.getTime() - sync.startedAt.getTime()) / 60_000),
+              ),
+            })
           : sync.phase === "failed"
-            ? `Failed: ${sync.error}`
-            : "Running",
+            ? message("catalogue:outcome.failed")
+            : message("catalogue:outcome.running"),
+      error: readTexts(sync.error),
     })),
     problems,
   };
@@ -90,21 +100,16 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 const actionSchema = z.object({ intent: z.literal("sync") });
 
-type ActionAnswer = { ok: boolean; message: string };
+type ActionAnswer = { ok: boolean; message: Message };
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAnswer> => {
   const { session } = await authenticate.admin(request);
   const parsed = actionSchema.safeParse(await request.json().catch(() => undefined));
-  if (!parsed.success) {
-    return { ok: false, message: "The form could not be read; reload the page and try again." };
-  }
+  if (!parsed.success) return { ok: false, message: message("catalogue:formUnreadable") };
   const started = await startCatalogueSync({ ...appContext(), wake: wakeWorker }, session.shop);
   return started.ok
-    ? {
-        ok: true,
-        message: "The full sync has started. It goes on by itself, whether or not this page stays open.",
-      }
-    : started;
+    ? { ok: true, message: message("catalogue:started") }
+    : { ok: false, message: message("catalogue:alreadyRunning") };
 };
 
 export default function Catalogue() {
@@ -114,6 +119,9 @@ export default function Catalogue() {
   const busy = useNavigation().state === "submitting";
   const [confirming, setConfirming] = useState(false);
   const { revalidate, state } = useRevalidator();
+  const { t } = useTranslation("catalogue");
+  const format = useFormat();
+  const say = useTexts();
 
   useEffect(() => {
     if (!running || state !== "idle") return;
@@ -123,22 +131,20 @@ export default function Catalogue() {
 
   return (
     <Page
-      title="Catalogue"
+      title={t("title")}
       primaryAction={{
-        content: "Sync the whole catalogue",
+        content: t("syncAll"),
         disabled: Boolean(running) || busy,
         onAction: () => setConfirming(true),
       }}
     >
       <BlockStack gap="400">
-        {answer && <Banner tone={answer.ok ? "success" : "warning"}>{answer.message}</Banner>}
+        {answer && <Banner tone={answer.ok ? "success" : "warning"}>{say(answer.message)}</Banner>}
         {confirming && !running && (
-          <Banner tone="info" title="Sync the whole catalogue?">
+          <Banner tone="info" title={t("confirm.title")}>
             <BlockStack gap="200">
-              <p>
-                Every variant is read from Shopify and compared with what the warehouse reports; only the
-                products it lacks, or holds with another name or barcode, are sent to it. {estimate}
-              </p>
+              <p>{t("confirm.body")}</p>
+              <p>{say(estimate)}</p>
               <InlineStack gap="200">
                 <Button
                   variant="primary"
@@ -148,9 +154,9 @@ export default function Catalogue() {
                     submit({ intent: "sync" }, { method: "post", encType: "application/json" });
                   }}
                 >
-                  Start the sync
+                  {t("confirm.start")}
                 </Button>
-                <Button onClick={() => setConfirming(false)}>Not now</Button>
+                <Button onClick={() => setConfirming(false)}>{t("confirm.notNow")}</Button>
               </InlineStack>
             </BlockStack>
           </Banner>
@@ -159,40 +165,45 @@ export default function Catalogue() {
           <Card>
             <BlockStack gap="300">
               <Text as="h2" variant="headingMd" id="sync-step">
-                {running.title}
+                {say(running.title)}
               </Text>
               <ProgressBar progress={running.percent} ariaLabelledBy="sync-step" />
-              <Text as="p">{running.detail}</Text>
-              {running.timeLeft && <Text as="p">{running.timeLeft}</Text>}
+              <Text as="p">{say(running.detail)}</Text>
+              {running.timeLeft && <Text as="p">{say(running.timeLeft)}</Text>}
               {running.retrying && (
-                <Banner tone="warning">
-                  {`The last step could not be done; it is tried again in a minute. What went wrong: ${running.retrying}`}
-                </Banner>
+                <Banner tone="warning">{t("running.retrying", { detail: running.retrying })}</Banner>
               )}
-              <Text as="p" tone="subdued">{`Started ${running.startedAt}.`}</Text>
+              <Text as="p" tone="subdued">
+                {t("running.started", { at: format.dateTime(running.startedAt) })}
+              </Text>
             </BlockStack>
           </Card>
         )}
         <Card>
           <BlockStack gap="300">
             <Text as="h2" variant="headingMd">
-              Full syncs
+              {t("history.title")}
             </Text>
             {syncs.length === 0 ? (
               <Text as="p" tone="subdued">
-                No full sync yet. Products reach the warehouse as you create and change them; a full sync also
-                sends those the app has not seen change.
+                {t("history.none")}
               </Text>
             ) : (
               <DataTable
                 columnContentTypes={["text", "numeric", "numeric", "numeric", "text"]}
-                headings={["Started", "Variants read", "Already at the warehouse", "Sent", "Outcome"]}
+                headings={[
+                  t("history.started"),
+                  t("history.variantsRead"),
+                  t("history.alreadyThere"),
+                  t("history.sent"),
+                  t("history.outcome"),
+                ]}
                 rows={syncs.map((sync) => [
-                  sync.startedAt,
-                  sync.variantsRead,
-                  sync.alreadyThere,
-                  sync.sent,
-                  sync.outcome,
+                  format.dateTime(sync.startedAt),
+                  format.number(sync.variantsRead),
+                  format.number(sync.alreadyThere),
+                  format.number(sync.sent),
+                  [say(sync.outcome), say(sync.error)].filter(Boolean).join(" "),
                 ])}
               />
             )}

@@ -19,44 +19,58 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { CatalogueProblems } from "../components/catalogue-problems";
+import { useTexts } from "../components/use-texts";
 import { appContext } from "../context.server";
-import { formatShopTime, shopTimeZone } from "../orders/queries.server";
+import { message, type Message } from "../i18n/message";
+import { useFormat } from "../i18n/react";
+import { readTexts } from "../i18n/texts";
 import { authenticate } from "../shopify.server";
 import { requestStockSync } from "../stock/kinds";
-import { QUANTITY_NAME_CHOICES, QUANTITY_NAMES, type QuantityName } from "../stock/quantities";
+import { QUANTITY_NAMES, type QuantityName } from "../stock/quantities";
 import { stockOverview } from "../stock/queries.server";
+import { MIN_STOCK_INTERVAL_MINUTES, MAX_STOCK_INTERVAL_MINUTES } from "../stock/settings";
 import { loadStockSettings, saveStockSettings } from "../stock/settings.server";
+import { NOT_STOCKED_NOW, STALE } from "../stock/shopify.server";
 import { wakeWorker } from "../work/worker.server";
 
-const QUANTITY_LABELS: Record<QuantityName, string> = {
-  available: "Free stock as available",
-  on_hand: "Physical stock as on hand",
-};
+/** Why Shopify refused an item's quantity, in the admin's words where the app decided it. */
+function failureText(failure: { code?: string | null; message: string }): Message {
+  if (failure.code === STALE) return message("stock:drift.failure.stale");
+  if (failure.message === NOT_STOCKED_NOW) return message("stock:drift.failure.notStocked");
+  return message("stock:drift.failure.shopify", { detail: failure.message });
+}
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { db } = appContext();
-  const [view, overview, timeZone] = await Promise.all([
+  const [view, overview] = await Promise.all([
     loadStockSettings(db, session.shop),
     stockOverview(db, session.shop),
-    shopTimeZone(db, session.shop),
   ]);
-  const time = (date: Date | null) => (date ? formatShopTime(date, timeZone) : null);
   return {
     view,
     syncs: overview.syncs.map((sync) => ({
-      ...sync,
-      startedAt: time(sync.startedAt)!,
+      id: sync.id,
+      trigger: sync.trigger,
+      skus: sync.skus,
+      changed: sync.changed,
+      mutations: sync.mutations,
+      startedAt: sync.startedAt.toISOString(),
+      finishedAt: sync.finishedAt?.toISOString() ?? null,
       seconds: sync.finishedAt
         ? Math.round((sync.finishedAt.getTime() - sync.startedAt.getTime()) / 1000)
         : null,
-      finishedAt: time(sync.finishedAt),
+      error: readTexts(sync.error),
     })),
-    drift: overview.drift,
+    drift: {
+      ...overview.drift,
+      failures: overview.drift.failures.map((failure) => ({ sku: failure.sku, text: failureText(failure) })),
+    },
     problems: overview.problems,
-    nextSyncAt: time(overview.nextSyncAt),
+    nextSyncAt: overview.nextSyncAt?.toISOString() ?? null,
   };
 };
 
@@ -65,23 +79,37 @@ const actionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("settings"), quantityName: z.string(), intervalMinutes: z.unknown() }),
 ]);
 
-type ActionAnswer = { ok: true; message: string } | { ok: false; errors: Record<string, string> };
+/** The settings' fields, each with the sentence that says what it takes. */
+const FIELD_TEXTS: Record<string, Message> = {
+  quantityName: message("stock:settings.quantityInvalid"),
+  intervalMinutes: message("stock:settings.intervalInvalid", {
+    min: MIN_STOCK_INTERVAL_MINUTES,
+    max: MAX_STOCK_INTERVAL_MINUTES,
+  }),
+};
+
+type ActionAnswer = { ok: true; message: Message } | { ok: false; errors: Record<string, Message> };
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAnswer> => {
   const { session } = await authenticate.admin(request);
   const parsed = actionSchema.safeParse(await request.json().catch(() => undefined));
   if (!parsed.success) {
-    return { ok: false, errors: { form: "The form could not be read; reload the page and try again." } };
+    return { ok: false, errors: { form: message("stock:formUnreadable") } };
   }
   const context = { ...appContext(), wake: wakeWorker };
   if (parsed.data.intent === "sync") {
     await requestStockSync(context.db, session.shop, context.clock(), true);
     wakeWorker(session.shop);
-    return { ok: true, message: "A stock sync was asked for; it starts within a minute." };
+    return { ok: true, message: message("stock:syncAsked") };
   }
   const { intent: _intent, ...input } = parsed.data;
   const saved = await saveStockSettings(context, session.shop, input);
-  return saved.ok ? { ok: true, message: "Stock settings saved." } : { ok: false, errors: saved.errors };
+  if (saved.ok) return { ok: true, message: message("stock:settings.saved") };
+  const errors: Record<string, Message> = {};
+  for (const field of Object.keys(saved.errors)) {
+    errors[field in FIELD_TEXTS ? field : "form"] = FIELD_TEXTS[field] ?? message("stock:formUnreadable");
+  }
+  return { ok: false, errors };
 };
 
 /** Downloads the drift as CSV through fetch, which App Bridge authenticates (a plain link would not be). */
@@ -101,38 +129,38 @@ export default function Stock() {
   const answer = useActionData<typeof action>();
   const submit = useSubmit();
   const busy = useNavigation().state === "submitting";
+  const { t } = useTranslation("stock");
+  const format = useFormat();
+  const say = useTexts();
   const [quantityName, setQuantityName] = useState<QuantityName>(view.settings.quantityName);
   const [intervalMinutes, setIntervalMinutes] = useState(String(view.settings.intervalMinutes));
-  const errors: Record<string, string> = answer && !answer.ok ? answer.errors : {};
+  const errors: Record<string, Message> = answer && !answer.ok ? answer.errors : {};
   const last = syncs.find((sync) => sync.finishedAt);
   const post = (body: Record<string, string>) =>
     submit(body, { method: "post", encType: "application/json" });
 
   return (
     <Page
-      title="Stock"
-      subtitle={view.locationName ? `Written at ${view.locationName}` : undefined}
+      title={t("title")}
+      subtitle={view.locationName ? t("writtenAt", { location: view.locationName }) : undefined}
       primaryAction={{
-        content: "Sync now",
+        content: t("syncNow"),
         disabled: !view.locationId || busy,
         onAction: () => post({ intent: "sync" }),
       }}
     >
       <BlockStack gap="400">
-        {answer?.ok && <Banner tone="success">{answer.message}</Banner>}
-        {errors.form && <Banner tone="critical">{errors.form}</Banner>}
+        {answer?.ok && <Banner tone="success">{say(answer.message)}</Banner>}
+        {errors.form && <Banner tone="critical">{say(errors.form)}</Banner>}
         {!view.locationId && (
-          <Banner tone="warning" title="Choose the location that stands for the warehouse">
-            <p>
-              Stock is written at one Shopify location. Until you choose it in the status and fulfillment
-              settings, nothing is synced.
-            </p>
-            <RemixLink to="/app/settings/statuses">Open the status and fulfillment settings</RemixLink>
+          <Banner tone="warning" title={t("noLocation.title")}>
+            <p>{t("noLocation.body")}</p>
+            <RemixLink to="/app/settings/statuses">{t("noLocation.link")}</RemixLink>
           </Banner>
         )}
         {view.problem && (
-          <Banner tone="warning" title="The saved stock settings no longer validate">
-            <p>The defaults are used until you save these settings again. What was wrong: {view.problem}</p>
+          <Banner tone="warning" title={t("settingsInvalid.title")}>
+            <p>{t("settingsInvalid.body", { problem: view.problem })}</p>
           </Banner>
         )}
         <Layout>
@@ -141,51 +169,62 @@ export default function Stock() {
               <Card>
                 <BlockStack gap="200">
                   <Text as="h2" variant="headingMd">
-                    Last sync
+                    {t("last.title")}
                   </Text>
                   {last ? (
                     <Text as="p">
-                      {`Finished ${last.finishedAt} in ${last.seconds} s: ${last.changed} of ${last.skus} SKUs changed.`}
+                      {t("last.finished", {
+                        finishedAt: format.dateTime(last.finishedAt!),
+                        seconds: format.number(last.seconds ?? 0),
+                        changed: format.number(last.changed),
+                        count: last.skus,
+                      })}
                     </Text>
                   ) : (
                     <Text as="p" tone="subdued">
-                      No stock sync has finished yet.
+                      {t("last.none")}
                     </Text>
                   )}
-                  {last?.error && <Banner tone="warning">{last.error}</Banner>}
-                  {nextSyncAt && <Text as="p" tone="subdued">{`Next sync: ${nextSyncAt}.`}</Text>}
+                  {last && last.error.length > 0 && <Banner tone="warning">{say(last.error)}</Banner>}
+                  {nextSyncAt && (
+                    <Text as="p" tone="subdued">
+                      {t("last.next", { at: format.dateTime(nextSyncAt) })}
+                    </Text>
+                  )}
                 </BlockStack>
               </Card>
               <Card>
                 <BlockStack gap="300">
                   <InlineStack align="space-between">
                     <Text as="h2" variant="headingMd">
-                      What does not match
+                      {t("drift.title")}
                     </Text>
-                    <Button onClick={() => void downloadDrift()}>Export CSV</Button>
+                    <Button onClick={() => void downloadDrift()}>{t("drift.export")}</Button>
                   </InlineStack>
-                  <DriftList title="At the warehouse, not in Shopify" items={drift.missingInShopify} />
+                  <DriftList title={t("drift.missingInShopify")} items={drift.missingInShopify} />
                   <DriftList
-                    title="In Shopify, not at the warehouse"
-                    items={drift.missingAtWarehouse.map(
-                      (item) => `${item.sku} (${item.quantity} in Shopify)`,
+                    title={t("drift.missingAtWarehouse")}
+                    items={drift.missingAtWarehouse.map((item) =>
+                      t("drift.inShopify", { sku: item.sku, quantity: format.number(item.quantity) }),
                     )}
                   />
                   <DriftList
-                    title="Quantities that differed and were corrected"
-                    items={drift.written.map((item) => `${item.sku}: ${item.from} → ${item.to}`)}
+                    title={t("drift.written")}
+                    items={drift.written.map((item) =>
+                      t("drift.change", {
+                        sku: item.sku,
+                        from: format.number(item.from),
+                        to: format.number(item.to),
+                      }),
+                    )}
                   />
+                  <DriftList title={t("drift.sharedSkus")} items={drift.sharedSkus.map((item) => item.sku)} />
+                  <DriftList title={t("drift.untracked")} items={drift.untracked.map((item) => item.sku)} />
                   <DriftList
-                    title="SKUs several Shopify items share (not written)"
-                    items={drift.sharedSkus.map((item) => item.sku)}
-                  />
-                  <DriftList
-                    title="Items Shopify does not track (not written)"
-                    items={drift.untracked.map((item) => item.sku)}
-                  />
-                  <DriftList
-                    title="Items Shopify refused"
-                    items={drift.failures.map((item) => `${item.sku}: ${item.message}`)}
+                    title={t("drift.failures")}
+                    items={drift.failures.map((item) =>
+                      t("drift.failure.line", { sku: item.sku, why: say(item.text) }),
+                    )}
                   />
                 </BlockStack>
               </Card>
@@ -193,23 +232,34 @@ export default function Stock() {
               <Card>
                 <BlockStack gap="300">
                   <Text as="h2" variant="headingMd">
-                    History
+                    {t("history.title")}
                   </Text>
                   {syncs.length === 0 ? (
                     <Text as="p" tone="subdued">
-                      No syncs yet.
+                      {t("history.none")}
                     </Text>
                   ) : (
                     <DataTable
                       columnContentTypes={["text", "text", "numeric", "numeric", "numeric", "text"]}
-                      headings={["Started", "Asked by", "SKUs", "Changed", "Calls", "Outcome"]}
+                      headings={[
+                        t("history.started"),
+                        t("history.askedBy"),
+                        t("history.skus"),
+                        t("history.changed"),
+                        t("history.calls"),
+                        t("history.outcome"),
+                      ]}
                       rows={syncs.map((sync) => [
-                        sync.startedAt,
-                        sync.trigger === "manual" ? "You" : "Schedule",
-                        sync.skus,
-                        sync.changed,
-                        sync.mutations,
-                        sync.error ?? (sync.finishedAt ? "Done" : "Running"),
+                        format.dateTime(sync.startedAt),
+                        sync.trigger === "manual" ? t("history.byYou") : t("history.bySchedule"),
+                        format.number(sync.skus),
+                        format.number(sync.changed),
+                        format.number(sync.mutations),
+                        sync.error.length
+                          ? say(sync.error)
+                          : sync.finishedAt
+                            ? t("history.done")
+                            : t("history.running"),
                       ])}
                     />
                   )}
@@ -227,36 +277,36 @@ export default function Stock() {
               >
                 <FormLayout>
                   <Text as="h2" variant="headingMd">
-                    Which stock Shopify shows
+                    {t("settings.title")}
                   </Text>
                   {QUANTITY_NAMES.map((name) => (
                     <RadioButton
                       key={name}
                       id={`quantity-${name}`}
                       name="quantityName"
-                      label={QUANTITY_LABELS[name]}
-                      helpText={QUANTITY_NAME_CHOICES[name]}
+                      label={t(`settings.quantity.${name}.label`)}
+                      helpText={t(`settings.quantity.${name}.help`)}
                       checked={quantityName === name}
                       onChange={() => setQuantityName(name)}
                     />
                   ))}
                   {errors.quantityName && (
                     <Text as="p" tone="critical">
-                      {errors.quantityName}
+                      {say(errors.quantityName)}
                     </Text>
                   )}
                   <TextField
-                    label="Minutes between syncs"
+                    label={t("settings.interval")}
                     type="number"
-                    min={5}
-                    max={1440}
+                    min={MIN_STOCK_INTERVAL_MINUTES}
+                    max={MAX_STOCK_INTERVAL_MINUTES}
                     autoComplete="off"
                     value={intervalMinutes}
                     onChange={setIntervalMinutes}
-                    error={errors.intervalMinutes}
+                    error={errors.intervalMinutes && say(errors.intervalMinutes)}
                   />
                   <Button submit loading={busy}>
-                    Save
+                    {t("settings.save")}
                   </Button>
                 </FormLayout>
               </form>
@@ -269,11 +319,13 @@ export default function Stock() {
 }
 
 function DriftList({ title, items }: { title: string; items: string[] }) {
+  const { t } = useTranslation("stock");
+  const format = useFormat();
   if (!items.length) return null;
   return (
     <BlockStack gap="100">
       <Text as="h3" variant="headingSm">
-        {`${title} (${items.length})`}
+        {t("drift.heading", { title, total: format.number(items.length) })}
       </Text>
       <List>
         {items.slice(0, 50).map((item) => (

@@ -14,14 +14,6 @@ export type QuantityName = (typeof QUANTITY_NAMES)[number];
  */
 export const quantityNameSchema = z.enum(QUANTITY_NAMES).default("available");
 
-/** What the merchant reads beside each choice, one whole sentence each (kept whole for translation). */
-export const QUANTITY_NAME_CHOICES: Readonly<Record<QuantityName, string>> = {
-  available:
-    "The warehouse's free stock, what it holds minus what its accepted orders reserve, becomes the quantity available for sale in Shopify.",
-  on_hand:
-    "The warehouse's physical stock becomes the quantity on hand in Shopify, which then subtracts its own unfulfilled orders to find what is available for sale.",
-};
-
 /** The two figures of a ReportSklad row (app/warehouse/schemas.ts, stockRowSchema). */
 export interface WarehouseFigures {
   /** Physical stock at the warehouse. */

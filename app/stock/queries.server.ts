@@ -10,7 +10,7 @@ export interface SyncDrift {
   sharedSkus: Array<{ sku: string; inventoryItemIds: string[] }>;
   untracked: Array<{ sku: string }>;
   written: Array<{ sku: string; from: number; to: number }>;
-  failures: Array<{ sku: string; message: string }>;
+  failures: Array<{ sku: string; code?: string | null; message: string }>;
 }
 
 const EMPTY_DRIFT: SyncDrift = {

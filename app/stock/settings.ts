@@ -10,6 +10,8 @@ import { quantityNameSchema } from "./quantities";
  * else, so the shortest interval is five minutes.
  */
 export const MIN_STOCK_INTERVAL_MINUTES = 5;
+/** The longest interval: a day. */
+export const MAX_STOCK_INTERVAL_MINUTES = 24 * 60;
 
 export const stockSettingsSchema = z.object({
   quantityName: quantityNameSchema,
@@ -17,7 +19,7 @@ export const stockSettingsSchema = z.object({
     .number()
     .int("must be a whole number of minutes")
     .min(MIN_STOCK_INTERVAL_MINUTES, `must be at least ${MIN_STOCK_INTERVAL_MINUTES} minutes`)
-    .max(24 * 60, "must be at most a day (1440 minutes)")
+    .max(MAX_STOCK_INTERVAL_MINUTES, `must be at most a day (${MAX_STOCK_INTERVAL_MINUTES} minutes)`)
     .default(10),
 });
 export type StockSettings = z.infer<typeof stockSettingsSchema>;

@@ -380,10 +380,10 @@ function quantityIndex(field: UserError["field"]): number | null {
   return Number.isInteger(index) ? index : null;
 }
 
-const STALE = "CHANGE_FROM_QUANTITY_STALE";
-const STALE_GAVE_UP =
+export const STALE = "CHANGE_FROM_QUANTITY_STALE";
+export const STALE_GAVE_UP =
   "Shopify's quantity kept changing while the warehouse's figure was being written; the next sync tries again.";
-const NOT_STOCKED_NOW =
+export const NOT_STOCKED_NOW =
   "The item is no longer stocked at the warehouse location in Shopify, so its quantity was not written.";
 
 /**

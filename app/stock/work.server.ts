@@ -3,6 +3,8 @@
 // sync kept as a StockSync row: its counts for the history, its drift and failures for the Stock page, and
 // its id in every write's idempotency key and reference document, so Shopify's history names it.
 import { cleanText } from "../catalogue/card";
+import { message, type Message } from "../i18n/message";
+import { writeTexts } from "../i18n/texts";
 import { recordWarehouseReport } from "../catalogue/full-sync.server";
 import { env } from "../env.server";
 import { ordersGoFirst } from "../orders/submit.server";
@@ -12,6 +14,7 @@ import { scheduledKind, type Schedule, type ScheduledRun } from "../work/schedul
 import { KEY_REFUSED, type ShopWork, type StepResult } from "../work/steps";
 import { MANUAL_SYNC, STOCK_KIND } from "./kinds";
 import { parseStockSettings } from "./settings";
+import { warehouseErrorText } from "./warehouse-texts";
 import { StockLocationNotFound, syncStock, type StockSyncReport } from "./shopify.server";
 
 /** While the shop's orders have work due, the report waits this long: orders go first. */
@@ -60,15 +63,16 @@ async function syncShopStock(work: ShopWork, schedule: Schedule): Promise<Schedu
     rows = await work.warehouse.reportSklad({ ExcludeZero: false });
   } catch (error) {
     if (!(error instanceof WarehouseError)) throw error;
+    const texts = [message("stock:sync.error.report"), warehouseErrorText(error)];
     if (error instanceof WarehouseUnauthorized) {
-      await finish(work, sync.id, { error: error.message });
+      await finish(work, sync.id, { error: texts });
       return KEY_REFUSED;
     }
     if (error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined) {
       await db.stockSync.delete({ where: { id: sync.id } });
       return { did: "wait", until: new Date(work.clock().getTime() + error.retryAfterMs) };
     }
-    await finish(work, sync.id, { error: error.message });
+    await finish(work, sync.id, { error: texts });
     return { nextRunAt: next, cursor: null, problem: error.message };
   }
   // What the warehouse reported, kept on the SKU map (its cards, and the figures the Catalogue page shows).
@@ -85,16 +89,27 @@ async function syncShopStock(work: ShopWork, schedule: Schedule): Promise<Schedu
     });
   } catch (error) {
     // Whatever stopped it, the sync's record says so: a record left open would read "running" for ever.
-    const message =
+    // The record keeps it in the admin's words (a key); the schedule and the log keep it in English.
+    const detail = error instanceof Error ? error.message : String(error);
+    const [text, inEnglish]: [Message, string] =
       error instanceof StockLocationNotFound
-        ? "The location chosen for the warehouse no longer exists in Shopify; choose another in Settings."
+        ? [
+            message("stock:sync.error.locationGone"),
+            "The location chosen for the warehouse no longer exists in Shopify; choose another in Settings.",
+          ]
         : work.signal.aborted
-          ? "The sync was interrupted (the worker stopped or lost the shop); the next one starts afresh."
-          : `Shopify could not be read or written: ${error instanceof Error ? error.message : String(error)}`;
-    await finish(work, sync.id, { error: message });
+          ? [
+              message("stock:sync.error.interrupted"),
+              "The sync was interrupted (the worker stopped or lost the shop); the next one starts afresh.",
+            ]
+          : [
+              message("stock:sync.error.shopify", { detail }),
+              `Shopify could not be read or written: ${detail}`,
+            ];
+    await finish(work, sync.id, { error: [text] });
     if (work.signal.aborted) throw error;
     work.log.warn({ event: "stock.sync_failed", err: error }, "stock sync failed; tried again later");
-    return { nextRunAt: new Date(work.clock().getTime() + RETRY_MS), cursor: null, problem: message };
+    return { nextRunAt: new Date(work.clock().getTime() + RETRY_MS), cursor: null, problem: inEnglish };
   }
   await finish(work, sync.id, { report });
   work.log.info(
@@ -104,9 +119,15 @@ async function syncShopStock(work: ShopWork, schedule: Schedule): Promise<Schedu
   return { nextRunAt: next, cursor: null, ...(report.stoppedBy && { problem: report.stoppedBy }) };
 }
 
-/** The sync's record: its counts, and its lists bounded to LISTED_PER_KIND each. */
-async function finish(work: ShopWork, id: string, outcome: { report?: StockSyncReport; error?: string }) {
-  const { report, error } = outcome;
+/**
+ * The sync's record: its counts, and its lists bounded to LISTED_PER_KIND each. Its `error`, when it failed or
+ * stopped partway, is a list of Messages (writeTexts), read back with readTexts.
+ */
+async function finish(work: ShopWork, id: string, outcome: { report?: StockSyncReport; error?: Message[] }) {
+  const { report } = outcome;
+  const error =
+    outcome.error ??
+    (report?.stoppedBy ? [message("stock:sync.error.stopped", { detail: report.stoppedBy })] : []);
   const bounded = report && {
     stoppedBy: report.stoppedBy,
     counts: report.counts,
@@ -135,7 +156,7 @@ async function finish(work: ShopWork, id: string, outcome: { report?: StockSyncR
           report.invalidRows.length,
         report: JSON.stringify(bounded),
       }),
-      error: error ?? report?.stoppedBy ?? null,
+      error: writeTexts(error),
     },
   });
 }

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ALREADY_RUNNING, startCatalogueSync } from "../../app/catalogue/full-sync.server";
 import { appContext } from "../../app/context.server";
+import { readTexts } from "../../app/i18n/texts";
 import { offlineShopAdmin } from "../../app/work/engine.server";
 import { wakeWorker } from "../../app/work/worker.server";
 import { startShopifyFake, type ShopifyFake, type ShopStore } from "../shopify-fake";
@@ -145,6 +146,24 @@ describe("the full catalogue sync", { timeout: 90_000 }, () => {
       toSend: 0,
     });
     expect(addProducts()).toBe(30);
+  });
+
+  it("ends failed when the warehouse gives no stock report, keeping why as texts the page says in either language", async () => {
+    seedShop(2);
+    flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
+    flow.sim.faults.failNext({ count: 10, status: 400, operations: ["ReportSklad"] });
+    const started = await startCatalogueSync(deps(), SHOP);
+    expect(started.ok).toBe(true);
+    const sync = await eventually(
+      () => syncDone((started as { sync: { id: string } }).sync.id),
+      "the sync to end",
+    );
+    expect(sync).toMatchObject({ phase: "failed", variantsRead: 8 });
+    expect(readTexts(sync.error)).toEqual([
+      { key: "catalogue:error.report" },
+      expect.objectContaining({ key: "stock:warehouse.badRequest" }),
+    ]);
+    expect(addProducts()).toBe(0);
   });
 
   it("goes on from its row after the worker stops during the read and during the sending, reading no page and sending no card twice", async () => {

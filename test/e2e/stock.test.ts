@@ -3,6 +3,7 @@
 // the warehouse's, keeping each sync as a record; a sync with nothing changed writes nothing.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { readTexts } from "../../app/i18n/texts";
 import { requestStockSync } from "../../app/stock/kinds";
 import { saveStockSettings } from "../../app/stock/settings.server";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
@@ -178,7 +179,8 @@ describe("the stock sync", { timeout: 60_000 }, () => {
       const syncs = await finishedSyncs();
       return syncs.length ? syncs : null;
     }, "the sync to end");
-    expect(sync!.error).toMatch(/no longer exists in Shopify; choose another in Settings/);
+    // Kept as a key, so the page says it in the admin's language (app/i18n/texts.ts).
+    expect(readTexts(sync!.error)).toEqual([{ key: "stock:sync.error.locationGone" }]);
     expect(setQuantityCalls()).toBe(calls);
     await eventually(async () => {
       const schedule = await db().shopSchedule.findUnique({
@@ -186,6 +188,25 @@ describe("the stock sync", { timeout: 60_000 }, () => {
       });
       return schedule?.lastError?.includes("no longer exists") ?? false;
     }, "the problem to be kept on the schedule");
+  });
+
+  it("closes the sync's record with the warehouse's failure as texts the page can say in either language", async () => {
+    flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
+    const calls = setQuantityCalls();
+    flow.sim.faults.failNext({ count: 10, status: 400, operations: ["ReportSklad"] });
+    await saveStatusSettings(appContext(), SHOP, { locationId: warehouse.id }, [warehouse]);
+    wakeWorker(SHOP);
+    const [sync] = await eventually(async () => {
+      const syncs = await finishedSyncs();
+      return syncs.length ? syncs : null;
+    }, "the sync to end");
+    expect(sync).toMatchObject({ changed: 0, report: null });
+    expect(JSON.parse(sync!.error!)).toEqual(readTexts(sync!.error));
+    expect(readTexts(sync!.error)).toEqual([
+      { key: "stock:sync.error.report" },
+      expect.objectContaining({ key: "stock:warehouse.badRequest" }),
+    ]);
+    expect(setQuantityCalls()).toBe(calls);
   });
 
   it("refuses settings it cannot use beside their fields, saving nothing", async () => {

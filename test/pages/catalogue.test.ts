@@ -3,6 +3,8 @@
 // counts, the time left); it lists the last syncs and the catalogue's problems with their fix links.
 import { describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { message } from "../../app/i18n/message";
+import { writeTexts } from "../../app/i18n/texts";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
 
 const pages = useAdminPages();
@@ -46,7 +48,7 @@ describe("the Catalogue page", () => {
     await expect.poll(body).toContain("Sync the whole catalogue?");
     expect(await body()).toContain(
       "Your shop has 10,000 variants. If the warehouse had none of them, sending them all would take about " +
-        "3 hours 20 minutes: the warehouse takes one product a request, 50 a minute, so that orders are never " +
+        "3 hours 20 minutes. The warehouse takes one product a request, 50 a minute, so that orders are never " +
         "held up.",
     );
     expect(await db().catalogueSync.count()).toBe(0);
@@ -80,7 +82,7 @@ describe("the Catalogue page", () => {
       .toContain("Step 3 of 3: sending the products the warehouse lacks");
     expect(await body()).toContain("50 of 150 sent; 9,850 were at the warehouse already.");
     expect(await body()).toContain(
-      "About 2 minutes left: the warehouse takes one product a request, 50 a minute, so that orders are never held up.",
+      "About 2 minutes left. The warehouse takes one product a request, 50 a minute, so that orders are never held up.",
     );
     expect(await page.locator("progress").getAttribute("value")).toBe("33");
   });
@@ -123,7 +125,7 @@ describe("the Catalogue page", () => {
     const { page } = pages.admin;
     await pages.admin.open("/app/catalogue");
     const body = () => textOf(page.locator("body"));
-    await expect.poll(body).toContain("Failed: The warehouse did not give its stock report");
+    await expect.poll(body).toContain("Failed. The warehouse did not give its stock report");
     expect(await body()).toContain("14 Mar 2026, 10:15");
     expect(await body()).toContain("Done in 42 min");
     expect(await body()).toContain("SHARED-1: Several variants share this SKU");
@@ -131,5 +133,51 @@ describe("the Catalogue page", () => {
       "shopify://admin/products/7101/variants/8101",
     );
     expect(await page.locator("progress").count()).toBe(0);
+  });
+
+  it("speaks Ukrainian to an admin in Ukrainian: a failed sync, a problem and its fix link", async () => {
+    const startedAt = new Date("2026-03-14T08:15:00Z");
+    await db().catalogueSync.create({
+      data: {
+        shop: SHOP,
+        phase: "failed",
+        startedAt,
+        finishedAt: new Date(startedAt.getTime() + 60_000),
+        variantsRead: 3_000,
+        error: writeTexts([
+          message("catalogue:error.report"),
+          message("stock:warehouse.refused", undefined, "Сервис временно недоступен"),
+        ]),
+      },
+    });
+    await db().catalogueItem.create({
+      data: {
+        shop: SHOP,
+        variantId: "gid://shopify/ProductVariant/8101",
+        productId: "gid://shopify/Product/7101",
+        sku: "SHARED-1",
+        name: "Вишиванка - S",
+        problem: "sku_duplicate",
+        problemMessage: "Several variants share this SKU, so the warehouse would take them for one product.",
+      },
+    });
+    const admin = await pages.adminIn("uk");
+    await admin.open("/app/catalogue");
+    const body = () => textOf(admin.page.locator("body"));
+    await expect.poll(body).toContain("Проблеми каталогу");
+    const text = await body();
+    expect(text).toContain(
+      "Не вдалася. Склад не надав звіт про залишки. Склад відхилив запит. Відповідь складу: Сервис временно недоступен",
+    );
+    expect(text).toContain("14 бер. 2026 р., 10:15");
+    expect(text).toContain("3 000");
+    expect(text).toContain("SHARED-1: Кілька варіантів мають однаковий артикул");
+    expect(text).not.toMatch(/Catalogue problems|Full syncs|Failed/);
+    expect(await admin.page.getByRole("link", { name: "Виправити в Shopify" }).getAttribute("href")).toBe(
+      "shopify://admin/products/7101/variants/8101",
+    );
+    expect(await admin.page.getByRole("button", { name: "Синхронізувати весь каталог" }).isDisabled()).toBe(
+      false,
+    );
   });
 });

@@ -4,6 +4,8 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { message } from "../../app/i18n/message";
+import { writeTexts } from "../../app/i18n/texts";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
 
 const pages = useAdminPages();
@@ -119,5 +121,63 @@ describe("the Stock page", () => {
     await expect.poll(() => textOf(page.locator("body"))).toContain("Stock settings saved.");
     const saved = await db().shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
     expect(JSON.parse(saved.stockSettings)).toEqual({ quantityName: "on_hand", intervalMinutes: 30 });
+  });
+
+  it("speaks Ukrainian to an admin in Ukrainian: the sync, its error with the warehouse's own words, the drift", async () => {
+    await chooseLocation();
+    await seedSync();
+    const startedAt = new Date("2026-03-14T09:00:00Z");
+    await db().stockSync.create({
+      data: {
+        shop: SHOP,
+        trigger: "manual",
+        quantityName: "available",
+        startedAt,
+        finishedAt: new Date(startedAt.getTime() + 2_000),
+        error: writeTexts([
+          message("stock:sync.error.report"),
+          message("stock:warehouse.refused", undefined, "Неверный формат запроса"),
+        ]),
+      },
+    });
+    await db().catalogueItem.create({
+      data: {
+        shop: SHOP,
+        variantId: "gid://shopify/ProductVariant/8101",
+        productId: "gid://shopify/Product/7101",
+        sku: null,
+        name: "Вишиванка - S",
+        problem: "sku_missing",
+        problemMessage: "This variant has no SKU, so the warehouse cannot list it.",
+      },
+    });
+    const admin = await pages.adminIn("uk");
+    await admin.open("/app/stock");
+    const body = () => textOf(admin.page.locator("body"));
+    await expect.poll(body).toContain("Остання синхронізація");
+    const text = await body();
+    expect(text).toContain("Записуються в локацію «Склад у Броварах»");
+    expect(text).toContain(
+      "Склад не надав звіт про залишки. Склад відхилив запит. Відповідь складу: Неверный формат запроса",
+    );
+    expect(text).toContain("Завершено 14 бер. 2026 р., 11:00 за 2 с: змінено 0 з 0 артикулів.");
+    expect(text).toContain("Є на складі, немає в Shopify (1)");
+    expect(text).toContain("=ONLY-SHOP (4 у Shopify)");
+    expect(text).toContain("У цього варіанта немає артикула");
+    expect(text).toContain("14 бер. 2026 р., 10:15");
+    expect(text).toContain("За розкладом");
+    expect(text).not.toMatch(/Last sync|What does not match|History|Sync now/);
+    expect(await admin.page.getByRole("button", { name: "Синхронізувати зараз" }).isDisabled()).toBe(false);
+    expect(await admin.page.getByRole("link", { name: "Виправити в Shopify" }).count()).toBe(1);
+    expect(await admin.page.getByLabel("Хвилин між синхронізаціями").inputValue()).toBe("10");
+  });
+
+  it("tells an admin in Ukrainian to choose a location first", async () => {
+    const admin = await pages.adminIn("uk");
+    await admin.open("/app/stock");
+    await expect
+      .poll(() => textOf(admin.page.locator("body")))
+      .toContain("Виберіть локацію, яка відповідає складу");
+    expect(await admin.page.getByRole("button", { name: "Синхронізувати зараз" }).isDisabled()).toBe(true);
   });
 });
