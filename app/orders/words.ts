@@ -7,3 +7,8 @@ import { translate, type Message } from "../i18n/message";
 export function inEnglish(text: Message): string {
   return translate(i18nFor("en").t, text);
 }
+
+/** Words stored before they had a key (or from a side that has none): shown as they are. */
+export function storedText(text: string): Message {
+  return { key: "common:text.stored", values: { text } };
+}
