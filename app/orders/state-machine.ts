@@ -3,7 +3,9 @@
 // Pure: callers read the row, apply the patch conditionally on the version they read, and re-read on a clash.
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
 import { shopifyNeed } from "../fulfillment/need";
+import { message, type Message } from "../i18n/message";
 import type { HoldReason, MappingResult } from "./mapping";
+import { inEnglish } from "./words";
 import {
   ATTENTION,
   EVENT,
@@ -84,9 +86,16 @@ export interface Transition {
   events: TimelineEntry[];
 }
 
-/** A merchant's action that does not apply to the order as it is, with why. */
+/** A merchant's action that does not apply to the order as it is, with why (in English, and as a key). */
 export interface Refusal {
   refused: string;
+  text: Message;
+}
+
+/** A refusal, by its key in orders:answer. */
+function refuse(key: string): Refusal {
+  const text = message(`orders:answer.${key}`);
+  return { refused: inEnglish(text), text };
 }
 
 /** What the warehouse said about a request, classified by the caller from the error it got. */
@@ -227,7 +236,7 @@ export function transition(row: OrderFacts, input: OrderInput, now: Date): Trans
     case "shopify_told":
       return shopifyTold(row, input.told, input.eventFor, now);
     case "shopify_retry":
-      if (!row.fulfillmentProblem) return { refused: "Shopify has nothing waiting for you on this order." };
+      if (!row.fulfillmentProblem) return refuse("nothingForShopify");
       return {
         patch: { fulfillmentProblem: null, fulfillmentAttempts: 0, fulfillmentDueAt: now },
         events: [{ kind: EVENT.retryRequested, message: "You asked for Shopify to be told again." }],
@@ -534,11 +543,11 @@ function submitNow(row: OrderFacts, now: Date): Transition | Refusal {
   const due = { nextAttemptAt: now, attempts: 0, attention: null, attentionMessage: null };
   switch (row.state) {
     case ORDER_STATE.held:
-      return { refused: "The order is held: fix the reasons shown first." };
+      return refuse("heldFixFirst");
     case ORDER_STATE.ready:
     case ORDER_STATE.rejected:
       // An order with nothing mapped cannot be claimed: made ready, it would be due and never sent.
-      if (row.mapped === null) return { refused: "The order cannot be sent as it is: correct it first." };
+      if (row.mapped === null) return refuse("correctFirst");
       return {
         patch: { state: ORDER_STATE.ready, ...due },
         events: [{ kind: EVENT.retryRequested, message: "Sending requested from the admin." }],
@@ -564,7 +573,7 @@ function submitNow(row: OrderFacts, now: Date): Transition | Refusal {
         ],
       };
     case ORDER_STATE.accepted:
-      if (row.pending === null) return { refused: "The warehouse has the order; there is nothing to send." };
+      if (row.pending === null) return refuse("nothingToSend");
       return {
         patch: due,
         events: [
@@ -578,14 +587,14 @@ function submitNow(row: OrderFacts, now: Date): Transition | Refusal {
         ],
       };
     case ORDER_STATE.submitting:
-      return { refused: "The order is being sent now." };
+      return refuse("beingSent");
     default:
-      return { refused: "The order is cancelled; there is nothing to send." };
+      return refuse("cancelledNothingToSend");
   }
 }
 
 function cancelRequested(row: OrderFacts, now: Date): Transition | Refusal {
-  if (row.state === ORDER_STATE.cancelled) return { refused: "The order is already cancelled." };
+  if (row.state === ORDER_STATE.cancelled) return refuse("alreadyCancelled");
   if (UNSENT.includes(row.state)) {
     return {
       patch: cancelledColumns(),
