@@ -160,7 +160,9 @@ export interface StatusReport {
 
 const UNSENT: readonly string[] = [ORDER_STATE.held, ORDER_STATE.ready, ORDER_STATE.rejected];
 
-const KEY_REFUSED_TAIL = "Nothing was lost: orders wait until a valid key is saved in Settings.";
+/** A timeline sentence in English, from orders:timeline (the order page says it in the admin's language). */
+const said = (key: string, values?: Record<string, string | number>) =>
+  inEnglish(message(`orders:timeline.${key}`, values));
 
 const noChange = (): Transition => ({ patch: {}, events: [] });
 
@@ -707,7 +709,7 @@ function submissionFailed(row: OrderFacts, failure: Failure, now: Date, data: un
     case "key_refused":
       return {
         patch: { state: ORDER_STATE.ready, nextAttemptAt: now, lastError: failure.reason },
-        events: [{ kind: EVENT.paused, message: `Not sent. ${failure.reason} ${KEY_REFUSED_TAIL}`, data }],
+        events: [{ kind: EVENT.paused, message: said("keyRefused", { reason: failure.reason }), data }],
       };
     case "refused":
       return {
@@ -781,7 +783,6 @@ function changeFailed(
   data: unknown,
 ): Transition {
   const cancel = change === "cancel";
-  const name = cancel ? "Cancellation" : "Change";
   switch (failure.kind) {
     case "key_refused":
       // Left due as it is: it goes once a valid key is saved.
@@ -825,7 +826,10 @@ function changeFailed(
           events: [
             {
               kind: EVENT.retriesExhausted,
-              message: `${name} not sent after ${attempts} attempts: ${failure.reason}. It waits for you: press Retry to send it again.`,
+              message: said(cancel ? "cancellationGaveUp" : "changeGaveUp", {
+                attempts,
+                reason: failure.reason,
+              }),
               data,
             },
           ],
@@ -836,7 +840,10 @@ function changeFailed(
         events: [
           {
             kind: EVENT.retryScheduled,
-            message: `${name} not sent: ${failure.reason}. Trying again at ${retryAt.toISOString()}.`,
+            message: said(cancel ? "cancellationRetry" : "changeRetry", {
+              reason: failure.reason,
+              at: retryAt.toISOString(),
+            }),
             data,
           },
         ],

@@ -34,7 +34,7 @@ import { cancelAtWarehouse, correctOrder, submitNow } from "../orders/actions.se
 import { orderDetail, type ReportedStatus } from "../orders/queries.server";
 import { DELIVERY_METHOD_KEYS, type DeliveryMethodKey } from "../orders/settings";
 import { ATTENTION, STAGE, type Attention, type OrderState, type Stage } from "../orders/states";
-import { attentionText, eventText } from "../orders/stored-words";
+import { attentionText, eventTexts } from "../orders/stored-words";
 import { storedText } from "../orders/words";
 import { authenticate } from "../shopify.server";
 import { wakeWorker } from "../work/worker.server";
@@ -97,7 +97,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
         id: event.id,
         at: time(event.at),
         kind: event.kind,
-        text: eventText(event.kind, event.message),
+        texts: eventTexts(event.kind, event.message, event.data),
         dataJson: json(event.data),
         // The data of a call to the warehouse holds the request sent (and the answer, when one came).
         exchange: typeof event.data === "object" && event.data !== null && "request" in event.data,
@@ -394,7 +394,7 @@ export default function OrderPage() {
                           </Text>
                           <Badge>{eventLabel(t, event.kind)}</Badge>
                           <Text as="span" fontWeight="semibold">
-                            {translate(t, event.text)}
+                            {event.texts.map((text) => translate(t, text)).join(" ")}
                           </Text>
                         </InlineStack>
                         {event.dataJson && (

@@ -45,6 +45,7 @@ import {
   type OrderFilter,
 } from "../orders/queries.server";
 import { ORDER_STATES, STAGES } from "../orders/states";
+import { attentionText } from "../orders/stored-words";
 import { storedText } from "../orders/words";
 import { loadSettings } from "../settings/settings.server";
 import { authenticate } from "../shopify.server";
@@ -112,7 +113,7 @@ function problemOf(row: {
     row.attentionMessage ??
     row.fulfillment.problem?.message ??
     (row.state === "rejected" || row.state === "in_doubt" || row.state === "ready" ? row.lastError : null);
-  return stored ? { text: storedText(stored), more: 0 } : null;
+  return stored ? { text: attentionText(stored), more: 0 } : null;
 }
 
 const MAX_RETRY = 250;
