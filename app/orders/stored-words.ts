@@ -18,10 +18,13 @@ function patternOf(text: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-const SENTENCES: Sentence[] = Object.entries(resources.en.orders.timeline).map(([key, text]) => ({
-  key: `orders:timeline.${key}`,
-  pattern: patternOf(text),
-}));
+const literalLength = (text: string) => text.replace(/\{\{\s*\w+\s*\}\}/g, "").length;
+
+// The text with the most words of its own first: "Not sent: {{reason}}." would also read a sentence of
+// "Not sent: {{reason}}. Trying again at {{at}} (attempt {{attempt}})." with all of it as the reason.
+const SENTENCES: Sentence[] = Object.entries(resources.en.orders.timeline)
+  .sort(([, a], [, b]) => literalLength(b) - literalLength(a))
+  .map(([key, text]) => ({ key: `orders:timeline.${key}`, pattern: patternOf(text) }));
 
 /** A stored English sentence as a key and its values; as it is when no text of orders:timeline says it. */
 export function fromEnglish(stored: string): Message {

@@ -394,7 +394,9 @@ export default function OrderPage() {
                           </Text>
                           <Badge>{eventLabel(t, event.kind)}</Badge>
                           <Text as="span" fontWeight="semibold">
-                            {event.texts.map((text) => translate(t, text)).join(" ")}
+                            {event.texts
+                              .map((text) => translate(t, withMoments(text, format.dateTime)))
+                              .join(" ")}
                           </Text>
                         </InlineStack>
                         {event.dataJson && (
@@ -450,6 +452,20 @@ export default function OrderPage() {
       </Layout>
     </Page>
   );
+}
+
+const ISO_MOMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** A stored sentence's moments ("Trying again at 2026-03-01T10:00:00.000Z") in the admin's words. */
+function withMoments(text: Message, dateTime: (value: string) => string): Message {
+  if (!text.values) return text;
+  const values = Object.fromEntries(
+    Object.entries(text.values).map(([name, value]) => [
+      name,
+      typeof value === "string" && ISO_MOMENT.test(value) ? dateTime(value) : value,
+    ]),
+  );
+  return { ...text, values };
 }
 
 // Each problem the merchant must solve has its banner title (orders:attention.*).
