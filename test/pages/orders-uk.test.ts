@@ -64,7 +64,12 @@ describe("orders pages in Ukrainian", () => {
       "Введіть український номер телефону одержувача (наприклад, +380 67 123 45 67)",
     );
     expect(await body()).toContain("оформлено 1 бер. 2026 р.");
-    expect(await body()).not.toContain("is not a Ukrainian mobile or landline number");
+    // The reasons' card in Ukrainian only (the event's details below keep the stored English as data).
+    const reasons = await textOf(
+      page.getByRole("heading", { name: "Що виправити, щоб його можна було надіслати" }).locator(".."),
+    );
+    expect(reasons).not.toContain("is not a Ukrainian mobile or landline number");
+    expect(reasons).not.toContain("Enter the recipient");
 
     // A phone that is not Ukrainian is refused beside the field, in Ukrainian, and changes nothing.
     await page.getByLabel("Телефон одержувача").fill("+44 20 7946 0958");
