@@ -1,15 +1,33 @@
 // What a merchant can do to an order from the admin: send it now, retry, cancel it at the warehouse, or
 // correct what held it. Each answers a message to show, and wakes the worker when work became due.
 import type { ServiceDeps } from "../context.server";
+import { message, type Message, type MessageValues } from "../i18n/message";
 import { shopMapping } from "../settings/settings.server";
 import { applyChange, storedShopifyOrder } from "./intake.server";
 import { orderOverridesSchema } from "./settings";
 import { ATTENTION, ORDER_STATE, PENDING } from "./states";
 import { applyToOrder } from "./commit.server";
 import { EVENT, recordEvents } from "./timeline.server";
+import { inEnglish } from "./words";
 
 export type { ServiceDeps } from "../context.server";
-export type ActionResult = { ok: true; message: string } | { ok: false; message: string };
+/** The answer to show: `text` for the page to say in the admin's language, `message` its English. */
+export interface ActionResult {
+  ok: boolean;
+  message: string;
+  text: Message;
+}
+
+function answer(ok: boolean, key: string, values?: MessageValues): ActionResult {
+  const text = message(`orders:answer.${key}`, values);
+  return { ok, message: inEnglish(text), text };
+}
+
+const refusedWith = (refusal: { refused: string; text: Message }): ActionResult => ({
+  ok: false,
+  message: refusal.refused,
+  text: refusal.text,
+});
 
 async function findOrder(deps: ServiceDeps, shop: string, orderId: string) {
   return deps.db.warehouseOrder.findFirst({ where: { id: orderId, shop } });
@@ -21,27 +39,16 @@ async function findOrder(deps: ServiceDeps, shop: string, orderId: string) {
  */
 export async function submitNow(deps: ServiceDeps, shop: string, orderId: string): Promise<ActionResult> {
   const row = await findOrder(deps, shop, orderId);
-  if (!row) return { ok: false, message: "No such order in this store." };
+  if (!row) return answer(false, "noSuchOrder");
   const refusal = await applyToOrder(deps, row, { type: "submit_now" });
-  if (refusal) return { ok: false, message: refusal.refused };
+  if (refusal) return refusedWith(refusal);
   deps.wake?.(shop);
   if (row.state === ORDER_STATE.inDoubt && row.attention === ATTENTION.notAtWarehouse)
-    return { ok: true, message: "The order will be sent to the warehouse again." };
-  if (row.state === ORDER_STATE.inDoubt)
-    return {
-      ok: true,
-      message:
-        "The order will be looked up at the warehouse again. It is sent again only if you ask once the warehouse has not found it.",
-    };
+    return answer(true, "sendAgain");
+  if (row.state === ORDER_STATE.inDoubt) return answer(true, "lookUpAgain");
   if (row.state === ORDER_STATE.accepted)
-    return {
-      ok: true,
-      message:
-        row.pending === PENDING.cancel
-          ? "The cancellation will be sent to the warehouse now."
-          : "The change will be sent to the warehouse now.",
-    };
-  return { ok: true, message: "The order will be sent now." };
+    return answer(true, row.pending === PENDING.cancel ? "cancellationNow" : "changeNow");
+  return answer(true, "sendNow");
 }
 
 export async function retryOrders(
@@ -60,16 +67,16 @@ export async function cancelAtWarehouse(
   orderId: string,
 ): Promise<ActionResult> {
   const row = await findOrder(deps, shop, orderId);
-  if (!row) return { ok: false, message: "No such order in this store." };
+  if (!row) return answer(false, "noSuchOrder");
   let cancelledHere = false;
   const refusal = await applyToOrder(deps, row, (current) => {
     cancelledHere = UNSENT.includes(current.state);
     return { type: "cancel_requested" };
   });
-  if (refusal) return { ok: false, message: refusal.refused };
-  if (cancelledHere) return { ok: true, message: "Cancelled. The warehouse never had it." };
+  if (refusal) return refusedWith(refusal);
+  if (cancelledHere) return answer(true, "cancelledHere");
   deps.wake?.(shop);
-  return { ok: true, message: "The cancellation will be sent to the warehouse." };
+  return answer(true, "cancellationQueued");
 }
 
 /** States in which the warehouse certainly does not have the order. */
@@ -84,18 +91,17 @@ export async function correctOrder(
 ): Promise<ActionResult> {
   const parsed = orderOverridesSchema.safeParse(input);
   if (!parsed.success) {
-    return {
-      ok: false,
-      message: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "),
-    };
+    // The first field refused, said whole for that field; the form shows it beside the field.
+    const field = String(parsed.error.issues[0]?.path[0] ?? "");
+    return answer(false, `invalid.${INVALID_FIELDS.has(field) ? field : "other"}`);
   }
   const found = await deps.db.warehouseOrder.findFirst({
     where: { id: orderId, shop },
     include: { shopifyOrder: true },
   });
-  if (!found) return { ok: false, message: "No such order in this store." };
+  if (!found) return answer(false, "noSuchOrder");
   const { shopifyOrder, ...row } = found;
-  if (row.state === ORDER_STATE.cancelled) return { ok: false, message: "The order is cancelled." };
+  if (row.state === ORDER_STATE.cancelled) return answer(false, "orderCancelled");
   const overrides = { ...orderOverridesSchema.parse(JSON.parse(row.overrides)), ...parsed.data };
   const order = storedShopifyOrder(row.id, shopifyOrder);
   await recordEvents(deps.db, [
@@ -117,14 +123,9 @@ export async function correctOrder(
   });
   const after = await deps.db.warehouseOrder.findUniqueOrThrow({ where: { id: row.id } });
   deps.wake?.(shop);
-  if (after.state === ORDER_STATE.held) {
-    return { ok: false, message: "Saved, but the order is still held: see the reasons left." };
-  }
-  return {
-    ok: true,
-    message:
-      after.pending === PENDING.edit
-        ? "Saved; the change will be sent to the warehouse."
-        : "Saved; the order will be sent.",
-  };
+  if (after.state === ORDER_STATE.held) return answer(false, "stillHeld");
+  return answer(true, after.pending === PENDING.edit ? "savedChange" : "savedSend");
 }
+
+/** The corrections that have a sentence of their own when refused (orders:answer.invalid.*). */
+const INVALID_FIELDS = new Set(["phone", "postcode", "warehouseRef", "deliveryMethod", "courier"]);

@@ -6,9 +6,10 @@ import { toDayMonthYear } from "../warehouse/dates";
 import { warehouseOrderSchema, type WarehouseOrder } from "../warehouse/schemas";
 import { CARRIER_REF_PATTERN, PAYMENT_METHOD } from "../warehouse/wire";
 import { type ShopifyAddress, type ShopifyLineItem, type ShopifyOrder } from "./payload";
+import { message, type Message, type MessageValues } from "../i18n/message";
 import { normaliseUkrainianPhone } from "./phone";
+import { inEnglish } from "./words";
 import {
-  DELIVERY_METHOD_LABELS,
   KYIV_CITY_REF,
   type DeliveryMethodKey,
   type OrderOverrides,
@@ -56,6 +57,22 @@ export interface HoldReason {
   fix: string;
   /** Where the fix is made: a field of the order page, the settings, or Shopify itself. */
   action: FixAction | null;
+  /** `message` and `fix` as keys and values, said in the admin's language (rows before them have none). */
+  text?: Message;
+  fixText?: Message;
+}
+
+/** A hold reason: its words in holds.json, kept in English too for logs and older readers. */
+function reason(
+  code: HoldCode,
+  action: FixAction | null,
+  key: string,
+  values: MessageValues | undefined,
+  fix: string,
+): HoldReason {
+  const text = message(`holds:${key}`, values);
+  const fixText = message(`holds:fix.${fix}`);
+  return { code, message: inEnglish(text), fix: inEnglish(fixText), action, text, fixText };
 }
 
 export type MappingResult = { ok: true; order: WarehouseOrder } | { ok: false; hold: HoldReason[] };
@@ -83,19 +100,9 @@ export function mapOrder(input: MappingInput): MappingResult {
 
   const currency = currencyOf(order);
   if (currency === null) {
-    hold.push({
-      code: "order_incomplete",
-      message: "The order does not say in which currency its amounts are.",
-      fix: INCOMPLETE_FIX,
-      action: "shopify",
-    });
+    hold.push(reason("order_incomplete", "shopify", "currency.missing", undefined, INCOMPLETE_FIX));
   } else if (currency.toUpperCase() !== "UAH") {
-    hold.push({
-      code: "currency_not_uah",
-      message: `The store's currency is ${currency}, but the warehouse takes the declared value and the cash-on-delivery amount in Ukrainian hryvnia (UAH) only.`,
-      fix: "Set the store currency to UAH in Shopify (Settings → Store details → Store currency); orders placed before the change cannot be sent.",
-      action: "shopify",
-    });
+    hold.push(reason("currency_not_uah", "shopify", "currency.notUah", { currency }, "currency"));
   }
 
   const payment = paymentFor(order, settings, hold);
@@ -135,12 +142,13 @@ export function mapOrder(input: MappingInput): MappingResult {
     return {
       ok: false,
       hold: [
-        {
-          code: "mapping_invalid",
-          message: `The warehouse order built from ${order.name} is not valid: ${z.prettifyError(checked.error)}`,
-          fix: "This is a fault of the app, not of the order: report it to support with the order number.",
-          action: null,
-        },
+        reason(
+          "mapping_invalid",
+          null,
+          "mappingInvalid",
+          { order: order.name, detail: z.prettifyError(checked.error) },
+          "appFault",
+        ),
       ],
     };
   }
@@ -148,8 +156,7 @@ export function mapOrder(input: MappingInput): MappingResult {
 }
 
 /** What the merchant does about an order whose payload lacks something the mapping needs. */
-const INCOMPLETE_FIX =
-  "Open the order in Shopify and save a change to it (for example its note): Shopify then sends the whole order again. If it stays held, report it to support with the order number.";
+const INCOMPLETE_FIX = "incomplete";
 
 /** The shop's currency: `currency`, else the shop side of a money set (some tools send only those). */
 function currencyOf(order: ShopifyOrder): string | null {
@@ -176,34 +183,25 @@ const clean = (text: string | null | undefined): string => (text ?? "").replace(
 
 function recipientPhone(order: ShopifyOrder, overrides: OrderOverrides, hold: HoldReason[]): string | null {
   const sources: [string, string | null | undefined][] = [
-    ["the phone entered on the order page", overrides.phone],
-    ["the shipping address", order.shipping_address?.phone],
-    ["the billing address", order.billing_address?.phone],
-    ["the customer", order.customer?.phone],
-    ["the order", order.phone],
+    ["override", overrides.phone],
+    ["shipping", order.shipping_address?.phone],
+    ["billing", order.billing_address?.phone],
+    ["customer", order.customer?.phone],
+    ["order", order.phone],
   ];
   // The first phone the order gives is the recipient's; a wrong one is held, not skipped for another
   // (a billing or customer phone may belong to someone else than the recipient).
   const found = sources.find(([, phone]) => clean(phone) !== "");
   if (!found) {
-    hold.push({
-      code: "phone_missing",
-      message:
-        "The order has no phone number: none in the shipping address, the billing address, the customer or the order.",
-      fix: "Enter the recipient's Ukrainian phone number on this page, or add it to the shipping address in Shopify.",
-      action: "phone",
-    });
+    hold.push(reason("phone_missing", "phone", "phone.missing", undefined, "phoneMissing"));
     return null;
   }
   const [source, raw] = found;
   const phone = normaliseUkrainianPhone(clean(raw));
   if (phone === null) {
-    hold.push({
-      code: "phone_invalid",
-      message: `The phone number "${clean(raw)}" (from ${source}) is not a Ukrainian mobile or landline number.`,
-      fix: "Enter the recipient's Ukrainian phone number (e.g. +380 67 123 45 67) on this page.",
-      action: "phone",
-    });
+    hold.push(
+      reason("phone_invalid", "phone", `phone.invalid.${source}`, { phone: clean(raw) }, "phoneInvalid"),
+    );
   }
   return phone;
 }
@@ -219,12 +217,7 @@ function recipientName(order: ShopifyOrder, hold: HoldReason[]): string | null {
     nameOf(order.billing_address) ||
     clean(`${order.customer?.first_name ?? ""} ${order.customer?.last_name ?? ""}`);
   if (name) return name;
-  hold.push({
-    code: "recipient_missing",
-    message: "The order has no recipient name: the shipping address, billing address and customer have none.",
-    fix: "Add the recipient's first and last name to the shipping address in Shopify.",
-    action: "shopify",
-  });
+  hold.push(reason("recipient_missing", "shopify", "recipientMissing", undefined, "recipient"));
   return null;
 }
 
@@ -311,24 +304,13 @@ function paymentFor(
     amountOf(order.current_total_price, order.current_total_price_set) ??
     amountOf(order.total_price, order.total_price_set);
   if (total === null) {
-    hold.push({
-      code: "order_incomplete",
-      message: "The order does not say its total, so the amount for the warehouse is unknown.",
-      fix: INCOMPLETE_FIX,
-      action: "shopify",
-    });
+    hold.push(reason("order_incomplete", "shopify", "totalMissing", undefined, INCOMPLETE_FIX));
     return null;
   }
   if (key === "cashOnDelivery") {
     const outstanding = outstandingOf(order, total);
     if (outstanding === null) {
-      hold.push({
-        code: "order_incomplete",
-        message:
-          "The order is paid on delivery but does not say how much is still to pay, so the amount to collect is unknown.",
-        fix: INCOMPLETE_FIX,
-        action: "shopify",
-      });
+      hold.push(reason("order_incomplete", "shopify", "outstandingMissing", undefined, INCOMPLETE_FIX));
       return null;
     }
     if (toMinor(outstanding) > 0) {
@@ -359,8 +341,7 @@ function attribute(order: ShopifyOrder, name: string): string | undefined {
   return value ? value : undefined;
 }
 
-const DELIVERY_FIX =
-  "Choose the delivery method on this page, or add a delivery rule in the settings so that this shipping method is recognised from now on.";
+const DELIVERY_FIX = "delivery";
 
 function deliveryMethodOf(
   order: ShopifyOrder,
@@ -379,12 +360,7 @@ function deliveryMethodOf(
     if (match && texts.some((fields) => fields.some((text) => text.includes(match)))) return rule.method;
   }
   if (lines.length === 0) {
-    hold.push({
-      code: "delivery_method_unknown",
-      message: "The order has no shipping method, so the delivery method is unknown.",
-      fix: DELIVERY_FIX,
-      action: "deliveryMethod",
-    });
+    hold.push(reason("delivery_method_unknown", "deliveryMethod", "delivery.none", undefined, DELIVERY_FIX));
     return null;
   }
   const carriers = new Set<DeliveryMethodKey>();
@@ -399,15 +375,10 @@ function deliveryMethodOf(
   // A carrier named wins over "pickup": "Самовивіз з Нової Пошти" is collected at a Nova Poshta branch.
   if (carriers.size === 1) return [...carriers][0]!;
   if (carriers.size === 0 && pickup) return "pickup";
-  hold.push({
-    code: "delivery_method_unknown",
-    message:
-      carriers.size > 1
-        ? `The shipping method ${shown} names more than one delivery method (${[...carriers].map((method) => DELIVERY_METHOD_LABELS[method]).join(", ")}).`
-        : `The shipping method ${shown} is not one the app recognises (Nova Poshta, Ukrposhta, courier or pickup).`,
-    fix: DELIVERY_FIX,
-    action: "deliveryMethod",
-  });
+  // The methods named, in one order, choose the sentence: each language names them in its own words.
+  const named = Object.keys(DELIVERY_PATTERNS).filter((method) => carriers.has(method as DeliveryMethodKey));
+  const key = carriers.size > 1 ? `delivery.several.${named.join("_")}` : "delivery.unknown";
+  hold.push(reason("delivery_method_unknown", "deliveryMethod", key, { shown }, DELIVERY_FIX));
   return null;
 }
 
@@ -436,22 +407,17 @@ function addressFor(
       const fromOverride = overrides.warehouseRef?.trim();
       const ref = (fromOverride || attribute(order, NP_WAREHOUSE_REF_ATTRIBUTE))?.toLowerCase();
       if (!ref) {
-        hold.push({
-          code: "branch_missing",
-          message: `The order goes by Nova Poshta but names no branch (the note attribute "${NP_WAREHOUSE_REF_ATTRIBUTE}" is missing).`,
-          fix: "Choose the recipient's Nova Poshta branch or parcel locker on this page.",
-          action: "warehouseRef",
-        });
+        const values = { attribute: NP_WAREHOUSE_REF_ATTRIBUTE };
+        hold.push(reason("branch_missing", "warehouseRef", "branch.missing", values, "branch"));
         return null;
       }
       if (!isCarrierRef(ref)) {
         const label = attribute(order, NP_WAREHOUSE_LABEL_ATTRIBUTE);
-        hold.push({
-          code: "branch_invalid",
-          message: `The Nova Poshta branch reference "${ref}"${label && !fromOverride ? ` (${label})` : ""} is not a valid branch Ref.`,
-          fix: "Choose the recipient's Nova Poshta branch or parcel locker on this page.",
-          action: "warehouseRef",
-        });
+        hold.push(
+          label && !fromOverride
+            ? reason("branch_invalid", "warehouseRef", "branch.invalidNamed", { ref, label }, "branch")
+            : reason("branch_invalid", "warehouseRef", "branch.invalid", { ref }, "branch"),
+        );
         return null;
       }
       return { WarehouseRef: ref };
@@ -459,21 +425,11 @@ function addressFor(
     case "ukrposhta": {
       const postcode = clean(overrides.postcode) || clean(order.shipping_address?.zip);
       if (!postcode) {
-        hold.push({
-          code: "postcode_missing",
-          message: "The order goes by Ukrposhta but the shipping address has no postcode.",
-          fix: "Enter the recipient's five-digit postcode on this page.",
-          action: "postcode",
-        });
+        hold.push(reason("postcode_missing", "postcode", "postcode.missing", undefined, "postcode"));
         return null;
       }
       if (!/^\d{5}$/.test(postcode)) {
-        hold.push({
-          code: "postcode_invalid",
-          message: `The postcode "${postcode}" is not a five-digit Ukrainian postcode.`,
-          fix: "Enter the recipient's five-digit postcode on this page.",
-          action: "postcode",
-        });
+        hold.push(reason("postcode_invalid", "postcode", "postcode.invalid", { postcode }, "postcode"));
         return null;
       }
       return { postcode };
@@ -485,7 +441,7 @@ function addressFor(
   }
 }
 
-const COURIER_FIX = "Enter the street and house number for the courier on this page.";
+const COURIER_FIX = "courier";
 
 function courierAddressFor(
   order: ShopifyOrder,
@@ -497,12 +453,7 @@ function courierAddressFor(
     .toLowerCase();
   let cityOk = true;
   if (!isCarrierRef(cityRef)) {
-    hold.push({
-      code: "city_invalid",
-      message: `The city reference "${cityRef}" is not a valid city Ref.`,
-      fix: "Enter the courier address (city, street and house) on this page.",
-      action: "courierAddress",
-    });
+    hold.push(reason("city_invalid", "courierAddress", "cityInvalid", { ref: cityRef }, "city"));
     cityOk = false;
   }
   const parts = overrides.courier
@@ -513,21 +464,14 @@ function courierAddressFor(
       }
     : splitStreetAddress(order.shipping_address);
   if (!parts.street) {
-    hold.push({
-      code: "courier_address_missing",
-      message: "The order goes by courier but the shipping address has no street.",
-      fix: COURIER_FIX,
-      action: "courierAddress",
-    });
+    hold.push(
+      reason("courier_address_missing", "courierAddress", "courier.noStreet", undefined, COURIER_FIX),
+    );
     return null;
   }
   if (!parts.house) {
-    hold.push({
-      code: "courier_address_missing",
-      message: `The shipping address "${parts.street}" has no house number for the courier.`,
-      fix: COURIER_FIX,
-      action: "courierAddress",
-    });
+    const values = { street: parts.street };
+    hold.push(reason("courier_address_missing", "courierAddress", "courier.noHouse", values, COURIER_FIX));
     return null;
   }
   if (!cityOk) return null;
@@ -632,12 +576,9 @@ function productsOf(
   hold: HoldReason[],
 ): { products: WarehouseOrder["products"]; cost: number } | null {
   if (!order.line_items) {
-    hold.push({
-      code: "order_incomplete",
-      message: `The items of ${order.name} could not be read, so the goods to ship are unknown.`,
-      fix: INCOMPLETE_FIX,
-      action: "shopify",
-    });
+    hold.push(
+      reason("order_incomplete", "shopify", "items.unreadable", { order: order.name }, INCOMPLETE_FIX),
+    );
     return null;
   }
   const bySku = new Map<string, { name: string; count: number; value: number }>();
@@ -656,13 +597,8 @@ function productsOf(
     if (quantity != null && remaining === null) refundsUnreadable = true;
     if (quantity == null || price === null || discount === null) {
       incomplete = true;
-      const missing = quantity == null ? "quantity" : price === null ? "price" : "discounts";
-      hold.push({
-        code: "order_incomplete",
-        message: `The item "${shown}" lacks its ${missing} in the order Shopify sent, so what to ship and its value are unknown.`,
-        fix: INCOMPLETE_FIX,
-        action: "shopify",
-      });
+      const missing = quantity == null ? "noQuantity" : price === null ? "noPrice" : "noDiscounts";
+      hold.push(reason("order_incomplete", "shopify", `items.${missing}`, { item: shown }, INCOMPLETE_FIX));
       continue;
     }
     if (remaining === null) continue;
@@ -670,12 +606,7 @@ function productsOf(
     const sku = clean(line.sku);
     if (!sku) {
       missingSku = true;
-      hold.push({
-        code: "sku_missing",
-        message: `The item "${name || line.id}" has no SKU, so the warehouse cannot tell which goods to pick.`,
-        fix: "Give the product variant in Shopify the SKU it has in the warehouse catalogue, then update the order.",
-        action: "shopify",
-      });
+      hold.push(reason("sku_missing", "shopify", "items.noSku", { item: name || String(line.id) }, "sku"));
       continue;
     }
     const unitBase = Math.max(quantity, 1);
@@ -690,21 +621,14 @@ function productsOf(
     }
   }
   if (refundsUnreadable) {
-    hold.push({
-      code: "order_incomplete",
-      message: `A refund in ${order.name} could not be read, so how many of its items are left to ship is unknown.`,
-      fix: INCOMPLETE_FIX,
-      action: "shopify",
-    });
+    const values = { order: order.name };
+    hold.push(reason("order_incomplete", "shopify", "items.refundUnreadable", values, INCOMPLETE_FIX));
   }
   if (missingSku || incomplete || refundsUnreadable) return null;
   if (bySku.size === 0) {
-    hold.push({
-      code: "no_shippable_lines",
-      message: `${order.name} has nothing for the warehouse to ship: its items are gift cards, need no shipping, or were removed or refunded.`,
-      fix: "Nothing to send: this order is fulfilled without the warehouse.",
-      action: null,
-    });
+    hold.push(
+      reason("no_shippable_lines", null, "items.nothingToShip", { order: order.name }, "nothingToSend"),
+    );
     return null;
   }
   let total = 0;

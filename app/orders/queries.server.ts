@@ -47,11 +47,23 @@ export interface OrderListQuery {
   pageSize?: number | string;
 }
 
+// A stored text's key and values; a malformed one is dropped, and its English words are shown instead.
+const storedMessageSchema = z
+  .object({
+    key: z.string().min(1),
+    values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  })
+  .optional()
+  .catch(undefined);
+
 const holdReasonSchema = z.object({
   code: z.string(),
   message: z.string(),
   fix: z.string().default(""),
   action: z.string().nullable().default(null),
+  /** The message and the fix as keys (rows before them have only the English words). */
+  text: storedMessageSchema,
+  fixText: storedMessageSchema,
 });
 export type HoldReasonView = z.infer<typeof holdReasonSchema>;
 
@@ -230,7 +242,7 @@ export interface OrderListRow {
   orderName: string;
   idOrder: string;
   state: OrderState;
-  holdReasons: { code: string; message: string }[];
+  holdReasons: Pick<HoldReasonView, "code" | "message" | "text">[];
   attention: string | null;
   attentionMessage: string | null;
   pending: string | null;
@@ -311,7 +323,11 @@ export async function listOrders(db: Db, shop: string, query: OrderListQuery = {
       orderName: row.orderName,
       idOrder: row.idOrder,
       state: row.state as OrderState,
-      holdReasons: parseHoldReasons(row.holdReasons).map(({ code, message }) => ({ code, message })),
+      holdReasons: parseHoldReasons(row.holdReasons).map(({ code, message, text }) => ({
+        code,
+        message,
+        text,
+      })),
       attention: row.attention,
       attentionMessage: row.attentionMessage,
       pending: row.pending,

@@ -3,7 +3,9 @@
 // Pure: callers read the row, apply the patch conditionally on the version they read, and re-read on a clash.
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
 import { shopifyNeed } from "../fulfillment/need";
+import { message, type Message } from "../i18n/message";
 import type { HoldReason, MappingResult } from "./mapping";
+import { inEnglish } from "./words";
 import {
   ATTENTION,
   EVENT,
@@ -84,9 +86,16 @@ export interface Transition {
   events: TimelineEntry[];
 }
 
-/** A merchant's action that does not apply to the order as it is, with why. */
+/** A merchant's action that does not apply to the order as it is, with why (in English, and as a key). */
 export interface Refusal {
   refused: string;
+  text: Message;
+}
+
+/** A refusal, by its key in orders:answer. */
+function refuse(key: string): Refusal {
+  const text = message(`orders:answer.${key}`);
+  return { refused: inEnglish(text), text };
 }
 
 /** What the warehouse said about a request, classified by the caller from the error it got. */
@@ -151,7 +160,9 @@ export interface StatusReport {
 
 const UNSENT: readonly string[] = [ORDER_STATE.held, ORDER_STATE.ready, ORDER_STATE.rejected];
 
-const KEY_REFUSED_TAIL = "Nothing was lost: orders wait until a valid key is saved in Settings.";
+/** A timeline sentence in English, from orders:timeline (the order page says it in the admin's language). */
+const said = (key: string, values?: Record<string, string | number>) =>
+  inEnglish(message(`orders:timeline.${key}`, values));
 
 const noChange = (): Transition => ({ patch: {}, events: [] });
 
@@ -227,7 +238,7 @@ export function transition(row: OrderFacts, input: OrderInput, now: Date): Trans
     case "shopify_told":
       return shopifyTold(row, input.told, input.eventFor, now);
     case "shopify_retry":
-      if (!row.fulfillmentProblem) return { refused: "Shopify has nothing waiting for you on this order." };
+      if (!row.fulfillmentProblem) return refuse("nothingForShopify");
       return {
         patch: { fulfillmentProblem: null, fulfillmentAttempts: 0, fulfillmentDueAt: now },
         events: [{ kind: EVENT.retryRequested, message: "You asked for Shopify to be told again." }],
@@ -534,11 +545,11 @@ function submitNow(row: OrderFacts, now: Date): Transition | Refusal {
   const due = { nextAttemptAt: now, attempts: 0, attention: null, attentionMessage: null };
   switch (row.state) {
     case ORDER_STATE.held:
-      return { refused: "The order is held: fix the reasons shown first." };
+      return refuse("heldFixFirst");
     case ORDER_STATE.ready:
     case ORDER_STATE.rejected:
       // An order with nothing mapped cannot be claimed: made ready, it would be due and never sent.
-      if (row.mapped === null) return { refused: "The order cannot be sent as it is: correct it first." };
+      if (row.mapped === null) return refuse("correctFirst");
       return {
         patch: { state: ORDER_STATE.ready, ...due },
         events: [{ kind: EVENT.retryRequested, message: "Sending requested from the admin." }],
@@ -564,7 +575,7 @@ function submitNow(row: OrderFacts, now: Date): Transition | Refusal {
         ],
       };
     case ORDER_STATE.accepted:
-      if (row.pending === null) return { refused: "The warehouse has the order; there is nothing to send." };
+      if (row.pending === null) return refuse("nothingToSend");
       return {
         patch: due,
         events: [
@@ -578,14 +589,14 @@ function submitNow(row: OrderFacts, now: Date): Transition | Refusal {
         ],
       };
     case ORDER_STATE.submitting:
-      return { refused: "The order is being sent now." };
+      return refuse("beingSent");
     default:
-      return { refused: "The order is cancelled; there is nothing to send." };
+      return refuse("cancelledNothingToSend");
   }
 }
 
 function cancelRequested(row: OrderFacts, now: Date): Transition | Refusal {
-  if (row.state === ORDER_STATE.cancelled) return { refused: "The order is already cancelled." };
+  if (row.state === ORDER_STATE.cancelled) return refuse("alreadyCancelled");
   if (UNSENT.includes(row.state)) {
     return {
       patch: cancelledColumns(),
@@ -698,7 +709,7 @@ function submissionFailed(row: OrderFacts, failure: Failure, now: Date, data: un
     case "key_refused":
       return {
         patch: { state: ORDER_STATE.ready, nextAttemptAt: now, lastError: failure.reason },
-        events: [{ kind: EVENT.paused, message: `Not sent. ${failure.reason} ${KEY_REFUSED_TAIL}`, data }],
+        events: [{ kind: EVENT.paused, message: said("keyRefused", { reason: failure.reason }), data }],
       };
     case "refused":
       return {
@@ -772,7 +783,6 @@ function changeFailed(
   data: unknown,
 ): Transition {
   const cancel = change === "cancel";
-  const name = cancel ? "Cancellation" : "Change";
   switch (failure.kind) {
     case "key_refused":
       // Left due as it is: it goes once a valid key is saved.
@@ -816,7 +826,10 @@ function changeFailed(
           events: [
             {
               kind: EVENT.retriesExhausted,
-              message: `${name} not sent after ${attempts} attempts: ${failure.reason}. It waits for you: press Retry to send it again.`,
+              message: said(cancel ? "cancellationGaveUp" : "changeGaveUp", {
+                attempts,
+                reason: failure.reason,
+              }),
               data,
             },
           ],
@@ -827,7 +840,10 @@ function changeFailed(
         events: [
           {
             kind: EVENT.retryScheduled,
-            message: `${name} not sent: ${failure.reason}. Trying again at ${retryAt.toISOString()}.`,
+            message: said(cancel ? "cancellationRetry" : "changeRetry", {
+              reason: failure.reason,
+              at: retryAt.toISOString(),
+            }),
             data,
           },
         ],

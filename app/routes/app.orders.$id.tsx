@@ -22,21 +22,20 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { eventLabel } from "../components/order-event";
-import { STAGE_DESCRIPTION, StageBadge } from "../components/order-stage";
+import { StageBadge } from "../components/order-stage";
 import { OrderStateBadge } from "../components/order-state";
 import { appContext } from "../context.server";
+import { message, translate, type Message } from "../i18n/message";
+import { useFormat } from "../i18n/react";
 import { cancelAtWarehouse, correctOrder, submitNow } from "../orders/actions.server";
-import {
-  formatShopTime,
-  orderDetail,
-  shopTimeZone,
-  type FulfillmentProblem,
-  type ReportedStatus,
-} from "../orders/queries.server";
-import { DELIVERY_METHOD_KEYS, DELIVERY_METHOD_LABELS } from "../orders/settings";
-import { ORDER_STATE_DESCRIPTION, STAGE, type OrderState, type Stage } from "../orders/states";
+import { orderDetail, type ReportedStatus } from "../orders/queries.server";
+import { DELIVERY_METHOD_KEYS, type DeliveryMethodKey } from "../orders/settings";
+import { ATTENTION, STAGE, type Attention, type OrderState, type Stage } from "../orders/states";
+import { attentionText, eventTexts } from "../orders/stored-words";
+import { storedText } from "../orders/words";
 import { authenticate } from "../shopify.server";
 import { wakeWorker } from "../work/worker.server";
 
@@ -50,12 +49,15 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { db } = appContext();
   // A cursor that is not an event id shows the newest page, as if none was given.
   const before = timelineCursorSchema.safeParse(new URL(request.url).searchParams.get("before"));
-  const [order, timeZone] = await Promise.all([
-    orderDetail(db, session.shop, params.id ?? "", before.success ? { eventsBefore: before.data } : {}),
-    shopTimeZone(db, session.shop),
-  ]);
-  if (!order) return { order: null, deliveryMethods: [] };
-  const time = (date: Date | null) => (date ? formatShopTime(date, timeZone) : null);
+  const order = await orderDetail(
+    db,
+    session.shop,
+    params.id ?? "",
+    before.success ? { eventsBefore: before.data } : {},
+  );
+  if (!order) return { order: null, deliveryMethods: DELIVERY_METHOD_KEYS };
+  // Moments travel as instants; the page says them in the admin's language and the shop's time zone.
+  const time = (date: Date | null) => (date ? date.toISOString() : null);
   return {
     order: {
       id: order.id,
@@ -67,7 +69,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       state: order.state,
       pending: order.pending,
       attention: order.attention,
-      attentionMessage: order.attentionMessage,
+      attentionText: order.attentionMessage ? attentionText(order.attentionMessage) : null,
       lastError: order.lastError,
       attempts: order.attempts,
       nextAttemptAt: time(order.nextAttemptAt),
@@ -86,7 +88,8 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
         event: order.fulfillment.event,
         due: order.fulfillment.due,
         waitingForLocation: order.fulfillment.waitingForLocation,
-        problem: order.fulfillment.problem,
+        // Shopify's own words, as it gave them.
+        problem: order.fulfillment.problem?.message ?? null,
       },
       mappedJson: json(order.mapped),
       sentOrderJson: json(order.sentOrder),
@@ -94,8 +97,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
         id: event.id,
         at: time(event.at),
         kind: event.kind,
-        label: eventLabel(event.kind),
-        message: event.message,
+        texts: eventTexts(event.kind, event.message, event.data),
         dataJson: json(event.data),
         // The data of a call to the warehouse holds the request sent (and the answer, when one came).
         exchange: typeof event.data === "object" && event.data !== null && "request" in event.data,
@@ -103,7 +105,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       olderEvents: order.olderEvents,
       olderPage: before.success,
     },
-    deliveryMethods: DELIVERY_METHOD_KEYS.map((key) => ({ value: key, label: DELIVERY_METHOD_LABELS[key] })),
+    deliveryMethods: DELIVERY_METHOD_KEYS,
   };
 };
 
@@ -118,7 +120,7 @@ const intentSchema = z.discriminatedUnion(
     z.object({ intent: z.literal("cancel") }),
     z.object({ intent: z.literal("correct"), fix: z.enum(FIXES) }),
   ],
-  { error: "Unknown action." },
+  { error: "orders:answer.unknownAction" },
 );
 const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : undefined);
 
@@ -148,18 +150,20 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const form = await request.formData();
   const parsed = intentSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return { ok: false, message: "The request was not understood.", fix: null };
+  if (!parsed.success) return { ok: false, text: message("orders:answer.notUnderstood"), fix: null };
   const deps = { ...appContext(), wake: wakeWorker };
   const orderId = params.id ?? "";
+  // The page says the answer in the admin's language: its key and values go back, not its English.
+  const said = ({ ok, text }: { ok: boolean; text: Message }, fix: Fix | null) => ({ ok, text, fix });
   switch (parsed.data.intent) {
     case "submit":
     case "retry":
-      return { ...(await submitNow(deps, session.shop, orderId)), fix: null };
+      return said(await submitNow(deps, session.shop, orderId), null);
     case "cancel":
-      return { ...(await cancelAtWarehouse(deps, session.shop, orderId)), fix: null };
+      return said(await cancelAtWarehouse(deps, session.shop, orderId), null);
     case "correct": {
       const { fix } = parsed.data;
-      return { ...(await correctOrder(deps, session.shop, orderId, overridesFrom(fix, form))), fix };
+      return said(await correctOrder(deps, session.shop, orderId, overridesFrom(fix, form)), fix);
     }
   }
 };
@@ -172,14 +176,15 @@ export default function OrderPage() {
   const submit = useSubmit();
   const navigation = useNavigation();
   const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const { t } = useTranslation("orders");
+  const format = useFormat();
+  const when = (instant: string | null) => (instant ? format.dateTime(instant) : null);
 
   if (!order) {
     return (
-      <Page title="Order not found" backAction={{ content: "Orders", url: "/app/orders" }}>
+      <Page title={t("detail.notFoundTitle")} backAction={{ content: t("detail.back"), url: "/app/orders" }}>
         <Card>
-          <Text as="p">
-            This store has no such order. It may have been erased at the customer&apos;s request.
-          </Text>
+          <Text as="p">{t("detail.notFoundBody")}</Text>
         </Card>
       </Page>
     );
@@ -192,7 +197,7 @@ export default function OrderPage() {
   const sendAction =
     SENDABLE.includes(order.state) || (order.attention === "retries_exhausted" && order.pending)
       ? {
-          content: order.state === "ready" ? "Submit now" : "Retry",
+          content: order.state === "ready" ? t("detail.submitNow") : t("detail.retry"),
           onAction: () => run(order.state === "ready" ? "submit" : "retry"),
           loading: busy && navigation.formData?.get("intent") !== "cancel",
           disabled: busy,
@@ -206,16 +211,20 @@ export default function OrderPage() {
     <Page
       title={order.orderName}
       titleMetadata={<OrderStateBadge state={order.state} />}
-      subtitle={`id_order ${order.idOrder}${order.placedAt ? ` · placed ${order.placedAt}` : ""}`}
-      backAction={{ content: "Orders", url: "/app/orders" }}
+      subtitle={
+        order.placedAt
+          ? t("detail.subtitlePlaced", { idOrder: order.idOrder, placedAt: when(order.placedAt) })
+          : t("detail.subtitle", { idOrder: order.idOrder })
+      }
+      backAction={{ content: t("detail.back"), url: "/app/orders" }}
       primaryAction={sendAction}
       secondaryActions={[
         // The shopify: protocol is App Bridge's: the admin opens its own page for the order.
-        { content: "Open in Shopify", url: `shopify://admin/orders/${order.shopifyOrderId}` },
+        { content: t("detail.openInShopify"), url: `shopify://admin/orders/${order.shopifyOrderId}` },
         ...(canCancel
           ? [
               {
-                content: "Cancel at the warehouse",
+                content: t("detail.cancelAtWarehouse"),
                 destructive: true,
                 disabled: busy,
                 onAction: () => setConfirmingCancel(true),
@@ -229,17 +238,16 @@ export default function OrderPage() {
           <BlockStack gap="400">
             {result && !(result.fix && !result.ok && fixes.has(result.fix)) && (
               <Banner tone={result.ok ? "success" : "warning"}>
-                <p>{result.message}</p>
+                <p>{translate(t, result.text)}</p>
               </Banner>
             )}
             {confirmingCancel && canCancel && (
-              <Banner tone="critical" title={`Cancel ${order.orderName} at the warehouse?`}>
+              <Banner tone="critical" title={t("detail.confirmCancelTitle", { order: order.orderName })}>
                 <BlockStack gap="200">
                   <p>
                     {order.state === "accepted" || order.state === "in_doubt" || order.state === "submitting"
-                      ? "The warehouse is asked to cancel it. Once it has been picked it can no longer be cancelled; you will see that here."
-                      : "The warehouse does not have it yet: it will simply never be sent."}{" "}
-                    The order stays as it is in Shopify.
+                      ? t("detail.confirmCancelSent")
+                      : t("detail.confirmCancelUnsent")}
                   </p>
                   <InlineStack gap="200">
                     <Button
@@ -251,9 +259,9 @@ export default function OrderPage() {
                         run("cancel");
                       }}
                     >
-                      Yes, cancel it
+                      {t("detail.confirmCancel")}
                     </Button>
-                    <Button onClick={() => setConfirmingCancel(false)}>Keep the order</Button>
+                    <Button onClick={() => setConfirmingCancel(false)}>{t("detail.keepOrder")}</Button>
                   </InlineStack>
                 </BlockStack>
               </Banner>
@@ -262,32 +270,41 @@ export default function OrderPage() {
               <BlockStack gap="200">
                 <InlineStack gap="200" blockAlign="center">
                   <Text as="h2" variant="headingMd">
-                    Where it stands
+                    {t("detail.whereItStands")}
                   </Text>
                   <OrderStateBadge state={order.state} />
                 </InlineStack>
-                <Text as="p">{ORDER_STATE_DESCRIPTION[order.state]}</Text>
+                <Text as="p">{t(`stateDescription.${order.state}`)}</Text>
                 {order.pending && (
                   <Text as="p" tone="caution">
-                    {order.pending === "cancel"
-                      ? "A cancellation is waiting to be sent to the warehouse."
-                      : "A change to the order is waiting to be sent to the warehouse."}
+                    {order.pending === "cancel" ? t("detail.pendingCancel") : t("detail.pendingEdit")}
                   </Text>
                 )}
                 {order.lastError && order.state !== "accepted" && (
                   <Text as="p" tone="critical">
-                    {order.state === "rejected" ? "The warehouse answered: " : "Last attempt: "}
-                    {order.lastError}
-                    {order.state === "ready" && order.nextAttemptAt
-                      ? ` Next attempt ${order.nextAttemptAt}.`
-                      : ""}
+                    {order.state === "rejected"
+                      ? // The warehouse's own words, as it wrote them.
+                        `${t("warehouseSays", { ns: "common" })} ${order.lastError}`
+                      : order.state === "ready" && order.nextAttemptAt
+                        ? t("detail.lastAttemptNext", {
+                            error: order.lastError,
+                            next: when(order.nextAttemptAt),
+                          })
+                        : t("detail.lastAttempt", { error: order.lastError })}
                   </Text>
                 )}
               </BlockStack>
             </Card>
             {order.attention && (
-              <Banner tone="critical" title={ATTENTION_TITLE[order.attention] ?? "This order needs you"}>
-                <p>{order.attentionMessage}</p>
+              <Banner
+                tone="critical"
+                title={
+                  ATTENTIONS.has(order.attention)
+                    ? t(`attention.${order.attention as Attention}`)
+                    : t("detail.attentionDefault")
+                }
+              >
+                {order.attentionText && <p>{translate(t, order.attentionText)}</p>}
               </Banner>
             )}
             {(order.state === "accepted" || order.shipment.stage) && (
@@ -297,7 +314,7 @@ export default function OrderPage() {
               <Card>
                 <BlockStack gap="400">
                   <Text as="h2" variant="headingMd">
-                    What to fix before it can be sent
+                    {t("detail.whatToFix")}
                   </Text>
                   {order.holdReasons.map((reason, index) => {
                     const first = reason.action !== null && !fixShown.has(reason.action);
@@ -306,17 +323,21 @@ export default function OrderPage() {
                       <BlockStack gap="200" key={`${reason.code}-${index}`}>
                         {index > 0 && <Divider />}
                         <Text as="p" fontWeight="semibold">
-                          {reason.message}
+                          {reason.text ? translate(t, reason.text, reason.message) : reason.message}
                         </Text>
                         <Text as="p" tone="subdued">
-                          {reason.fix}
+                          {reason.fixText ? translate(t, reason.fixText, reason.fix) : reason.fix}
                         </Text>
                         {first && reason.action && (
                           <FixForm
                             action={reason.action}
                             overrides={order.overrides}
                             deliveryMethods={deliveryMethods}
-                            error={result?.fix === reason.action && !result.ok ? result.message : undefined}
+                            error={
+                              result?.fix === reason.action && !result.ok
+                                ? translate(t, result.text)
+                                : undefined
+                            }
                             busy={busy}
                           />
                         )}
@@ -329,28 +350,26 @@ export default function OrderPage() {
             <Card>
               <BlockStack gap="200">
                 <Text as="h2" variant="headingMd">
-                  Sent to the warehouse
+                  {t("detail.sentHeading")}
                 </Text>
                 {order.sentOrderJson ? (
                   <>
                     <Text as="p" tone="subdued">
-                      The exact order the warehouse holds (the last AddOrder or EditOrder it accepted).
+                      {t("detail.sentIntro")}
                     </Text>
-                    <JsonBlock label="Order sent" json={order.sentOrderJson} />
+                    <JsonBlock label={t("detail.orderSent")} json={order.sentOrderJson} />
                   </>
                 ) : (
                   <Text as="p" tone="subdued">
-                    Nothing has been accepted by the warehouse yet.
+                    {t("detail.nothingAccepted")}
                   </Text>
                 )}
                 {order.mappedJson && order.mappedJson !== order.sentOrderJson && (
                   <>
                     <Text as="p" tone="subdued">
-                      {order.sentOrderJson
-                        ? "The order as it is now, which differs from what the warehouse has:"
-                        : "What will be sent:"}
+                      {order.sentOrderJson ? t("detail.differs") : t("detail.willBeSent")}
                     </Text>
-                    <JsonBlock label="Order to send" json={order.mappedJson} />
+                    <JsonBlock label={t("detail.orderToSend")} json={order.mappedJson} />
                   </>
                 )}
               </BlockStack>
@@ -358,11 +377,11 @@ export default function OrderPage() {
             <Card>
               <BlockStack gap="300">
                 <Text as="h2" variant="headingMd">
-                  Timeline
+                  {t("detail.timeline")}
                 </Text>
                 {order.events.length === 0 && (
                   <Text as="p" tone="subdued">
-                    Nothing has happened to this order yet.
+                    {t("detail.noEvents")}
                   </Text>
                 )}
                 <BlockStack gap="300">
@@ -371,21 +390,23 @@ export default function OrderPage() {
                       <BlockStack gap="100">
                         <InlineStack gap="200" blockAlign="baseline">
                           <Text as="span" tone="subdued" variant="bodySm">
-                            {event.at}
+                            {when(event.at)}
                           </Text>
-                          <Badge>{event.label}</Badge>
+                          <Badge>{eventLabel(t, event.kind)}</Badge>
                           <Text as="span" fontWeight="semibold">
-                            {event.message}
+                            {event.texts
+                              .map((text) => translate(t, withMoments(text, format.dateTime)))
+                              .join(" ")}
                           </Text>
                         </InlineStack>
                         {event.dataJson && (
                           <details>
                             <summary>
                               <Text as="span" variant="bodySm">
-                                {event.exchange ? "Request and answer" : "Details"}
+                                {event.exchange ? t("detail.requestAndAnswer") : t("detail.details")}
                               </Text>
                             </summary>
-                            <JsonBlock label="Event details" json={event.dataJson} />
+                            <JsonBlock label={t("detail.eventDetails")} json={event.dataJson} />
                           </details>
                         )}
                       </BlockStack>
@@ -394,9 +415,13 @@ export default function OrderPage() {
                 </BlockStack>
                 {(order.olderEvents || order.olderPage) && (
                   <InlineStack gap="300">
-                    {order.olderPage && <Link url={`/app/orders/${order.id}`}>Newest events</Link>}
+                    {order.olderPage && (
+                      <Link url={`/app/orders/${order.id}`}>{t("detail.newestEvents")}</Link>
+                    )}
                     {order.olderEvents && (
-                      <Link url={`/app/orders/${order.id}?before=${order.olderEvents}`}>Older events</Link>
+                      <Link url={`/app/orders/${order.id}?before=${order.olderEvents}`}>
+                        {t("detail.olderEvents")}
+                      </Link>
                     )}
                   </InlineStack>
                 )}
@@ -408,14 +433,14 @@ export default function OrderPage() {
           <Card>
             <BlockStack gap="200">
               <Text as="h2" variant="headingMd">
-                Reference numbers
+                {t("detail.referenceNumbers")}
               </Text>
               {[
-                { term: "id_order", description: order.idOrder },
-                { term: "id_order_FF", description: order.idOrderFF ?? "Not yet assigned" },
-                { term: "key_order", description: order.keyOrder ?? "Not yet assigned" },
-                { term: "Accepted", description: order.acceptedAt ?? "Not yet" },
-                { term: "Shopify order id", description: order.shopifyOrderId },
+                { term: t("detail.idOrder"), description: order.idOrder },
+                { term: t("detail.idOrderFF"), description: order.idOrderFF ?? t("detail.notYetAssigned") },
+                { term: t("detail.keyOrder"), description: order.keyOrder ?? t("detail.notYetAssigned") },
+                { term: t("detail.accepted"), description: when(order.acceptedAt) ?? t("detail.notYet") },
+                { term: t("detail.shopifyOrderId"), description: order.shopifyOrderId },
               ].map(({ term, description }) => (
                 <Fact term={term} key={term}>
                   {description}
@@ -429,25 +454,36 @@ export default function OrderPage() {
   );
 }
 
-const ATTENTION_TITLE: Record<string, string> = {
-  edit_refused: "The warehouse refused the change to this order",
-  edit_held: "The change to this order cannot be sent",
-  cancel_refused: "The warehouse could not cancel this order",
-  retries_exhausted: "The warehouse could not be reached for this order",
-  cancelled_at_warehouse: "The warehouse cancelled this order",
-  returned: "This order came back to the warehouse",
-};
+const ISO_MOMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-// The events Shopify's fulfillment may have been told, as the merchant reads them.
-const FULFILLMENT_EVENT_LABEL: Record<string, string> = {
-  IN_TRANSIT: "In transit",
-  OUT_FOR_DELIVERY: "Out for delivery",
-  READY_FOR_PICKUP: "Ready for pickup",
-  ATTEMPTED_DELIVERY: "Delivery attempted",
-  DELAYED: "Delayed",
-  DELIVERED: "Delivered",
-  FAILURE: "Delivery failed",
-};
+/** A stored sentence's moments ("Trying again at 2026-03-01T10:00:00.000Z") in the admin's words. */
+function withMoments(text: Message, dateTime: (value: string) => string): Message {
+  if (!text.values) return text;
+  const values = Object.fromEntries(
+    Object.entries(text.values).map(([name, value]) => [
+      name,
+      typeof value === "string" && ISO_MOMENT.test(value) ? dateTime(value) : value,
+    ]),
+  );
+  return { ...text, values };
+}
+
+// Each problem the merchant must solve has its banner title (orders:attention.*).
+const ATTENTIONS = new Set<string>(Object.values(ATTENTION));
+
+// The events Shopify's fulfillment may have been told, each with its label (orders:fulfillmentEvent.*).
+const FULFILLMENT_EVENTS = [
+  "IN_TRANSIT",
+  "OUT_FOR_DELIVERY",
+  "READY_FOR_PICKUP",
+  "ATTEMPTED_DELIVERY",
+  "DELAYED",
+  "DELIVERED",
+  "FAILURE",
+] as const;
+type FulfillmentEvent = (typeof FULFILLMENT_EVENTS)[number];
+const isFulfillmentEvent = (event: string): event is FulfillmentEvent =>
+  (FULFILLMENT_EVENTS as readonly string[]).includes(event);
 
 interface ShipmentProps {
   shipment: {
@@ -465,26 +501,31 @@ interface ShipmentProps {
     event: string | null;
     due: boolean;
     waitingForLocation: boolean;
-    problem: FulfillmentProblem | null;
+    /** Shopify's own words about what it refused. */
+    problem: string | null;
   };
 }
 
 /** Where the order is once the warehouse has it, and what Shopify has been told of it. */
 function ShipmentCard({ shipment, fulfillment }: ShipmentProps) {
+  const { t } = useTranslation("orders");
+  const format = useFormat();
   return (
     <Card>
       <section aria-labelledby="shipment-heading">
         <BlockStack gap="300">
           <InlineStack gap="200" blockAlign="center">
             <Text as="h2" variant="headingMd" id="shipment-heading">
-              At the warehouse
+              {t("detail.atWarehouse")}
             </Text>
             {shipment.stage && <StageBadge stage={shipment.stage} />}
           </InlineStack>
-          <Text as="p">{STAGE_DESCRIPTION[shipment.stage ?? "none"]}</Text>
+          <Text as="p">{t(`stageDescription.${shipment.stage ?? "none"}`)}</Text>
           <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
-            {shipment.stageAt && <Fact term="Stage reached">{shipment.stageAt}</Fact>}
-            <Fact term="Waybill">
+            {shipment.stageAt && (
+              <Fact term={t("detail.stageReached")}>{format.dateTime(shipment.stageAt)}</Fact>
+            )}
+            <Fact term={t("detail.waybill")}>
               {shipment.ttn && shipment.trackingUrl ? (
                 <Text as="span" breakWord>
                   <Link url={shipment.trackingUrl} target="_blank">
@@ -492,20 +533,22 @@ function ShipmentCard({ shipment, fulfillment }: ShipmentProps) {
                   </Link>
                 </Text>
               ) : (
-                (shipment.ttn ?? "Not yet given")
+                (shipment.ttn ?? t("detail.notYetGiven"))
               )}
             </Fact>
-            <Fact term="Warehouse status">
+            <Fact term={t("detail.warehouseStatus")}>
               <StatusAsReported status={shipment.warehouseStatus} />
             </Fact>
-            <Fact term="Carrier status">
+            <Fact term={t("detail.carrierStatus")}>
               <StatusAsReported status={shipment.carrierStatus} />
             </Fact>
-            <Fact term="Last checked">{shipment.statusCheckedAt ?? "Not yet"}</Fact>
+            <Fact term={t("detail.lastChecked")}>
+              {shipment.statusCheckedAt ? format.dateTime(shipment.statusCheckedAt) : t("detail.notYet")}
+            </Fact>
           </InlineGrid>
           <Divider />
           <Text as="h3" variant="headingSm">
-            In Shopify
+            {t("detail.inShopify")}
           </Text>
           <FulfillmentState shipment={shipment} fulfillment={fulfillment} />
         </BlockStack>
@@ -516,7 +559,8 @@ function ShipmentCard({ shipment, fulfillment }: ShipmentProps) {
 
 /** A status with its date exactly as the warehouse reported them. */
 function StatusAsReported({ status }: { status: ReportedStatus | null }) {
-  if (!status) return <Text as="span">None reported yet</Text>;
+  const { t } = useTranslation("orders");
+  if (!status) return <Text as="span">{t("detail.noneReported")}</Text>;
   return (
     <BlockStack gap="050">
       <Text as="span">
@@ -532,14 +576,13 @@ function StatusAsReported({ status }: { status: ReportedStatus | null }) {
 }
 
 function FulfillmentState({ shipment, fulfillment }: ShipmentProps) {
+  const { t } = useTranslation("orders");
   if (fulfillment.problem) {
     return (
-      <Banner tone="critical" title="Shopify could not be told where the parcel is">
+      <Banner tone="critical" title={t("detail.fulfillmentProblemTitle")}>
         <BlockStack gap="100">
-          <p>{fulfillment.problem.message}</p>
-          <p>
-            Solve this in the order in Shopify. Until then, Shopify does not show this order&apos;s progress.
-          </p>
+          <p>{translate(t, storedText(fulfillment.problem))}</p>
+          <p>{t("detail.fulfillmentProblemHelp")}</p>
         </BlockStack>
       </Banner>
     );
@@ -548,18 +591,18 @@ function FulfillmentState({ shipment, fulfillment }: ShipmentProps) {
     return (
       <BlockStack gap="200">
         <Text as="p">
-          {fulfillment.ttn
-            ? `The order is fulfilled in Shopify with the waybill ${fulfillment.ttn}.`
-            : "The order is fulfilled in Shopify."}
+          {fulfillment.ttn ? t("detail.fulfilledWith", { ttn: fulfillment.ttn }) : t("detail.fulfilled")}
         </Text>
         {fulfillment.due && (
           <Text as="p" tone="subdued">
-            The latest change is waiting to be sent to Shopify.
+            {t("detail.fulfillmentDue")}
           </Text>
         )}
         {fulfillment.event && (
-          <Fact term="Last delivery event in Shopify">
-            {FULFILLMENT_EVENT_LABEL[fulfillment.event] ?? fulfillment.event}
+          <Fact term={t("detail.lastDeliveryEvent")}>
+            {isFulfillmentEvent(fulfillment.event)
+              ? t(`fulfillmentEvent.${fulfillment.event}`)
+              : fulfillment.event}
           </Fact>
         )}
       </BlockStack>
@@ -567,30 +610,27 @@ function FulfillmentState({ shipment, fulfillment }: ShipmentProps) {
   }
   if (fulfillment.waitingForLocation) {
     return (
-      <Banner tone="warning" title="Choose the warehouse's location">
+      <Banner tone="warning" title={t("detail.chooseLocationTitle")}>
         <BlockStack gap="100">
-          <p>
-            The order has shipped, but it can be fulfilled in Shopify only at the location that stands for the
-            warehouse, and none is chosen yet.
-          </p>
+          <p>{t("detail.chooseLocationBody")}</p>
           <InlineStack>
-            <Button url="/app/settings/statuses">Choose it in Settings</Button>
+            <Button url="/app/settings/statuses">{t("detail.chooseInSettings")}</Button>
           </InlineStack>
         </BlockStack>
       </Banner>
     );
   }
   if (fulfillment.due) {
-    return <Text as="p">The fulfillment is waiting to be made in Shopify with the waybill.</Text>;
+    return <Text as="p">{t("detail.fulfillmentWaiting")}</Text>;
   }
   const { stage } = shipment;
   return (
     <Text as="p" tone="subdued">
       {stage === STAGE.cancelledAtWarehouse || stage === STAGE.returned
-        ? "Nothing was fulfilled in Shopify."
+        ? t("detail.nothingFulfilled")
         : (stage === STAGE.shipped || stage === STAGE.delivered) && !shipment.ttn
-          ? "The order is fulfilled in Shopify once the warehouse gives its waybill."
-          : "The order is fulfilled in Shopify once the warehouse ships it."}
+          ? t("detail.fulfilledOnceWaybill")
+          : t("detail.fulfilledOnceShipped")}
     </Text>
   );
 }
@@ -623,6 +663,9 @@ function JsonBlock({ label, json }: { label: string; json: string }) {
   );
 }
 
+/** A branch Ref as the carrier's directory writes them, shown as the field's example. */
+const EXAMPLE_BRANCH_REF = "1ec09d88-e1c2-11e3-8c4a-0050568002cf";
+
 function FixForm({
   action,
   overrides,
@@ -632,15 +675,16 @@ function FixForm({
 }: {
   action: string;
   overrides: Record<string, unknown>;
-  deliveryMethods: { value: string; label: string }[];
+  deliveryMethods: readonly DeliveryMethodKey[];
   error: string | undefined;
   busy: boolean;
 }) {
+  const { t } = useTranslation("orders");
   const initial = (name: string) => (typeof overrides[name] === "string" ? (overrides[name] as string) : "");
   const courier = (overrides.courier ?? {}) as Record<string, string | undefined>;
   const [values, setValues] = useState<Record<string, string>>({
     phone: initial("phone"),
-    deliveryMethod: initial("deliveryMethod") || deliveryMethods[0]?.value || "",
+    deliveryMethod: initial("deliveryMethod") || deliveryMethods[0] || "",
     warehouseRef: initial("warehouseRef"),
     postcode: initial("postcode"),
     street: courier.street ?? "",
@@ -657,7 +701,7 @@ function FixForm({
   if (action === "settings") {
     return (
       <InlineStack>
-        <Button url="/app/settings">Open settings</Button>
+        <Button url="/app/settings">{t("detail.openSettings")}</Button>
       </InlineStack>
     );
   }
@@ -670,18 +714,21 @@ function FixForm({
       <FormLayout>
         {action === "phone" && (
           <TextField
-            label="Recipient's phone"
+            label={t("detail.phoneLabel")}
             type="tel"
             placeholder="+380 67 123 45 67"
-            helpText="A Ukrainian mobile or landline number; it replaces the phone the order has."
+            helpText={t("detail.phoneHelp")}
             error={error}
             {...field("phone")}
           />
         )}
         {action === "deliveryMethod" && (
           <Select
-            label="Delivery method"
-            options={deliveryMethods}
+            label={t("detail.deliveryMethodLabel")}
+            options={deliveryMethods.map((method) => ({
+              value: method,
+              label: t(`deliveryMethod.${method}`),
+            }))}
             error={error}
             name="deliveryMethod"
             value={values.deliveryMethod}
@@ -690,9 +737,9 @@ function FixForm({
         )}
         {action === "warehouseRef" && (
           <TextField
-            label="Carrier branch Ref"
-            placeholder="1ec09d88-e1c2-11e3-8c4a-0050568002cf"
-            helpText="The branch's Ref in the carrier's directory: a 36-character id."
+            label={t("detail.branchLabel")}
+            placeholder={EXAMPLE_BRANCH_REF}
+            helpText={t("detail.branchHelp")}
             maxLength={36}
             error={error}
             {...field("warehouseRef")}
@@ -700,7 +747,7 @@ function FixForm({
         )}
         {action === "postcode" && (
           <TextField
-            label="Postcode"
+            label={t("detail.postcodeLabel")}
             placeholder="01001"
             maxLength={5}
             error={error}
@@ -709,14 +756,14 @@ function FixForm({
         )}
         {action === "courierAddress" && (
           <FormLayout.Group>
-            <TextField label="Street" error={error} {...field("street")} />
-            <TextField label="House" {...field("house")} />
-            <TextField label="Flat" {...field("flat")} />
+            <TextField label={t("detail.street")} error={error} {...field("street")} />
+            <TextField label={t("detail.house")} {...field("house")} />
+            <TextField label={t("detail.flat")} {...field("flat")} />
           </FormLayout.Group>
         )}
         <InlineStack>
           <Button submit variant="primary" loading={busy}>
-            Save and check again
+            {t("detail.saveAndCheck")}
           </Button>
         </InlineStack>
       </FormLayout>

@@ -28,22 +28,25 @@ import {
   useIndexResourceState,
 } from "@shopify/polaris";
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { z } from "zod";
-import { STAGE_LABEL, StageBadge } from "../components/order-stage";
-import { ORDER_STATE_LABEL, OrderStateBadge } from "../components/order-state";
+import { StageBadge } from "../components/order-stage";
+import { OrderStateBadge } from "../components/order-state";
 import { appContext } from "../context.server";
+import { message, translate, type Message } from "../i18n/message";
+import { useFormat } from "../i18n/react";
 import { retryOrders } from "../orders/actions.server";
 import {
   countOrdersByStage,
   countOrdersByState,
-  formatShopTime,
   listOrders,
   batchesTurnedOff,
   orderListQuerySchema,
-  shopTimeZone,
   type OrderFilter,
 } from "../orders/queries.server";
 import { ORDER_STATES, STAGES } from "../orders/states";
+import { attentionText } from "../orders/stored-words";
+import { storedText } from "../orders/words";
 import { loadSettings } from "../settings/settings.server";
 import { authenticate } from "../shopify.server";
 import { recentOrderRefusals } from "../webhooks/receive.server";
@@ -53,11 +56,10 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { db, clock } = appContext();
   const query = orderListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const [list, counts, stageCounts, timeZone, settings, batchesOff, refused] = await Promise.all([
+  const [list, counts, stageCounts, settings, batchesOff, refused] = await Promise.all([
     listOrders(db, session.shop, query),
     countOrdersByState(db, session.shop),
     countOrdersByStage(db, session.shop),
-    shopTimeZone(db, session.shop),
     loadSettings(db, session.shop),
     batchesTurnedOff(db, session.shop),
     recentOrderRefusals(db, session.shop, clock()),
@@ -83,37 +85,44 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       ttn: row.shipment.ttn,
       problem: problemOf(row),
       pending: row.pending,
-      placedAt: formatShopTime(row.orderCreatedAt, timeZone),
-      updatedAt: formatShopTime(row.updatedAt, timeZone),
+      placedAt: row.orderCreatedAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
     })),
     warehouse: { hasApiKey: settings.hasApiKey, paused: settings.pausedAt !== null, batchesOff },
-    refused: refused && { count: refused.count, lastAt: formatShopTime(refused.lastAt, timeZone) },
+    refused: refused && { count: refused.count, lastAt: refused.lastAt.toISOString() },
   };
 };
 
+/** What the row says is going on: a text decided on the server, and how many more hold reasons follow it. */
+interface Problem {
+  text: Message;
+  more: number;
+}
+
 function problemOf(row: {
-  holdReasons: { message: string }[];
+  holdReasons: { message: string; text?: Message }[];
   attentionMessage: string | null;
   lastError: string | null;
   state: string;
   fulfillment: { problem: { message: string } | null };
-}): string | null {
+}): Problem | null {
   const [first, ...more] = row.holdReasons;
-  if (row.state === "held" && first) {
-    return more.length ? `${first.message} (and ${more.length} more)` : first.message;
-  }
-  if (row.attentionMessage) return row.attentionMessage;
-  if (row.fulfillment.problem) return row.fulfillment.problem.message;
-  if (row.state === "rejected" || row.state === "in_doubt" || row.state === "ready") return row.lastError;
-  return null;
+  if (row.state === "held" && first)
+    return { text: first.text ?? storedText(first.message), more: more.length };
+  const stored =
+    row.attentionMessage ??
+    row.fulfillment.problem?.message ??
+    (row.state === "rejected" || row.state === "in_doubt" || row.state === "ready" ? row.lastError : null);
+  return stored ? { text: attentionText(stored), more: 0 } : null;
 }
 
+const MAX_RETRY = 250;
 const bulkActionSchema = z.object({
-  intent: z.literal("retry", { error: "Unknown action." }),
+  intent: z.literal("retry", { error: "orders:answer.unknownAction" }),
   ids: z
     .array(z.string().min(1).max(64))
-    .min(1, "Select the orders to retry.")
-    .max(250, "Retry at most 250 orders at once."),
+    .min(1, "orders:answer.selectOrders")
+    .max(MAX_RETRY, "orders:answer.tooMany"),
 });
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -121,42 +130,38 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const form = await request.formData();
   const parsed = bulkActionSchema.safeParse({ intent: form.get("intent"), ids: form.getAll("id") });
   if (!parsed.success) {
-    return { ok: false, message: parsed.error.issues[0]?.message ?? "The request was not understood." };
+    const key = parsed.error.issues[0]?.message;
+    const known = key?.startsWith("orders:answer.") ? key : "orders:answer.notUnderstood";
+    return { ok: false, texts: [message(known, { max: MAX_RETRY })] };
   }
   const { retried, skipped } = await retryOrders(
     { ...appContext(), wake: wakeWorker },
     session.shop,
     parsed.data.ids,
   );
-  const sent = retried === 1 ? "1 order will be sent again" : `${retried} orders will be sent again`;
-  const notSent =
-    skipped === 0
-      ? ""
-      : ` ${skipped === 1 ? "1 order was left as it is" : `${skipped} orders were left as they are`}: held orders need ` +
-        "their fix first, and orders the warehouse has or that are being sent have nothing to retry.";
-  return { ok: retried > 0, message: `${sent}.${notSent}` };
+  const texts = [message("orders:answer.retried", { count: retried })];
+  if (skipped > 0) texts.push(message("orders:answer.skipped", { count: skipped }));
+  return { ok: retried > 0, texts };
 };
 
 type Filter = OrderFilter | null;
-const TABS: { filter: Filter; label: string }[] = [
-  { filter: null, label: "All" },
-  { filter: "attention", label: "Needs attention" },
-  ...ORDER_STATES.map((state) => ({ filter: state, label: ORDER_STATE_LABEL[state] })),
-];
+const TABS: Filter[] = [null, "attention", ...ORDER_STATES];
 // Only orders the warehouse has reach a stage: choosing a stage on another tab (Held, Ready to send...)
 // would always show nothing, so the stage and such a tab replace each other.
 const TABS_WITH_STAGES: Filter[] = [null, "attention", "accepted"];
 
 /** Why the list is empty, as one whole sentence for each case (each is translated whole). */
-function emptyListMessage(search: string, filtered: boolean): string {
-  if (search && filtered) return `No orders match “${search}” with the filters chosen.`;
-  if (search) return `No orders match “${search}”.`;
-  if (filtered) return "No orders match the filters chosen.";
-  return "No orders to show.";
+function emptyListKey(search: string, filtered: boolean) {
+  if (search && filtered) return "list.empty.searchFiltered" as const;
+  if (search) return "list.empty.search" as const;
+  if (filtered) return "list.empty.filtered" as const;
+  return "list.empty.none" as const;
 }
 
 export default function Orders() {
   const { filter, counts, stageCounts, page, rows, warehouse, refused } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("orders");
+  const format = useFormat();
   const result = useActionData<typeof action>();
   const [searchParams, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -186,34 +191,39 @@ export default function Orders() {
     submit(form, { method: "post" });
   };
 
+  const tabLabel = (tab: Filter) =>
+    tab === null ? t("list.tabAll") : tab === "attention" ? t("list.tabAttention") : t(`state.${tab}`);
   const tabs = TABS.map((tab) => ({
-    id: `orders-${tab.filter ?? "all"}`,
-    content: tab.label,
-    badge: String(tab.filter ? counts[tab.filter] : counts.all),
+    id: `orders-${tab ?? "all"}`,
+    content: tabLabel(tab),
+    badge: format.number(tab ? counts[tab] : counts.all),
   }));
   const selectedTab = Math.max(
     0,
-    TABS.findIndex((tab) => tab.filter === filter.state),
+    TABS.findIndex((tab) => tab === filter.state),
   );
   const busy = navigation.state !== "idle";
   const stageOptions = [
-    { label: "Any stage", value: "" },
-    ...STAGES.map((stage) => ({ label: `${STAGE_LABEL[stage]} (${stageCounts[stage]})`, value: stage })),
+    { label: t("list.anyStage"), value: "" },
+    ...STAGES.map((stage) => ({
+      label: t("list.stageOption", { stage: t(`stage.${stage}`), count: format.number(stageCounts[stage]) }),
+      value: stage,
+    })),
   ];
+  const problemText = (problem: Problem) =>
+    problem.more
+      ? t("list.moreReasons", { reason: translate(t, problem.text), count: problem.more })
+      : translate(t, problem.text);
 
   if (counts.all === 0) {
     return (
-      <Page title="Orders">
+      <Page title={t("list.title")}>
         <BlockStack gap="400">
           <WarehouseBanner {...warehouse} />
           {refused && <RefusedWebhooksBanner {...refused} />}
           <Card>
-            <EmptyState heading="No orders yet" image="">
-              <p>
-                Orders appear here as soon as customers place them in your store. Each one is checked and sent
-                to the warehouse by itself; when something needs you (a phone number the carrier will not
-                take, a missing branch), the order waits here with what to fix.
-              </p>
+            <EmptyState heading={t("list.emptyHeading")} image="">
+              <p>{t("list.emptyBody")}</p>
             </EmptyState>
           </Card>
         </BlockStack>
@@ -222,13 +232,16 @@ export default function Orders() {
   }
 
   return (
-    <Page title="Orders" subtitle="Shopify orders on their way to the warehouse" fullWidth>
+    <Page title={t("list.title")} subtitle={t("list.subtitle")} fullWidth>
       <BlockStack gap="400">
         <WarehouseBanner {...warehouse} />
         {refused && <RefusedWebhooksBanner {...refused} />}
         {result && (
-          <Banner tone={result.ok ? "success" : "warning"} title={result.ok ? "Retry requested" : undefined}>
-            <p>{result.message}</p>
+          <Banner
+            tone={result.ok ? "success" : "warning"}
+            title={result.ok ? t("list.retryRequested") : undefined}
+          >
+            <p>{result.texts.map((text) => translate(t, text)).join(" ")}</p>
           </Banner>
         )}
         <Card padding="0">
@@ -236,7 +249,7 @@ export default function Orders() {
             tabs={tabs}
             selected={selectedTab}
             onSelect={(index) => {
-              const state = TABS[index]?.filter ?? null;
+              const state = TABS[index] ?? null;
               go({ state, page: null, ...(!TABS_WITH_STAGES.includes(state) && { stage: null }) });
             }}
           />
@@ -247,25 +260,25 @@ export default function Orders() {
                   {filter.state && <input type="hidden" name="state" value={filter.state} />}
                   {filter.stage && <input type="hidden" name="stage" value={filter.stage} />}
                   <TextField
-                    label="Search orders"
+                    label={t("list.searchLabel")}
                     labelHidden
                     name="search"
                     value={search}
                     onChange={setSearch}
-                    placeholder="Search by order, id_order, warehouse number or waybill"
+                    placeholder={t("list.searchPlaceholder")}
                     autoComplete="off"
                     clearButton
                     onClearButtonClick={() => go({ search: null, page: null })}
                     connectedRight={
                       <Button submit loading={busy && navigation.formMethod === "GET"}>
-                        Search
+                        {t("list.search")}
                       </Button>
                     }
                   />
                 </Form>
               </Box>
               <Select
-                label="Stage"
+                label={t("list.stageLabel")}
                 labelInline
                 options={stageOptions}
                 value={filter.stage ?? ""}
@@ -280,25 +293,27 @@ export default function Orders() {
             </InlineStack>
           </Box>
           <IndexTable
-            resourceName={{ singular: "order", plural: "orders" }}
+            resourceName={{ singular: t("list.order"), plural: t("list.orders") }}
             itemCount={rows.length}
             selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
             onSelectionChange={handleSelectionChange}
-            promotedBulkActions={[{ content: "Retry", onAction: retrySelected, disabled: busy }]}
+            promotedBulkActions={[{ content: t("list.retry"), onAction: retrySelected, disabled: busy }]}
             headings={[
-              { title: "Order" },
-              { title: "Status" },
-              { title: "What is going on" },
-              { title: "Waybill" },
-              { title: "id_order" },
-              { title: "Warehouse number" },
-              { title: "Placed" },
-              { title: "Updated" },
+              { title: t("list.heading.order") },
+              { title: t("list.heading.status") },
+              { title: t("list.heading.problem") },
+              { title: t("list.heading.waybill") },
+              { title: t("list.heading.idOrder") },
+              { title: t("list.heading.idOrderFF") },
+              { title: t("list.heading.placed") },
+              { title: t("list.heading.updated") },
             ]}
             emptyState={
               <Box padding="600">
                 <Text as="p" alignment="center" tone="subdued">
-                  {emptyListMessage(filter.search, Boolean(filter.state || filter.stage))}
+                  {t(emptyListKey(filter.search, Boolean(filter.state || filter.stage)), {
+                    search: filter.search,
+                  })}
                 </Text>
               </Box>
             }
@@ -307,7 +322,11 @@ export default function Orders() {
               hasNext: page.hasNext,
               onPrevious: () => go({ page: String(page.page - 1) }),
               onNext: () => go({ page: String(page.page + 1) }),
-              label: `Page ${page.page} of ${page.pageCount} · ${page.total} orders`,
+              label: t("list.pagination", {
+                page: format.number(page.page),
+                pageCount: format.number(page.pageCount),
+                count: page.total,
+              }),
             }}
           >
             {rows.map((row, index) => (
@@ -334,15 +353,15 @@ export default function Orders() {
                 <IndexTable.Cell>
                   <Box maxWidth="28rem">
                     <Text as="span" tone={row.problem ? "critical" : "subdued"} truncate>
-                      {row.problem ?? "—"}
+                      {row.problem ? problemText(row.problem) : "—"}
                     </Text>
                   </Box>
                 </IndexTable.Cell>
                 <IndexTable.Cell>{row.ttn ?? "—"}</IndexTable.Cell>
                 <IndexTable.Cell>{row.idOrder}</IndexTable.Cell>
                 <IndexTable.Cell>{row.idOrderFF ?? "—"}</IndexTable.Cell>
-                <IndexTable.Cell>{row.placedAt}</IndexTable.Cell>
-                <IndexTable.Cell>{row.updatedAt}</IndexTable.Cell>
+                <IndexTable.Cell>{format.dateTime(row.placedAt)}</IndexTable.Cell>
+                <IndexTable.Cell>{format.dateTime(row.updatedAt)}</IndexTable.Cell>
               </IndexTable.Row>
             ))}
           </IndexTable>
@@ -353,22 +372,21 @@ export default function Orders() {
 }
 
 function PendingChange({ pending }: { pending: string }) {
+  const { t } = useTranslation("orders");
   return (
     <Text as="span" variant="bodySm" tone="subdued">
-      {pending === "cancel" ? "cancellation pending" : "change pending"}
+      {pending === "cancel" ? t("pending.cancel") : t("pending.edit")}
     </Text>
   );
 }
 
 /** Order webhooks Shopify sent that could not be read: those orders may be missing from the list. */
 function RefusedWebhooksBanner({ count, lastAt }: { count: number; lastAt: string }) {
+  const { t } = useTranslation("orders");
+  const format = useFormat();
   return (
-    <Banner tone="warning" title="Some orders may be missing">
-      <p>
-        {count === 1
-          ? `Shopify sent an order notification on ${lastAt} that the app could not read, so that order may be missing here. Compare your latest orders in Shopify with this list, and tell support the time of the notification.`
-          : `Shopify sent ${count} order notifications that the app could not read, the last on ${lastAt}, so those orders may be missing here. Compare your latest orders in Shopify with this list, and tell support the time of the last notification.`}
-      </p>
+    <Banner tone="warning" title={t("list.refusedTitle")}>
+      <p>{t("list.refused", { count, lastAt: format.dateTime(lastAt) })}</p>
     </Banner>
   );
 }
@@ -382,14 +400,15 @@ function WarehouseBanner({
   paused: boolean;
   batchesOff: boolean;
 }) {
+  const { t } = useTranslation("orders");
   if (paused) {
     return (
       <Banner
         tone="critical"
-        title="Orders are not being sent"
-        action={{ content: "Open settings", url: "/app/settings" }}
+        title={t("list.pausedTitle")}
+        action={{ content: t("list.openSettings"), url: "/app/settings" }}
       >
-        <p>The warehouse refused the ApiKey. Enter a new key in Settings; orders wait and nothing is lost.</p>
+        <p>{t("list.pausedBody")}</p>
       </Banner>
     );
   }
@@ -397,23 +416,17 @@ function WarehouseBanner({
     return (
       <Banner
         tone="warning"
-        title="Connect the warehouse"
-        action={{ content: "Open settings", url: "/app/settings" }}
+        title={t("list.noKeyTitle")}
+        action={{ content: t("list.openSettings"), url: "/app/settings" }}
       >
-        <p>
-          Orders are kept here until you enter the warehouse ApiKey in Settings; then they go out by
-          themselves.
-        </p>
+        <p>{t("list.noKeyBody")}</p>
       </Banner>
     );
   }
   if (batchesOff) {
     return (
-      <Banner tone="info" title="Orders go to the warehouse one at a time">
-        <p>
-          The warehouse did not answer a batch of orders as expected, so orders go one at a time. Nothing was
-          sent twice: the orders of that batch were looked up at the warehouse.
-        </p>
+      <Banner tone="info" title={t("list.batchesOffTitle")}>
+        <p>{t("list.batchesOffBody")}</p>
       </Banner>
     );
   }

@@ -254,7 +254,11 @@ describe("an order the warehouse does not have", () => {
     expect(await lookUpAll(deps)).toBe(0);
 
     const answer = await submitNow(deps, SHOP, row.id);
-    expect(answer).toEqual({ ok: true, message: "The order will be sent to the warehouse again." });
+    expect(answer).toEqual({
+      ok: true,
+      message: "The order will be sent to the warehouse again.",
+      text: { key: "orders:answer.sendAgain" },
+    });
     await submitAll(deps);
     expect(await rowOf("5101")).toMatchObject({ state: "accepted", attention: null });
     expect(flow.sim.stats().requests.AddOrder).toBe(2);

@@ -68,7 +68,12 @@ describe("order queries", () => {
 
     const held = (await listOrders(db, SHOP, { state: "held" })).rows[0]!;
     expect(held.holdReasons).toEqual([
-      { code: "phone_invalid", message: expect.stringContaining("+48 601") },
+      {
+        code: "phone_invalid",
+        message: expect.stringContaining("+48 601"),
+        // The same words as a key and values, for the page to say in the admin's language.
+        text: { key: "holds:phone.invalid.shipping", values: { phone: expect.stringContaining("+48 601") } },
+      },
     ]);
   });
 
