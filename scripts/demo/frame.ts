@@ -33,7 +33,9 @@ export function mintSessionToken(options: { shop: string; apiKey: string; apiSec
       sid: randomUUID(),
     }),
   );
-  const signature = createHmac("sha256", options.apiSecret).update(`${header}.${payload}`).digest("base64url");
+  const signature = createHmac("sha256", options.apiSecret)
+    .update(`${header}.${payload}`)
+    .digest("base64url");
   return `${header}.${payload}.${signature}`;
 }
 
@@ -89,8 +91,7 @@ export function appBridgeStandIn(apiKey: string): string {
 `;
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** The page the demo's address opens: the store's name, the app's pages, and the app in a frame. */
 export function adminFramePage(options: { shop: string; shopName: string }): string {
@@ -101,9 +102,9 @@ export function adminFramePage(options: { shop: string; shopName: string }): str
     ["/app/catalogue", "Каталог · Catalogue"],
     ["/app/settings", "Налаштування · Settings"],
   ];
-  const host = Buffer.from(`admin.shopify.com/store/${options.shop.replace(/\.myshopify\.com$/, "")}`).toString(
-    "base64url",
-  );
+  const host = Buffer.from(
+    `admin.shopify.com/store/${options.shop.replace(/\.myshopify\.com$/, "")}`,
+  ).toString("base64");
   return `<!doctype html>
 <html lang="uk">
 <head>
@@ -116,7 +117,7 @@ export function adminFramePage(options: { shop: string; shopName: string }): str
   nav { background: #1a1a1a; color: #e3e3e3; padding: 12px; display: flex; flex-direction: column; gap: 4px; }
   nav strong { color: #fff; margin-bottom: 8px; }
   nav a { color: #e3e3e3; text-decoration: none; padding: 6px 8px; border-radius: 6px; }
-  nav a[aria-current="page"], nav a:hover { background: #303030; color: #fff; }
+  nav a[aria-current], nav a:hover { background: #303030; color: #fff; }
   nav small { margin-top: auto; color: #9a9a9a; }
   .langs { display: flex; gap: 4px; margin: 8px 0; }
   main { display: flex; flex-direction: column; }
@@ -146,10 +147,11 @@ export function adminFramePage(options: { shop: string; shopName: string }): str
   async function open(path) {
     const token = await (await fetch(${JSON.stringify(SESSION_TOKEN_PATH)}, { cache: "no-store" })).text();
     const url = new URL(path, location.origin);
-    url.search = new URLSearchParams({ embedded: "1", shop, host, locale, id_token: token }).toString();
+    for (const [name, value] of Object.entries({ embedded: "1", shop, host, locale, id_token: token }))
+      url.searchParams.set(name, value);
     frame.src = url.href;
     for (const link of document.querySelectorAll("nav a[data-path]"))
-      link.toggleAttribute("aria-current", link.dataset.path === path);
+      link.toggleAttribute("aria-current", link.dataset.path === url.pathname);
   }
   const current = () => (location.hash.slice(1) || "/app");
   window.addEventListener("hashchange", () => open(current()));
@@ -175,7 +177,11 @@ export interface StoreViewData {
     name: string;
     createdAt: string;
     fulfillmentOrderStatus: string;
-    fulfillments: Array<{ status: string; tracking: Array<{ company: string | null; number: string | null; url: string | null }>; events: string[] }>;
+    fulfillments: Array<{
+      status: string;
+      tracking: Array<{ company: string | null; number: string | null; url: string | null }>;
+      events: string[];
+    }>;
   }>;
   inventory: Array<{ product: string; variant: string; sku: string; available: number; onHand: number }>;
   location: string;
@@ -202,7 +208,10 @@ export function storeViewPage(data: StoreViewData): string {
     })
     .join("\n");
   const inventory = data.inventory
-    .map((row) => `<tr>${cell(row.product)}${cell(row.variant)}${cell(row.sku)}${cell(row.available)}${cell(row.onHand)}</tr>`)
+    .map(
+      (row) =>
+        `<tr>${cell(row.product)}${cell(row.variant)}${cell(row.sku)}${cell(row.available)}${cell(row.onHand)}</tr>`,
+    )
     .join("\n");
   return `<!doctype html>
 <html lang="uk">

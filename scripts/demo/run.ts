@@ -41,7 +41,14 @@ import {
   STORE_VIEW_PATH,
   storeViewPage,
 } from "./frame";
-import { DEMO_MAPPING, DEMO_PRODUCTS, DEMO_SHOP, DEMO_SHOP_NAME, sampleOrders, samplePayload } from "./samples";
+import {
+  DEMO_MAPPING,
+  DEMO_PRODUCTS,
+  DEMO_SHOP,
+  DEMO_SHOP_NAME,
+  sampleOrders,
+  samplePayload,
+} from "./samples";
 
 const USAGE = `usage: npm run demo -- [options]
 
@@ -52,7 +59,7 @@ const USAGE = `usage: npm run demo -- [options]
   --check             run headless on free ports and a temporary database; exit 0 once an order has gone
                       from its webhook to Delivered with its fulfillment in the store and a stock sync wrote
                       inventory; prints one JSON line last
-  --timeout S         --check gives up after S seconds (default 50)
+  --timeout S         --check gives up after S seconds (default 120)
   --verbose           the app's own log lines too`;
 
 // The demo app's credentials: made up, used only between this process's parts.
@@ -75,7 +82,7 @@ try {
       "stage-delays": { type: "string" },
       reset: { type: "boolean", default: false },
       check: { type: "boolean", default: false },
-      timeout: { type: "string", default: "50" },
+      timeout: { type: "string", default: "120" },
       "data-dir": { type: "string" },
       verbose: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
@@ -92,7 +99,8 @@ if (values.help) {
 const check = values.check;
 const seconds = (option: string, given: string, min: number) => {
   const value = Number(given);
-  if (!Number.isFinite(value) || value < min) fail(`--${option} must be a number of seconds ≥ ${min}, not ${given}`);
+  if (!Number.isFinite(value) || value < min)
+    fail(`--${option} must be a number of seconds ≥ ${min}, not ${given}`);
   return value;
 };
 const port = Number(values.port ?? (check ? "0" : "3300"));
@@ -102,7 +110,11 @@ const timeoutMs = seconds("timeout", values.timeout, 1) * 1000;
 const delays = (values["stage-delays"] ?? (check ? "1,1,1" : "5,10,15")).split(",").map(Number);
 if (delays.length !== 3 || delays.some((value) => !Number.isFinite(value) || value < 0))
   fail(`--stage-delays takes three non-negative numbers of seconds, not ${values["stage-delays"]}`);
-const [picked, shipped, delivered] = delays.map((value) => Math.round(value * 1000)) as [number, number, number];
+const [picked, shipped, delivered] = delays.map((value) => Math.round(value * 1000)) as [
+  number,
+  number,
+  number,
+];
 
 const startedAt = performance.now();
 const say = (line: string) => {
@@ -112,7 +124,9 @@ const say = (line: string) => {
 // ---------------------------------------------------------------------------------------------------
 // The environment, before any module of the app is loaded.
 
-const dataDir = path.resolve(values["data-dir"] ?? (check ? mkdtempSync(path.join(tmpdir(), "sklad-demo-")) : ".demo"));
+const dataDir = path.resolve(
+  values["data-dir"] ?? (check ? mkdtempSync(path.join(tmpdir(), "sklad-demo-")) : ".demo"),
+);
 const databaseFile = path.join(dataDir, "demo.sqlite");
 if (values.reset) rmSync(dataDir, { recursive: true, force: true });
 mkdirSync(dataDir, { recursive: true });
@@ -144,7 +158,8 @@ function prepareDatabase(): void {
   const hash = createHash("sha256");
   for (const entry of readdirSync(migrations, { recursive: true, encoding: "utf8" }).sort()) {
     const file = path.join(migrations, entry);
-    if (entry.endsWith(".sql") && !entry.startsWith("postgresql")) hash.update(entry).update(readFileSync(file));
+    if (entry.endsWith(".sql") && !entry.startsWith("postgresql"))
+      hash.update(entry).update(readFileSync(file));
   }
   const version = hash.digest("hex").slice(0, 16);
   const stamp = path.join(dataDir, "migrations");
@@ -176,6 +191,7 @@ function prepareDatabase(): void {
 // ---------------------------------------------------------------------------------------------------
 // The warehouse and the Shopify store.
 
+if (process.env.DEMO_TRACE) console.error(Math.round(performance.now() - startedAt), "migrated");
 const reference = defaultReferenceData();
 const sim = await startWarehouseSimulator({
   rateLimits: SCALED_LIMITS,
@@ -213,7 +229,10 @@ const location: LocationRecord = store.addLocation({
   city: "Київ",
   zip: "02000",
 });
-const variantsBySku = new Map<string, { variantId: string; productId: string; inventoryItemId: string; name: string }>();
+const variantsBySku = new Map<
+  string,
+  { variantId: string; productId: string; inventoryItemId: string; name: string }
+>();
 for (const product of DEMO_PRODUCTS) {
   const { product: made, variants } = store.addProduct({
     title: product.title,
@@ -230,7 +249,9 @@ for (const product of DEMO_PRODUCTS) {
       variantId: variant.id,
       productId: made.id,
       inventoryItemId: variant.inventoryItemId,
-      name: product.variants[index]!.title ? `${product.title} (${product.variants[index]!.title})` : product.title,
+      name: product.variants[index]!.title
+        ? `${product.title} (${product.variants[index]!.title})`
+        : product.title,
     }),
   );
 }
@@ -243,7 +264,9 @@ function appBridgeStandInPlugin(): Plugin {
   return {
     name: "sklad-sync-demo-app-bridge",
     transform(code) {
-      return code.includes(APP_BRIDGE_URL) ? { code: code.replaceAll(APP_BRIDGE_URL, APP_BRIDGE_STAND_IN_PATH), map: null } : null;
+      return code.includes(APP_BRIDGE_URL)
+        ? { code: code.replaceAll(APP_BRIDGE_URL, APP_BRIDGE_STAND_IN_PATH), map: null }
+        : null;
     },
   };
 }
@@ -255,7 +278,11 @@ let pages: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | unde
 // Shopify's webhooks and the warehouse's notifications go straight to their route modules (as
 // test/support/route-server.ts does), so orders flow before, and without, the pages' compiler.
 const routeModules = new Map<string, Promise<{ action: RouteAction }>>();
-type RouteAction = (args: { request: Request; params: Record<string, string>; context: object }) => Promise<Response>;
+type RouteAction = (args: {
+  request: Request;
+  params: Record<string, string>;
+  context: object;
+}) => Promise<Response>;
 async function answerRoute(req: IncomingMessage, res: ServerResponse): Promise<void> {
   let response: Response;
   try {
@@ -270,7 +297,8 @@ async function answerRoute(req: IncomingMessage, res: ServerResponse): Promise<v
     response = await (await module).action({ request, params: route.params, context: {} });
   } catch (thrown) {
     if (!(thrown instanceof Response)) console.error(thrown);
-    response = thrown instanceof Response ? thrown : new Response("The demo failed on this request.", { status: 500 });
+    response =
+      thrown instanceof Response ? thrown : new Response("The demo failed on this request.", { status: 500 });
   }
   await sendResponse(response, res);
 }
@@ -281,14 +309,20 @@ const server = createServer((req, res) => {
     res.writeHead(status, { "content-type": `${type}; charset=utf-8`, "cache-control": "no-store" });
     res.end(body);
   };
-  if (req.method === "GET" && url.pathname === "/" && !url.search)
+  // The app's own "/" is the login form a merchant outside Shopify sees; the demo's address is the admin.
+  if (req.method === "GET" && url.pathname === "/" && !url.searchParams.has("shop"))
     return send(200, "text/html", adminFramePage({ shop: DEMO_SHOP, shopName: DEMO_SHOP_NAME }));
   if (req.method === "GET" && url.pathname === APP_BRIDGE_STAND_IN_PATH)
     return send(200, "text/javascript", appBridgeStandIn(DEMO_API_KEY));
   if (req.method === "GET" && url.pathname === SESSION_TOKEN_PATH)
-    return send(200, "text/plain", mintSessionToken({ shop: DEMO_SHOP, apiKey: DEMO_API_KEY, apiSecret: DEMO_API_SECRET }));
+    return send(
+      200,
+      "text/plain",
+      mintSessionToken({ shop: DEMO_SHOP, apiKey: DEMO_API_KEY, apiSecret: DEMO_API_SECRET }),
+    );
   if (req.method === "GET" && url.pathname === STORE_VIEW_PATH) return send(200, "text/html", storeView());
-  if (req.method === "POST" && /^\/(webhooks|warehouse\/notify)\//.test(url.pathname)) return void answerRoute(req, res);
+  if (req.method === "POST" && /^\/(webhooks|warehouse\/notify)\//.test(url.pathname))
+    return void answerRoute(req, res);
   if (check) return send(404, "text/plain", "Headless demo: no pages.");
   if (!vite || !pages) return send(503, "text/plain", "The demo is starting; try again in a moment.");
   vite.middlewares(req, res, () => void pages!(req, res));
@@ -297,7 +331,9 @@ const server = createServer((req, res) => {
 server.keepAliveTimeout = 60_000;
 await new Promise<void>((resolve, reject) => {
   server.once("error", (error: NodeJS.ErrnoException) =>
-    reject(error.code === "EADDRINUSE" ? new Error(`port ${port} is taken: choose another with --port`) : error),
+    reject(
+      error.code === "EADDRINUSE" ? new Error(`port ${port} is taken: choose another with --port`) : error,
+    ),
   );
   server.listen(port, "127.0.0.1", resolve);
 }).catch((error: Error) => {
@@ -359,6 +395,13 @@ async function withStandIn(response: Response): Promise<Response> {
   const html = (await response.text()).replaceAll(APP_BRIDGE_URL, APP_BRIDGE_STAND_IN_PATH);
   const headers = new Headers(response.headers);
   headers.delete("content-length");
+  // The preload hint the library adds for the script would fetch it from the CDN all the same.
+  const hints = headers
+    .get("link")
+    ?.split(/,\s*(?=<)/)
+    .filter((hint) => !hint.includes(APP_BRIDGE_URL));
+  if (hints?.length) headers.set("link", hints.join(", "));
+  else headers.delete("link");
   return new Response(html, { status: response.status, statusText: response.statusText, headers });
 }
 
@@ -366,7 +409,10 @@ async function withStandIn(response: Response): Promise<Response> {
 function inFrame(response: Response): Response {
   const policy = response.headers.get("content-security-policy");
   if (policy?.includes("frame-ancestors"))
-    response.headers.set("content-security-policy", policy.replace(/frame-ancestors[^;]*/, "frame-ancestors 'self'"));
+    response.headers.set(
+      "content-security-policy",
+      policy.replace(/frame-ancestors[^;]*/, "frame-ancestors 'self'"),
+    );
   return response;
 }
 
@@ -375,7 +421,13 @@ function inFrame(response: Response): Response {
 
 await db.session.upsert({
   where: { id: `offline_${DEMO_SHOP}` },
-  create: { id: `offline_${DEMO_SHOP}`, shop: DEMO_SHOP, state: "", accessToken: DEMO_ACCESS_TOKEN, scope: scopes },
+  create: {
+    id: `offline_${DEMO_SHOP}`,
+    shop: DEMO_SHOP,
+    state: "",
+    accessToken: DEMO_ACCESS_TOKEN,
+    scope: scopes,
+  },
   update: { accessToken: DEMO_ACCESS_TOKEN, scope: scopes, expires: null, refreshToken: null },
 });
 await db.shop.upsert({
@@ -405,10 +457,24 @@ if (!located.ok) throw new Error(`the demo's location was refused: ${JSON.string
 // The catalogue as a first sync leaves it: every variant's card at the warehouse (the simulator has them).
 const now = new Date();
 for (const [sku, variant] of variantsBySku) {
-  const card = { sku, name: variant.name, productId: variant.productId, inventoryItemId: variant.inventoryItemId };
-  const sent = { sentSku: sku, sentName: variant.name, sentAt: now, dueAt: null, problem: null, problemMessage: null };
+  const card = {
+    sku,
+    name: variant.name,
+    productId: variant.productId,
+    inventoryItemId: variant.inventoryItemId,
+  };
+  const sent = {
+    sentSku: sku,
+    sentName: variant.name,
+    sentAt: now,
+    dueAt: null,
+    problem: null,
+    problemMessage: null,
+  };
   // The fake store is new on every run: its ids are too, so last run's rows give way.
-  await db.catalogueItem.deleteMany({ where: { shop: DEMO_SHOP, sku, variantId: { not: variant.variantId } } });
+  await db.catalogueItem.deleteMany({
+    where: { shop: DEMO_SHOP, sku, variantId: { not: variant.variantId } },
+  });
   await db.catalogueItem.upsert({
     where: { shop_variantId: { shop: DEMO_SHOP, variantId: variant.variantId } },
     create: { shop: DEMO_SHOP, variantId: variant.variantId, ...card, ...sent },
@@ -426,10 +492,14 @@ wakeWorker(DEMO_SHOP);
 // ---------------------------------------------------------------------------------------------------
 // Sample orders: placed in the fake store, then sent to the app as Shopify would.
 
+if (process.env.DEMO_TRACE) console.error(Math.round(performance.now() - startedAt), "seeded");
 const samples = sampleOrders(reference);
 // A run on last run's database goes on with its numbers; Shopify's ids come from the fake, new each run, so
 // its counter is moved past the ids the database has seen.
-const previous = await db.warehouseOrder.findMany({ where: { shop: DEMO_SHOP }, select: { orderName: true, shopifyOrderId: true } });
+const previous = await db.warehouseOrder.findMany({
+  where: { shop: DEMO_SHOP },
+  select: { orderName: true, shopifyOrderId: true },
+});
 let nextNumber = 1001 + previous.length;
 const highestId = previous.reduce((max, row) => Math.max(max, Number(row.shopifyOrderId) || 0), 0);
 while (fake.state.allocateId() <= highestId);
@@ -453,24 +523,35 @@ async function placeOrder(): Promise<void> {
     lineItemIds: order.lineItems.map((line) => numeric(line.id)),
     createdAt: new Date(),
   });
-  const request = signedWebhookRequest({ topic: "orders/create", shop: DEMO_SHOP, payload, secret: DEMO_API_SECRET });
+  const request = signedWebhookRequest({
+    topic: "orders/create",
+    shop: DEMO_SHOP,
+    payload,
+    secret: DEMO_API_SECRET,
+  });
   const response = await fetch(new URL(new URL(request.url).pathname, origin), {
     method: "POST",
     headers: request.headers,
     body: await request.text(),
   });
-  if (!response.ok) throw new Error(`orders/create #${number} was answered ${response.status}: ${await response.text()}`);
-  say(`#${number} ${sample.firstName} ${sample.lastName}: ${sample.shipping.title}, ${sample.gateway}${sample.held ? " (will be held)" : ""}`);
+  if (!response.ok)
+    throw new Error(`orders/create #${number} was answered ${response.status}: ${await response.text()}`);
+  say(
+    `#${number} ${sample.firstName} ${sample.lastName}: ${sample.shipping.title}, ${sample.gateway}${sample.held ? " (will be held)" : ""}`,
+  );
 }
 
 let orderTimer: NodeJS.Timeout | undefined;
 const scheduleOrders = () => {
-  orderTimer = setTimeout(() => {
-    placeOrder().then(scheduleOrders, (error: unknown) => {
-      console.error(`sending a sample order failed: ${(error as Error).message}`);
-      scheduleOrders();
-    });
-  }, sent === 0 ? 0 : everyMs);
+  orderTimer = setTimeout(
+    () => {
+      placeOrder().then(scheduleOrders, (error: unknown) => {
+        console.error(`sending a sample order failed: ${(error as Error).message}`);
+        scheduleOrders();
+      });
+    },
+    sent === 0 ? 0 : everyMs,
+  );
 };
 scheduleOrders();
 
@@ -487,7 +568,9 @@ async function follow(): Promise<void> {
     select: { id: true, orderName: true, state: true, stage: true, ttn: true, fulfillmentId: true },
   });
   for (const row of rows) {
-    const where = [row.state, row.stage, row.fulfillmentId ? "fulfilled in Shopify" : null].filter(Boolean).join(", ");
+    const where = [row.state, row.stage, row.fulfillmentId ? "fulfilled in Shopify" : null]
+      .filter(Boolean)
+      .join(", ");
     if (seen.get(row.id) !== where) {
       seen.set(row.id, where);
       say(`  ${row.orderName}: ${where}${row.ttn ? ` (TTN ${row.ttn})` : ""}`);
@@ -507,14 +590,20 @@ function storeView(): string {
     orders: [...store.orders.values()].reverse().map((order) => ({
       name: order.name,
       createdAt: order.createdAt,
-      fulfillmentOrderStatus: order.fulfillmentOrderIds.map((id) => store.fulfillmentOrders.get(id)?.status).join(", "),
+      fulfillmentOrderStatus: order.fulfillmentOrderIds
+        .map((id) => store.fulfillmentOrders.get(id)?.status)
+        .join(", "),
       fulfillments: order.fulfillmentIds.flatMap((id) => {
         const fulfillment = events(id);
         if (!fulfillment) return [];
         return [
           {
             status: fulfillment.displayStatus,
-            tracking: fulfillment.trackingInfo.map((info) => ({ company: info.company, number: info.number, url: info.url })),
+            tracking: fulfillment.trackingInfo.map((info) => ({
+              company: info.company,
+              number: info.number,
+              url: info.url,
+            })),
             events: fulfillment.events.map((event) => event.status),
           },
         ];
@@ -546,7 +635,9 @@ async function summary() {
     const fulfillment = row.fulfillmentId ? store.fulfillments.get(row.fulfillmentId) : undefined;
     return !!row.ttn && !!fulfillment?.trackingInfo.some((info) => info.number === row.ttn);
   });
-  const syncs = await db.stockSync.findMany({ where: { shop: DEMO_SHOP, finishedAt: { not: null }, error: null } });
+  const syncs = await db.stockSync.findMany({
+    where: { shop: DEMO_SHOP, finishedAt: { not: null }, error: null },
+  });
   return {
     orders: rows.length,
     held: rows.filter((row) => row.state === "held").length,
@@ -555,7 +646,8 @@ async function summary() {
     fulfillments: store.fulfillments.size,
     deliveredWithFulfillment: fulfilledWithTracking.length,
     stockSyncs: syncs.length,
-    inventoryWrites: fake.requests.filter((request) => request.query.includes("inventorySetQuantities")).length,
+    inventoryWrites: fake.requests.filter((request) => request.query.includes("inventorySetQuantities"))
+      .length,
     itemsChanged: syncs.reduce((sum, sync) => sum + sync.changed, 0),
   };
 }
@@ -603,13 +695,17 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 if (!check) {
   say(`\nSklad Sync demo for ${DEMO_SHOP_NAME}: open ${origin}/`);
-  say(`A sample order every ${everyMs / 1000} s; the warehouse picks, ships and delivers after ${delays.join(", ")} s. Ctrl-C stops it.\n`);
+  say(
+    `A sample order every ${everyMs / 1000} s; the warehouse picks, ships and delivers after ${delays.join(", ")} s. Ctrl-C stops it.\n`,
+  );
 } else {
   const deadline = startedAt + timeoutMs;
   let last = await summary();
   let ok = false;
   while (performance.now() < deadline) {
     last = await summary();
+    if (process.env.DEMO_TRACE)
+      console.error(Math.round(performance.now() - startedAt), JSON.stringify(last));
     if (last.deliveredWithFulfillment > 0 && last.inventoryWrites > 0 && last.itemsChanged > 0) {
       ok = true;
       break;
@@ -620,7 +716,9 @@ if (!check) {
   await stop();
   if (!ok) {
     const missing = [
-      last.deliveredWithFulfillment === 0 ? "no order reached Delivered with its fulfillment and tracking number in the store" : null,
+      last.deliveredWithFulfillment === 0
+        ? "no order reached Delivered with its fulfillment and tracking number in the store"
+        : null,
       last.inventoryWrites === 0 || last.itemsChanged === 0 ? "no stock sync wrote inventory" : null,
     ].filter(Boolean);
     console.error(`demo check failed after ${timeoutMs / 1000} s: ${missing.join("; ")}`);
