@@ -366,7 +366,9 @@ if (!check) {
     logLevel: values.verbose ? "info" : "error",
     cacheDir: path.resolve(".cache/vite-demo"),
     plugins: [appBridgeStandInPlugin()],
-    server: { middlewareMode: true, hmr: false, ws: false, watch: null },
+    // The pages' development client opens vite's socket: it is served on the demo's own server (no other
+    // port), and, with no file watching, never reloads a page under the visitor.
+    server: { middlewareMode: true, hmr: { server }, watch: null },
     // Every route up front, so the first page does not find new dependencies and ask for a reload
     // (see test/support/app-server.ts).
     optimizeDeps: { entries: ["app/root.tsx", "app/routes/**/*.tsx"] },
