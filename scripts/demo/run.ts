@@ -73,24 +73,26 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-let values;
-try {
-  ({ values } = parseArgs({
-    options: {
-      port: { type: "string" },
-      every: { type: "string" },
-      "stage-delays": { type: "string" },
-      reset: { type: "boolean", default: false },
-      check: { type: "boolean", default: false },
-      timeout: { type: "string", default: "120" },
-      "data-dir": { type: "string" },
-      verbose: { type: "boolean", default: false },
-      help: { type: "boolean", default: false },
-    },
-  }));
-} catch (error) {
-  fail((error as Error).message);
+function parseOptions() {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: "string" },
+        every: { type: "string" },
+        "stage-delays": { type: "string" },
+        reset: { type: "boolean", default: false },
+        check: { type: "boolean", default: false },
+        timeout: { type: "string", default: "120" },
+        "data-dir": { type: "string" },
+        verbose: { type: "boolean", default: false },
+        help: { type: "boolean", default: false },
+      },
+    }).values;
+  } catch (error) {
+    return fail((error as Error).message);
+  }
 }
+const values = parseOptions();
 if (values.help) {
   console.log(USAGE);
   process.exit(0);

@@ -23,9 +23,8 @@ const output: string[] = [];
 /** Starts the demo and answers the address it prints. */
 function startDemo(): Promise<string> {
   dataDir = mkdtempSync(path.join(tmpdir(), "sklad-demo-page-"));
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env.NODE_ENV;
-  delete env.DATABASE_URL;
+  // A newcomer's shell: no test environment, no test database.
+  const { NODE_ENV: _mode, DATABASE_URL: _database, ...env } = process.env;
   env.PATH = `${path.resolve("node_modules/.bin")}${path.delimiter}${env.PATH}`;
   const child = spawn(
     process.execPath,
@@ -42,7 +41,7 @@ function startDemo(): Promise<string> {
       "--data-dir",
       dataDir,
     ],
-    { env, stdio: ["ignore", "pipe", "pipe"] },
+    { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] },
   );
   demo = child;
   return new Promise((resolve, reject) => {
