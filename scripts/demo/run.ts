@@ -193,7 +193,6 @@ function prepareDatabase(): void {
 // ---------------------------------------------------------------------------------------------------
 // The warehouse and the Shopify store.
 
-if (process.env.DEMO_TRACE) console.error(Math.round(performance.now() - startedAt), "migrated");
 const reference = defaultReferenceData();
 const sim = await startWarehouseSimulator({
   rateLimits: SCALED_LIMITS,
@@ -496,7 +495,6 @@ wakeWorker(DEMO_SHOP);
 // ---------------------------------------------------------------------------------------------------
 // Sample orders: placed in the fake store, then sent to the app as Shopify would.
 
-if (process.env.DEMO_TRACE) console.error(Math.round(performance.now() - startedAt), "seeded");
 const samples = sampleOrders(reference);
 // A run on last run's database goes on with its numbers; Shopify's ids come from the fake, new each run, so
 // its counter is moved past the ids the database has seen.
@@ -708,8 +706,6 @@ if (!check) {
   let ok = false;
   while (performance.now() < deadline) {
     last = await summary();
-    if (process.env.DEMO_TRACE)
-      console.error(Math.round(performance.now() - startedAt), JSON.stringify(last));
     if (last.deliveredWithFulfillment > 0 && last.inventoryWrites > 0 && last.itemsChanged > 0) {
       ok = true;
       break;
