@@ -721,7 +721,9 @@ if (!check) {
         : null,
       last.inventoryWrites === 0 || last.itemsChanged === 0 ? "no stock sync wrote inventory" : null,
     ].filter(Boolean);
-    console.error(`demo check failed after ${timeoutMs / 1000} s: ${missing.join("; ")}`);
+    console.error(
+      `demo check failed: after ${elapsedS} s (--timeout ${timeoutMs / 1000}), ${missing.join("; ")}`,
+    );
   }
   console.log(JSON.stringify({ ok, ...last, elapsedS }));
   process.exit(ok ? 0 : 1);
