@@ -422,6 +422,8 @@ function inFrame(response: Response): Response {
 // ---------------------------------------------------------------------------------------------------
 // The shop as an installed, set-up app has it.
 
+// A run stopped hard (kill -9) may have left its worker's lease: nothing else uses this database.
+await db.workLease.deleteMany({ where: { shop: DEMO_SHOP } });
 await db.session.upsert({
   where: { id: `offline_${DEMO_SHOP}` },
   create: {
