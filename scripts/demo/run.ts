@@ -1,0 +1,732 @@
+// The demo itself (main.ts has refused production before this is loaded). One process, one address:
+// - the warehouse simulator and the Shopify fake (test/), each an HTTP server on loopback;
+// - the real app served by vite in middleware mode, on its own SQLite file, with its worker running in this
+//   process as in a deployment (entry.server starts it);
+// - in front of the app, the stand-in for the Shopify admin (frame.ts) and a view of the fake store;
+// - sample orders (samples.ts) placed in the fake store and sent to the app as signed orders/create webhooks.
+// All outbound traffic is held to loopback, and Admin API calls to *.myshopify.com go to the fake.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { createServer as createViteServer, type Plugin, type ViteDevServer } from "vite";
+import { startShopifyFake, type LocationRecord, type ShopStore } from "../../test/shopify-fake";
+import { installNetworkGuard, routeShopifyTo } from "../../test/support/network";
+import { sendResponse, toRequest } from "../../test/support/app-server";
+import { appToml, routeFor, signedWebhookRequest } from "../../test/support/webhooks";
+import { startWarehouseSimulator } from "../../test/warehouse-sim";
+import { defaultReferenceData } from "../../test/warehouse-sim/reference-data";
+import {
+  adminFramePage,
+  APP_BRIDGE_STAND_IN_PATH,
+  APP_BRIDGE_URL,
+  appBridgeStandIn,
+  mintSessionToken,
+  SESSION_TOKEN_PATH,
+  STORE_VIEW_PATH,
+  storeViewPage,
+} from "./frame";
+import {
+  DEMO_MAPPING,
+  DEMO_PRODUCTS,
+  DEMO_SHOP,
+  DEMO_SHOP_NAME,
+  sampleOrders,
+  samplePayload,
+} from "./samples";
+
+const USAGE = `usage: npm run demo -- [options]
+
+  --port N            the address's port (default 3300; 0: any free port)
+  --every S           a new sample order every S seconds (default 10)
+  --stage-delays P,S,D  seconds the warehouse takes to pick, ship and deliver an order (default 5,10,15)
+  --reset             start from an empty database (.demo/demo.sqlite)
+  --check             run headless on free ports and a temporary database; exit 0 once an order has gone
+                      from its webhook to Delivered with its fulfillment in the store and a stock sync wrote
+                      inventory; prints one JSON line last
+  --timeout S         --check gives up after S seconds (default 120)
+  --verbose           the app's own log lines too`;
+
+// The demo app's credentials: made up, used only between this process's parts.
+const DEMO_API_KEY = "sklad-sync-demo";
+const DEMO_API_SECRET = "sklad-sync-demo-secret-not-for-production";
+const DEMO_ACCESS_TOKEN = "shpat_sklad_sync_demo";
+const SCALED_LIMITS = { windowMs: 1_000, requestsPerWindow: 60, reportRequestsPerWindow: 1 };
+
+function fail(message: string): never {
+  console.error(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function parseOptions() {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: "string" },
+        every: { type: "string" },
+        "stage-delays": { type: "string" },
+        reset: { type: "boolean", default: false },
+        check: { type: "boolean", default: false },
+        timeout: { type: "string", default: "120" },
+        "data-dir": { type: "string" },
+        verbose: { type: "boolean", default: false },
+        help: { type: "boolean", default: false },
+      },
+    }).values;
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+}
+const values = parseOptions();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+const check = values.check;
+const seconds = (option: string, given: string, min: number) => {
+  const value = Number(given);
+  if (!Number.isFinite(value) || value < min)
+    fail(`--${option} must be a number of seconds ≥ ${min}, not ${given}`);
+  return value;
+};
+const port = Number(values.port ?? (check ? "0" : "3300"));
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0-65535, not ${values.port}`);
+const everyMs = seconds("every", values.every ?? (check ? "1" : "10"), 0.2) * 1000;
+const timeoutMs = seconds("timeout", values.timeout, 1) * 1000;
+const delays = (values["stage-delays"] ?? (check ? "1,1,1" : "5,10,15")).split(",").map(Number);
+if (delays.length !== 3 || delays.some((value) => !Number.isFinite(value) || value < 0))
+  fail(`--stage-delays takes three non-negative numbers of seconds, not ${values["stage-delays"]}`);
+const [picked, shipped, delivered] = delays.map((value) => Math.round(value * 1000)) as [
+  number,
+  number,
+  number,
+];
+
+const startedAt = performance.now();
+const say = (line: string) => {
+  if (!check) console.log(line);
+};
+
+// ---------------------------------------------------------------------------------------------------
+// The environment, before any module of the app is loaded.
+
+const dataDir = path.resolve(
+  values["data-dir"] ?? (check ? mkdtempSync(path.join(tmpdir(), "sklad-demo-")) : ".demo"),
+);
+const databaseFile = path.join(dataDir, "demo.sqlite");
+if (values.reset) rmSync(dataDir, { recursive: true, force: true });
+mkdirSync(dataDir, { recursive: true });
+
+installNetworkGuard();
+const scopes = appToml().access_scopes.scopes;
+Object.assign(process.env, {
+  NODE_ENV: "development",
+  DATABASE_URL: `file:${databaseFile}`,
+  SHOPIFY_API_KEY: DEMO_API_KEY,
+  SHOPIFY_API_SECRET: DEMO_API_SECRET,
+  SCOPES: scopes,
+  LOG_LEVEL: values.verbose ? "info" : "error",
+  WORKER: "on",
+  WORKER_SWEEP_MS: "250",
+  WAREHOUSE_RATE_WINDOW_MS: String(SCALED_LIMITS.windowMs),
+  WAREHOUSE_TIMEOUT_MS: "5000",
+});
+delete process.env.SHOP_CUSTOM_DOMAIN;
+
+prepareDatabase();
+
+/**
+ * The demo's database, migrated: a new one is a copy of a template migrated once per set of migrations
+ * (`prisma migrate deploy` takes seconds), an existing one is migrated again only when the migrations changed.
+ */
+function prepareDatabase(): void {
+  const migrations = path.resolve("prisma/migrations");
+  const hash = createHash("sha256");
+  for (const entry of readdirSync(migrations, { recursive: true, encoding: "utf8" }).sort()) {
+    const file = path.join(migrations, entry);
+    if (entry.endsWith(".sql") && !entry.startsWith("postgresql"))
+      hash.update(entry).update(readFileSync(file));
+  }
+  const version = hash.digest("hex").slice(0, 16);
+  const stamp = path.join(dataDir, "migrations");
+  const migrate = (file: string) =>
+    execFileSync(process.execPath, ["--import", "tsx", "scripts/db-setup.ts"], {
+      stdio: ["ignore", values.verbose ? "inherit" : "ignore", "inherit"],
+      env: {
+        ...process.env,
+        DATABASE_URL: `file:${file}`,
+        PATH: `${path.resolve("node_modules/.bin")}${path.delimiter}${process.env.PATH}`,
+      },
+    });
+  if (existsSync(databaseFile)) {
+    if (!existsSync(stamp) || readFileSync(stamp, "utf8") !== version) migrate(databaseFile);
+  } else {
+    const template = path.resolve(`.cache/demo-db/${version}.sqlite`);
+    if (!existsSync(template)) {
+      mkdirSync(path.dirname(template), { recursive: true });
+      const building = `${template}.${process.pid}`;
+      migrate(building);
+      renameSync(building, template);
+    }
+    for (const suffix of ["-wal", "-shm"]) rmSync(databaseFile + suffix, { force: true });
+    copyFileSync(template, databaseFile);
+  }
+  writeFileSync(stamp, version);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The warehouse and the Shopify store.
+
+const reference = defaultReferenceData();
+const sim = await startWarehouseSimulator({
+  rateLimits: SCALED_LIMITS,
+  stageDelaysMs: { picked, shipped, delivered },
+  referenceData: reference,
+  notificationBaseDelayMs: 500,
+  onUnexpectedError: (error) => console.error("warehouse simulator: unexpected error", error),
+});
+process.env.WAREHOUSE_API_URL = sim.url;
+process.env.WAREHOUSE_API_V2_URL = sim.urlV2;
+sim.seedProducts(
+  DEMO_PRODUCTS.flatMap((product) =>
+    product.variants.map((variant) => ({
+      sku: variant.sku,
+      name: variant.title ? `${product.title} (${variant.title})` : product.title,
+      quantity: variant.warehouseQuantity,
+    })),
+  ),
+);
+
+const fake = await startShopifyFake({ app: { apiKey: DEMO_API_KEY, apiSecretKey: DEMO_API_SECRET, scopes } });
+routeShopifyTo(fake.url);
+const store: ShopStore = fake.state.addShop({
+  domain: DEMO_SHOP,
+  accessToken: DEMO_ACCESS_TOKEN,
+  name: DEMO_SHOP_NAME,
+  email: "owner@demo-magazyn.example",
+  currencyCode: "UAH",
+  ianaTimezone: "Europe/Kyiv",
+  locales: [{ locale: "uk", primary: true }, { locale: "en" }],
+});
+const location: LocationRecord = store.addLocation({
+  name: "Склад фулфілменту (Київ)",
+  address1: "вул. Складська, 1",
+  city: "Київ",
+  zip: "02000",
+});
+const variantsBySku = new Map<
+  string,
+  { variantId: string; productId: string; inventoryItemId: string; name: string }
+>();
+for (const product of DEMO_PRODUCTS) {
+  const { product: made, variants } = store.addProduct({
+    title: product.title,
+    vendor: product.vendor,
+    variants: product.variants.map((variant) => ({
+      ...(variant.title ? { title: variant.title } : {}),
+      sku: variant.sku,
+      price: variant.price,
+      inventory: [{ locationId: location.id, available: variant.shopQuantity }],
+    })),
+  });
+  variants.forEach((variant, index) =>
+    variantsBySku.set(product.variants[index]!.sku, {
+      variantId: variant.id,
+      productId: made.id,
+      inventoryItemId: variant.inventoryItemId,
+      name: product.variants[index]!.title
+        ? `${product.title} (${product.variants[index]!.title})`
+        : product.title,
+    }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The app, behind the admin stand-in.
+
+/** The app's pages load App Bridge from Shopify's CDN; in the demo, server and browser load the stand-in. */
+function appBridgeStandInPlugin(): Plugin {
+  return {
+    name: "sklad-sync-demo-app-bridge",
+    transform(code) {
+      return code.includes(APP_BRIDGE_URL)
+        ? { code: code.replaceAll(APP_BRIDGE_URL, APP_BRIDGE_STAND_IN_PATH), map: null }
+        : null;
+    },
+  };
+}
+
+let origin = "";
+let vite: ViteDevServer | undefined;
+let pages: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+
+// Shopify's webhooks and the warehouse's notifications go straight to their route modules (as
+// test/support/route-server.ts does), so orders flow before, and without, the pages' compiler.
+const routeModules = new Map<string, Promise<{ action: RouteAction }>>();
+type RouteAction = (args: {
+  request: Request;
+  params: Record<string, string>;
+  context: object;
+}) => Promise<Response>;
+async function answerRoute(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let response: Response;
+  try {
+    const request = toRequest(req, res, origin);
+    const route = routeFor(new URL(request.url).pathname);
+    const file = path.resolve(route.file);
+    let module = routeModules.get(file);
+    if (!module) {
+      module = import(/* @vite-ignore */ file) as Promise<{ action: RouteAction }>;
+      routeModules.set(file, module);
+    }
+    response = await (await module).action({ request, params: route.params, context: {} });
+  } catch (thrown) {
+    if (!(thrown instanceof Response)) console.error(thrown);
+    response =
+      thrown instanceof Response ? thrown : new Response("The demo failed on this request.", { status: 500 });
+  }
+  await sendResponse(response, res);
+}
+
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? "/", "http://demo.invalid");
+  const send = (status: number, type: string, body: string) => {
+    res.writeHead(status, { "content-type": `${type}; charset=utf-8`, "cache-control": "no-store" });
+    res.end(body);
+  };
+  // The app's own "/" is the login form a merchant outside Shopify sees; the demo's address is the admin.
+  if (req.method === "GET" && url.pathname === "/" && !url.searchParams.has("shop"))
+    return send(200, "text/html", adminFramePage({ shop: DEMO_SHOP, shopName: DEMO_SHOP_NAME }));
+  if (req.method === "GET" && url.pathname === APP_BRIDGE_STAND_IN_PATH)
+    return send(200, "text/javascript", appBridgeStandIn(DEMO_API_KEY));
+  if (req.method === "GET" && url.pathname === SESSION_TOKEN_PATH)
+    return send(
+      200,
+      "text/plain",
+      mintSessionToken({ shop: DEMO_SHOP, apiKey: DEMO_API_KEY, apiSecret: DEMO_API_SECRET }),
+    );
+  if (req.method === "GET" && url.pathname === STORE_VIEW_PATH) return send(200, "text/html", storeView());
+  if (req.method === "POST" && /^\/(webhooks|warehouse\/notify)\//.test(url.pathname))
+    return void answerRoute(req, res);
+  if (check) return send(404, "text/plain", "Headless demo: no pages.");
+  if (!vite || !pages) return send(503, "text/plain", "The demo is starting; try again in a moment.");
+  vite.middlewares(req, res, () => void pages!(req, res));
+});
+// Longer than a client's idle keep-alive, so a pooled connection is never closed under a request.
+server.keepAliveTimeout = 60_000;
+await new Promise<void>((resolve, reject) => {
+  server.once("error", (error: NodeJS.ErrnoException) =>
+    reject(
+      error.code === "EADDRINUSE" ? new Error(`port ${port} is taken: choose another with --port`) : error,
+    ),
+  );
+  server.listen(port, "127.0.0.1", resolve);
+}).catch((error: Error) => {
+  console.error(error.message);
+  process.exit(1);
+});
+origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+process.env.SHOPIFY_APP_URL = origin;
+
+// The app's modules, once the environment is complete (env() parses it on first use).
+const { appContext, closeAppContext } = await import("../../app/context.server");
+const { env } = await import("../../app/env.server");
+const { saveSettings } = await import("../../app/settings/settings.server");
+const { saveStatusSettings } = await import("../../app/statuses/settings.server");
+const { notifyAddress } = await import("../../app/statuses/notify-token.server");
+const { requestStockSync } = await import("../../app/stock/kinds");
+const { createEngine } = await import("../../app/work/engine.server");
+const { startProcessWorker, stopProcessWorker, wakeWorker } = await import("../../app/work/worker.server");
+const { closeWarehouseConnections } = await import("../../app/warehouse/transport.server");
+const context = appContext();
+const { db } = context;
+const deps = { ...context, wake: wakeWorker };
+
+// The pages: the app's own Remix routes compiled by vite. They share this process's app context and worker
+// (both kept on globalThis), so a page's Retry wakes the same worker the webhooks do.
+if (!check) {
+  vite = await createViteServer({
+    configFile: path.resolve("vite.config.ts"),
+    mode: "development",
+    logLevel: values.verbose ? "info" : "error",
+    cacheDir: path.resolve(".cache/vite-demo"),
+    plugins: [appBridgeStandInPlugin()],
+    // The pages' development client opens vite's socket: it is served on the demo's own server (no other
+    // port), and, with no file watching, never reloads a page under the visitor.
+    server: { middlewareMode: true, hmr: { server }, watch: null },
+    // Every route up front, so the first page does not find new dependencies and ask for a reload
+    // (see test/support/app-server.ts).
+    optimizeDeps: { entries: ["app/root.tsx", "app/routes/**/*.tsx"] },
+    appType: "custom",
+  });
+  const loadBuild = () => vite!.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
+  const handleRequest = createRequestHandler(loadBuild, "development");
+  pages = async (req, res) => {
+    try {
+      const response = await handleRequest(toRequest(req, res, origin));
+      await sendResponse(inFrame(await withStandIn(response)), res);
+    } catch (error) {
+      vite!.ssrFixStacktrace(error as Error);
+      console.error(error);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    }
+  };
+  // Compiled now, in the background, so that the first page opened does not wait for it.
+  void loadBuild().catch((error: unknown) => console.error("the app's pages failed to compile:", error));
+}
+
+/** The server-rendered page names the stand-in too, as the browser's modules do (the plugin above). */
+async function withStandIn(response: Response): Promise<Response> {
+  if (!response.headers.get("content-type")?.includes("text/html")) return response;
+  const html = (await response.text()).replaceAll(APP_BRIDGE_URL, APP_BRIDGE_STAND_IN_PATH);
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  // The preload hint the library adds for the script would fetch it from the CDN all the same.
+  const hints = headers
+    .get("link")
+    ?.split(/,\s*(?=<)/)
+    .filter((hint) => !hint.includes(APP_BRIDGE_URL));
+  if (hints?.length) headers.set("link", hints.join(", "));
+  else headers.delete("link");
+  return new Response(html, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** The app allows only the Shopify admin to frame it; here the admin is the stand-in on this origin. */
+function inFrame(response: Response): Response {
+  const policy = response.headers.get("content-security-policy");
+  if (policy?.includes("frame-ancestors"))
+    response.headers.set(
+      "content-security-policy",
+      policy.replace(/frame-ancestors[^;]*/, "frame-ancestors 'self'"),
+    );
+  return response;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The shop as an installed, set-up app has it.
+
+// A run stopped hard (kill -9) may have left its worker's lease: nothing else uses this database.
+await db.workLease.deleteMany({ where: { shop: DEMO_SHOP } });
+await db.session.upsert({
+  where: { id: `offline_${DEMO_SHOP}` },
+  create: {
+    id: `offline_${DEMO_SHOP}`,
+    shop: DEMO_SHOP,
+    state: "",
+    accessToken: DEMO_ACCESS_TOKEN,
+    scope: scopes,
+  },
+  update: { accessToken: DEMO_ACCESS_TOKEN, scope: scopes, expires: null, refreshToken: null },
+});
+await db.shop.upsert({
+  where: { shop: DEMO_SHOP },
+  create: {
+    shop: DEMO_SHOP,
+    name: DEMO_SHOP_NAME,
+    currencyCode: "UAH",
+    ianaTimezone: "Europe/Kyiv",
+    primaryLocale: "uk",
+    scopes,
+    installedAt: new Date(),
+  },
+  update: { uninstalledAt: null, scopes },
+});
+const saved = await saveSettings(deps, DEMO_SHOP, {
+  apiKey: sim.apiKey,
+  environment: "production",
+  batchAddOrder: true,
+  mapping: DEMO_MAPPING,
+});
+if (!saved.ok) throw new Error(`the demo's settings were refused: ${JSON.stringify(saved.errors)}`);
+const located = await saveStatusSettings(deps, DEMO_SHOP, { locationId: location.id }, [
+  { id: location.id, name: location.name },
+]);
+if (!located.ok) throw new Error(`the demo's location was refused: ${JSON.stringify(located.errors)}`);
+// The catalogue as a first sync leaves it: every variant's card at the warehouse (the simulator has them).
+const now = new Date();
+for (const [sku, variant] of variantsBySku) {
+  const card = {
+    sku,
+    name: variant.name,
+    productId: variant.productId,
+    inventoryItemId: variant.inventoryItemId,
+  };
+  const sent = {
+    sentSku: sku,
+    sentName: variant.name,
+    sentAt: now,
+    dueAt: null,
+    problem: null,
+    problemMessage: null,
+  };
+  // The fake store is new on every run: its ids are too, so last run's rows give way.
+  await db.catalogueItem.deleteMany({
+    where: { shop: DEMO_SHOP, sku, variantId: { not: variant.variantId } },
+  });
+  await db.catalogueItem.upsert({
+    where: { shop_variantId: { shop: DEMO_SHOP, variantId: variant.variantId } },
+    create: { shop: DEMO_SHOP, variantId: variant.variantId, ...card, ...sent },
+    update: { ...card, ...sent, deletedAt: null },
+  });
+}
+const notifyAt = await notifyAddress(db, DEMO_SHOP);
+if (!notifyAt.ok) throw new Error(`no notification address: ${notifyAt.message}`);
+sim.setNotificationUrl(`${origin}${new URL(notifyAt.url).pathname}`);
+await requestStockSync(db, DEMO_SHOP, new Date(), true);
+// The work engine, as the web process runs it (entry.server would start the same one on the first page).
+startProcessWorker(() => createEngine(context, env()));
+wakeWorker(DEMO_SHOP);
+
+// ---------------------------------------------------------------------------------------------------
+// Sample orders: placed in the fake store, then sent to the app as Shopify would.
+
+const samples = sampleOrders(reference);
+// A run on last run's database goes on with its numbers; Shopify's ids come from the fake, new each run, so
+// its counter is moved past the ids the database has seen.
+const previous = await db.warehouseOrder.findMany({
+  where: { shop: DEMO_SHOP },
+  select: { orderName: true, shopifyOrderId: true },
+});
+let nextNumber = 1001 + previous.length;
+const highestId = previous.reduce((max, row) => Math.max(max, Number(row.shopifyOrderId) || 0), 0);
+while (fake.state.allocateId() <= highestId);
+let sent = 0;
+
+async function placeOrder(): Promise<void> {
+  const sample = samples[sent % samples.length]!;
+  const number = nextNumber++;
+  sent++;
+  const { order } = store.addOrder({
+    name: `#${number}`,
+    email: sample.email,
+    lineItems: sample.lines.map((line) => ({ sku: line.sku, quantity: line.quantity })),
+    locationId: location.id,
+  });
+  const numeric = (gid: string) => Number(gid.split("/").at(-1));
+  const payload = samplePayload(sample, {
+    id: numeric(order.id),
+    graphqlId: order.id,
+    number,
+    lineItemIds: order.lineItems.map((line) => numeric(line.id)),
+    createdAt: new Date(),
+  });
+  const request = signedWebhookRequest({
+    topic: "orders/create",
+    shop: DEMO_SHOP,
+    payload,
+    secret: DEMO_API_SECRET,
+  });
+  const response = await fetch(new URL(new URL(request.url).pathname, origin), {
+    method: "POST",
+    headers: request.headers,
+    body: await request.text(),
+  });
+  if (!response.ok)
+    throw new Error(`orders/create #${number} was answered ${response.status}: ${await response.text()}`);
+  say(
+    `#${number} ${sample.firstName} ${sample.lastName}: ${sample.shipping.title}, ${sample.gateway}${sample.held ? " (will be held)" : ""}`,
+  );
+}
+
+let orderTimer: NodeJS.Timeout | undefined;
+const scheduleOrders = () => {
+  orderTimer = setTimeout(
+    () => {
+      placeOrder().then(scheduleOrders, (error: unknown) => {
+        console.error(`sending a sample order failed: ${(error as Error).message}`);
+        scheduleOrders();
+      });
+    },
+    sent === 0 ? 0 : everyMs,
+  );
+};
+scheduleOrders();
+
+// The stock sync runs on its schedule (ten minutes); the demo asks for one every half minute, as "Sync now".
+const stockTimer = setInterval(() => {
+  void requestStockSync(db, DEMO_SHOP, new Date(), true).then(() => wakeWorker(DEMO_SHOP));
+}, 30_000);
+
+// What happens to each order, told as it happens.
+const seen = new Map<string, string>();
+async function follow(): Promise<void> {
+  const rows = await db.warehouseOrder.findMany({
+    where: { shop: DEMO_SHOP },
+    select: { id: true, orderName: true, state: true, stage: true, ttn: true, fulfillmentId: true },
+  });
+  for (const row of rows) {
+    const where = [row.state, row.stage, row.fulfillmentId ? "fulfilled in Shopify" : null]
+      .filter(Boolean)
+      .join(", ");
+    if (seen.get(row.id) !== where) {
+      seen.set(row.id, where);
+      say(`  ${row.orderName}: ${where}${row.ttn ? ` (TTN ${row.ttn})` : ""}`);
+    }
+  }
+}
+const followTimer = setInterval(() => void follow().catch(() => {}), 1_000);
+
+// ---------------------------------------------------------------------------------------------------
+// The store view, and the check's summary.
+
+function storeView(): string {
+  const events = (id: string) => store.fulfillments.get(id);
+  return storeViewPage({
+    shopName: DEMO_SHOP_NAME,
+    location: location.name,
+    orders: [...store.orders.values()].reverse().map((order) => ({
+      name: order.name,
+      createdAt: order.createdAt,
+      fulfillmentOrderStatus: order.fulfillmentOrderIds
+        .map((id) => store.fulfillmentOrders.get(id)?.status)
+        .join(", "),
+      fulfillments: order.fulfillmentIds.flatMap((id) => {
+        const fulfillment = events(id);
+        if (!fulfillment) return [];
+        return [
+          {
+            status: fulfillment.displayStatus,
+            tracking: fulfillment.trackingInfo.map((info) => ({
+              company: info.company,
+              number: info.number,
+              url: info.url,
+            })),
+            events: fulfillment.events.map((event) => event.status),
+          },
+        ];
+      }),
+    })),
+    inventory: [...store.products.values()].flatMap((product) =>
+      product.variantIds.map((variantId) => {
+        const variant = store.variants.get(variantId)!;
+        const level = store.level(variant.inventoryItemId, location.id);
+        return {
+          product: product.title,
+          variant: variant.title,
+          sku: variant.sku ?? "",
+          available: level ? (store.quantity(level, "available") ?? 0) : 0,
+          onHand: level ? (store.quantity(level, "on_hand") ?? 0) : 0,
+        };
+      }),
+    ),
+  });
+}
+
+async function summary() {
+  const rows = await db.warehouseOrder.findMany({
+    where: { shop: DEMO_SHOP },
+    select: { stage: true, state: true, ttn: true, fulfillmentId: true },
+  });
+  const deliveredRows = rows.filter((row) => row.stage === "delivered");
+  const fulfilledWithTracking = deliveredRows.filter((row) => {
+    const fulfillment = row.fulfillmentId ? store.fulfillments.get(row.fulfillmentId) : undefined;
+    return !!row.ttn && !!fulfillment?.trackingInfo.some((info) => info.number === row.ttn);
+  });
+  const syncs = await db.stockSync.findMany({
+    where: { shop: DEMO_SHOP, finishedAt: { not: null }, error: null },
+  });
+  return {
+    orders: rows.length,
+    held: rows.filter((row) => row.state === "held").length,
+    accepted: rows.filter((row) => row.state === "accepted").length,
+    delivered: deliveredRows.length,
+    fulfillments: store.fulfillments.size,
+    deliveredWithFulfillment: fulfilledWithTracking.length,
+    stockSyncs: syncs.length,
+    inventoryWrites: fake.requests.filter((request) => request.query.includes("inventorySetQuantities"))
+      .length,
+    itemsChanged: syncs.reduce((sum, sync) => sum + sync.changed, 0),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Stopping: every timer, the app's worker and database, the servers; nothing is left running.
+
+let stopping: Promise<void> | undefined;
+function stop(): Promise<void> {
+  stopping ??= (async () => {
+    clearTimeout(orderTimer);
+    clearInterval(stockTimer);
+    clearInterval(followTimer);
+    const forced = setTimeout(() => {
+      console.error("the demo did not stop within 15 s; exiting");
+      process.exit(1);
+    }, 15_000);
+    forced.unref();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await stopProcessWorker();
+    await closeWarehouseConnections();
+    await vite?.close();
+    await closeAppContext();
+    routeShopifyTo(undefined);
+    await sim.close();
+    await fake.close();
+    if (check) rmSync(dataDir, { recursive: true, force: true });
+  })();
+  return stopping;
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    say(`\n${signal}: stopping the demo...`);
+    void stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error("the demo did not stop cleanly:", error);
+        process.exit(1);
+      },
+    );
+  });
+}
+
+if (!check) {
+  say(`\nSklad Sync demo for ${DEMO_SHOP_NAME}: open ${origin}/`);
+  say(
+    `A sample order every ${everyMs / 1000} s; the warehouse picks, ships and delivers after ${delays.join(", ")} s. Ctrl-C stops it.\n`,
+  );
+} else {
+  const deadline = startedAt + timeoutMs;
+  let last = await summary();
+  let ok = false;
+  while (performance.now() < deadline) {
+    last = await summary();
+    if (last.deliveredWithFulfillment > 0 && last.inventoryWrites > 0 && last.itemsChanged > 0) {
+      ok = true;
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const elapsedS = Math.round((performance.now() - startedAt) / 100) / 10;
+  await stop();
+  if (!ok) {
+    const missing = [
+      last.deliveredWithFulfillment === 0
+        ? "no order reached Delivered with its fulfillment and tracking number in the store"
+        : null,
+      last.inventoryWrites === 0 || last.itemsChanged === 0 ? "no stock sync wrote inventory" : null,
+    ].filter(Boolean);
+    console.error(
+      `demo check failed: after ${elapsedS} s (--timeout ${timeoutMs / 1000}), ${missing.join("; ")}`,
+    );
+  }
+  console.log(JSON.stringify({ ok, ...last, elapsedS }));
+  process.exit(ok ? 0 : 1);
+}
