@@ -4,7 +4,8 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
-import { fieldErrors } from "../settings/settings.server";
+import { message, type Message } from "../i18n/message";
+import { fieldMessages } from "../settings/field-messages";
 import { requestRun } from "../work/schedule.server";
 import { requestStockSync } from "../stock/kinds";
 import { FULFILLMENT_KIND, requestStatusCheck, STATUSES_KIND } from "./kinds";
@@ -62,13 +63,13 @@ export async function saveStatusSettings(
   shop: string,
   input: unknown,
   locations: readonly LocationChoice[],
-): Promise<{ ok: true; view: StatusSettingsView } | { ok: false; errors: Record<string, string> }> {
+): Promise<{ ok: true; view: StatusSettingsView } | { ok: false; errors: Record<string, Message> }> {
   const parsed = statusSettingsFormSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
+  if (!parsed.success) return { ok: false, errors: fieldMessages(parsed.error) };
   const { locationId, ...settings } = parsed.data;
   const location = locationId ? locations.find((choice) => choice.id === locationId) : undefined;
   if (locationId && !location) {
-    return { ok: false, errors: { locationId: "Choose one of the store's locations." } };
+    return { ok: false, errors: { locationId: message("statuses:errors.location") } };
   }
   const before = await loadStatusSettings(deps.db, shop);
   const data = {
