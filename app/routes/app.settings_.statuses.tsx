@@ -144,7 +144,10 @@ export default function StatusSettings() {
             </Banner>
           )}
           <Layout>
-            <Layout.AnnotatedSection title={t("fulfillment.title")} description={t("fulfillment.description")}>
+            <Layout.AnnotatedSection
+              title={t("fulfillment.title")}
+              description={t("fulfillment.description")}
+            >
               <Card>
                 <FormLayout>
                   {locations ? (

@@ -168,8 +168,7 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
  * page to put into words with `translate(t, message)` (app/i18n/message.ts); nothing was saved.
  */
 export type SaveSettingsResult =
-  | { ok: true; view: SettingsView }
-  | { ok: false; errors: Record<string, Message> };
+  { ok: true; view: SettingsView } | { ok: false; errors: Record<string, Message> };
 
 export async function saveSettings(
   deps: ServiceDeps,

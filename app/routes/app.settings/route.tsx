@@ -120,7 +120,10 @@ export default function Settings() {
     const text = errors[path];
     return text ? translate(t, text) : undefined;
   };
-  const paymentMethods = PAYMENT_METHOD_KEYS.map((value) => ({ value, label: t(`methods.payment.${value}`) }));
+  const paymentMethods = PAYMENT_METHOD_KEYS.map((value) => ({
+    value,
+    label: t(`methods.payment.${value}`),
+  }));
   const deliveryMethods = DELIVERY_METHOD_KEYS.map((value) => ({
     value,
     label: t(`methods.delivery.${value}`),
@@ -303,7 +306,9 @@ export default function Settings() {
               {mappingIssues.length > 0 && (
                 <ul>
                   {mappingIssues.map(([path, text]) => (
-                    <li key={path}>{t("fieldError", { field: fieldName(t, path), error: translate(t, text) })}</li>
+                    <li key={path}>
+                      {t("fieldError", { field: fieldName(t, path), error: translate(t, text) })}
+                    </li>
                   ))}
                 </ul>
               )}
