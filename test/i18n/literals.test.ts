@@ -42,7 +42,6 @@ const NOT_YET = new Set<string>([
   "app/routes/app.catalogue.tsx",
   "app/routes/app.orders.$id.tsx",
   "app/routes/app.orders._index.tsx",
-  "app/routes/app.privacy.tsx",
   "app/routes/app.stock.tsx",
 ]);
 
