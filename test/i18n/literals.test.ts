@@ -37,7 +37,6 @@ const NOT_YET = new Set<string>([
   "app/components/catalogue-problems.tsx",
   "app/components/order-stage.tsx",
   "app/components/order-state.tsx",
-  "app/routes/_index.tsx",
   "app/routes/app._index.tsx",
   "app/routes/app.catalogue.tsx",
   "app/routes/app.orders.$id.tsx",
