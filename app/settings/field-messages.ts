@@ -103,9 +103,18 @@ export function fieldMessage(issue: Issue): Message {
   return rule ? rule.text(issue) : message("settings:errors.invalid");
 }
 
-/** The errors of a form: the first issue of each field, keyed by dotted path ("form" for the whole). */
-export function fieldMessages(error: z.ZodError): Record<string, Message> {
+/**
+ * The errors of a form: the first issue of each field, keyed by dotted path ("form" for the whole).
+ * `within` is where the parsed value sits in the form (["mapping"] for a stored mapping parsed alone).
+ */
+export function fieldMessages(
+  error: z.ZodError,
+  within: readonly PropertyKey[] = [],
+): Record<string, Message> {
   const errors: Record<string, Message> = {};
-  for (const issue of error.issues) errors[issue.path.join(".") || "form"] ??= fieldMessage(issue);
+  for (const found of error.issues) {
+    const issue = { ...found, path: [...within, ...found.path] } as Issue;
+    errors[issue.path.join(".") || "form"] ??= fieldMessage(issue);
+  }
   return errors;
 }

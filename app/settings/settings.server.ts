@@ -147,10 +147,7 @@ function mappingIssues(stored: string | null | undefined): Record<string, Messag
     return { form: message("settings:errors.mappingNotJson") };
   }
   const parsed = orderSettingsSchema.safeParse(raw);
-  if (parsed.success) return {};
-  const issues: Record<string, Message> = {};
-  for (const [path, text] of Object.entries(fieldMessages(parsed.error))) issues[`mapping.${path}`] = text;
-  return issues;
+  return parsed.success ? {} : fieldMessages(parsed.error, ["mapping"]);
 }
 
 /**

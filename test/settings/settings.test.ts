@@ -308,6 +308,14 @@ describe("a saved mapping that no longer validates", () => {
 
     const view = await loadSettings(db, SHOP);
     expect(view.mappingProblem).toMatch(/deliveryLiterals\.pickup/);
+    // The page says the same by field, in the admin's language.
+    expect(view.mappingIssues).toEqual({
+      "mapping.idOrderPrefix": message("settings:errors.prefix.endsInDigit"),
+      "mapping.deliveryLiterals.pickup": message("settings:errors.deliveryTextEmpty"),
+    });
+    expect(inWords(view.mappingIssues!["mapping.deliveryLiterals.pickup"], "uk")).toBe(
+      "Текст доставки не може бути порожнім.",
+    );
     expect(view.mapping.sendNoteAsComment).toBe(false);
     expect((await settingsRow()).mapping).toBe(STORED);
 
@@ -323,5 +331,6 @@ describe("a saved mapping that no longer validates", () => {
     expect(ready.state).toBe("ready");
     expect(ready.idOrder).toBe("UA11001");
     expect((await loadSettings(db, SHOP)).mappingProblem).toBeNull();
+    expect((await loadSettings(db, SHOP)).mappingIssues).toBeNull();
   });
 });
