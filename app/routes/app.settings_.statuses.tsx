@@ -131,6 +131,17 @@ export default function StatusSettings() {
   const stageLabel = (stage: string) =>
     (["none", ...STAGES] as string[]).includes(stage) ? t(`stages.${stage as StageKey}`) : stage;
   const stageOptions = ["none", ...STAGES].map((value) => ({ value, label: stageLabel(value) }));
+  /** A stored setting's name, for a problem listed apart from the form. */
+  const fieldName = (path: string) => {
+    const [top, second] = path.split(".");
+    if (top === "trackingUrls")
+      return second === "ukrposhta" ? t("fulfillment.ukrposhta") : t("fulfillment.novaPoshta");
+    if (top === "statusRules") return t("table.title");
+    if (top === "pollMinutes") return t("polling.minutes");
+    if (top === "idsPerReport") return t("polling.idsPerReport");
+    if (top === "notifyBuyer") return t("fulfillment.notifyBuyer");
+    return path;
+  };
 
   return (
     <Page title={t("title")} backAction={{ content: t("back"), url: "/app/settings" }}>
@@ -138,9 +149,20 @@ export default function StatusSettings() {
         <BlockStack gap="400">
           {answer?.ok && <Banner tone="success">{t("saved")}</Banner>}
           {errors.form && <Banner tone="critical">{error("form")}</Banner>}
-          {view.problem && (
+          {view.issues && (
             <Banner tone="warning" title={t("problem.title")}>
-              <p>{t("problem.body", { problem: view.problem })}</p>
+              <BlockStack gap="200">
+                <p>{t("problem.body")}</p>
+                <ul>
+                  {Object.entries(view.issues).map(([path, text]) => (
+                    <li key={path}>
+                      {path === "form"
+                        ? translate(t, text)
+                        : t("problem.field", { field: fieldName(path), error: translate(t, text) })}
+                    </li>
+                  ))}
+                </ul>
+              </BlockStack>
             </Banner>
           )}
           <Layout>

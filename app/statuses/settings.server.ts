@@ -15,6 +15,8 @@ export interface StatusSettingsView {
   settings: StatusSettings;
   /** Why the stored settings were not used as they are (then the defaults are shown). */
   problem: string | null;
+  /** The same by field, for the page to say in the admin's language; null when they validate. */
+  issues: Record<string, Message> | null;
   locationId: string | null;
   locationName: string | null;
   /** The last status look-up that ran, and what kept it from working (null when it worked). */
@@ -36,10 +38,23 @@ export async function loadStatusSettings(db: Db, shop: string): Promise<StatusSe
   return {
     settings,
     problem,
+    issues: problem === null ? null : storedIssues(row?.statusSettings),
     locationId: row?.locationId ?? null,
     locationName: row?.locationName ?? null,
     lastCheck: schedule?.lastRunAt ? { at: schedule.lastRunAt, problem: schedule.lastError } : null,
   };
+}
+
+/** What is wrong with stored status settings that do not validate, by field. */
+function storedIssues(stored: string | null | undefined): Record<string, Message> {
+  let raw: unknown;
+  try {
+    raw = stored ? JSON.parse(stored) : {};
+  } catch {
+    return { form: message("statuses:errors.notJson") };
+  }
+  const parsed = statusSettingsSchema.safeParse(raw);
+  return parsed.success ? {} : fieldMessages(parsed.error);
 }
 
 /** A Shopify location the merchant may pick (read from Shopify by the page, which offers them). */

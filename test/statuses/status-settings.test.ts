@@ -64,4 +64,24 @@ describe("the status settings", () => {
     expect(await appContext().db.shopSettings.findUnique({ where: { shop: SHOP } })).toBeNull();
     expect(await schedules()).toEqual([]);
   });
+
+  it("say by field what is wrong with stored settings that no longer validate", async () => {
+    const { db } = appContext();
+    await db.shopSettings.create({
+      data: {
+        shop: SHOP,
+        statusSettings: JSON.stringify({ pollMinutes: 1, statusRules: [{ stage: "shipped" }] }),
+      },
+    });
+    const view = await loadStatusSettings(db, SHOP);
+    expect(view.problem).toMatch(/pollMinutes/);
+    expect(view.issues).toEqual({
+      pollMinutes: message("statuses:errors.pollMinutes", { minimum: 5, maximum: 1440 }),
+      "statusRules.0": message("statuses:errors.ruleNeedsIdOrName"),
+    });
+    await db.shopSettings.update({ where: { shop: SHOP }, data: { statusSettings: "{oops" } });
+    expect((await loadStatusSettings(db, SHOP)).issues).toEqual({ form: message("statuses:errors.notJson") });
+    await db.shopSettings.update({ where: { shop: SHOP }, data: { statusSettings: "{}" } });
+    expect((await loadStatusSettings(db, SHOP)).issues).toBeNull();
+  });
 });
