@@ -22,12 +22,13 @@ import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { appContext } from "../context.server";
 import { listLocations } from "../fulfillment/locations.server";
-import { message, translate, type Message } from "../i18n/message";
+import { message, type Message } from "../i18n/message";
 import { useFormat } from "../i18n/react";
 import { readTexts } from "../i18n/texts";
 import { STAGES } from "../orders/states";
 import { createShopAdmin } from "../shopify/admin-graphql.server";
 import { authenticate } from "../shopify.server";
+import { inWords } from "../settings/words";
 import { loadStatusSettings, saveStatusSettings } from "../statuses/settings.server";
 import { BUILT_IN_STATUSES } from "../statuses/status-table";
 import { TTN_PLACEHOLDER, type StatusRule } from "../statuses/settings";
@@ -109,7 +110,7 @@ export default function StatusSettings() {
   const errors: Record<string, Message> = answer && !answer.ok ? answer.errors : {};
   const error = (path: string) => {
     const text = errors[path];
-    return text ? translate(t, text) : undefined;
+    return text ? inWords(t, format, text) : undefined;
   };
 
   const save = (event?: FormEvent) => {
@@ -157,8 +158,8 @@ export default function StatusSettings() {
                   {Object.entries(view.issues).map(([path, text]) => (
                     <li key={path}>
                       {path === "form"
-                        ? translate(t, text)
-                        : t("problem.field", { field: fieldName(path), error: translate(t, text) })}
+                        ? inWords(t, format, text)
+                        : t("problem.field", { field: fieldName(path), error: inWords(t, format, text) })}
                     </li>
                   ))}
                 </ul>
@@ -219,7 +220,7 @@ export default function StatusSettings() {
                       tone="warning"
                       title={t("polling.failedTitle", { at: format.dateTime(lastCheck.at) })}
                     >
-                      <p>{translate(t, lastCheck.problem)}</p>
+                      <p>{inWords(t, format, lastCheck.problem)}</p>
                       <p>{t("polling.failedRetry")}</p>
                     </Banner>
                   ) : (

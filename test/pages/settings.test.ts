@@ -201,10 +201,15 @@ describe("settings in Ukrainian", () => {
     expect(body).toMatch(/Призупинено з 2 бер\. 2026( р\.)?,? 10:30/);
   });
 
-  it("show the status settings in Ukrainian, with the stages' names", async () => {
+  it("show the status settings in Ukrainian, with the stages' names and what is wrong with the saved ones", async () => {
+    await appContext().db.shopSettings.create({
+      data: { shop: SHOP, statusSettings: JSON.stringify({ pollMinutes: 1 }) },
+    });
     const admin = await pages.adminIn("uk");
     await admin.open("/app/settings/statuses");
     const body = await textOf(admin.page.locator("body"));
+    expect(body).toContain("Збережені налаштування статусів більше не дійсні");
+    expect(body).toContain("Хвилин між перевірками: Вкажіть ціле число хвилин від 5 до 1 440.");
     expect(body).toContain("Статуси та виконання");
     expect(body).toContain("Таблиця статусів");
     expect(body).toContain("Доставлено:");

@@ -1,10 +1,12 @@
 // A form's validation errors as Messages: each field gets the text written for it, the limits travel as
 // values, and every key a rule can give exists in both languages.
 import { describe, expect, it } from "vitest";
+import { createFormatter } from "../../app/i18n/format";
 import { i18nFor } from "../../app/i18n/i18n";
 import { message, translate } from "../../app/i18n/message";
 import { fieldMessages } from "../../app/settings/field-messages";
 import { settingsFormSchema } from "../../app/settings/settings.server";
+import { inWords } from "../../app/settings/words";
 import { statusSettingsFormSchema } from "../../app/statuses/settings.server";
 
 const settingsErrors = (input: unknown) => {
@@ -146,5 +148,25 @@ describe("field messages", () => {
         expect(i18nFor(locale).exists(key), `${locale} ${key}`).toBe(true);
       }
     }
+  });
+});
+
+describe("a settings text in words", () => {
+  it("writes its numbers the admin's way", () => {
+    const text = message("statuses:errors.pollMinutes", { minimum: 5, maximum: 1440 });
+    expect(inWords(i18nFor("en").t, createFormatter("en", "Europe/Kyiv"), text)).toBe(
+      "Give a whole number of minutes from 5 to 1,440.",
+    );
+    expect(inWords(i18nFor("uk").t, createFormatter("uk", "Europe/Kyiv"), text).replace(/\s/g, " ")).toBe(
+      "Вкажіть ціле число хвилин від 5 до 1 440.",
+    );
+    // Words are left as they are.
+    expect(
+      inWords(
+        i18nFor("en").t,
+        createFormatter("en", "Europe/Kyiv"),
+        message("settings:errors.apiKey.shared", { shop: "a-1000.myshopify.com" }),
+      ),
+    ).toContain("the store a-1000.myshopify.com");
   });
 });

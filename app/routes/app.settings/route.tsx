@@ -22,7 +22,7 @@ import {
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { appContext } from "../../context.server";
-import { message, translate, type Message } from "../../i18n/message";
+import { message, type Message } from "../../i18n/message";
 import { useFormat } from "../../i18n/react";
 import {
   DEFAULT_ORDER_SETTINGS,
@@ -31,6 +31,7 @@ import {
   type OrderSettings,
 } from "../../orders/settings";
 import { loadSettings, saveSettings, sharedKeyConflict } from "../../settings/settings.server";
+import { inWords } from "../../settings/words";
 import { notifyAddress, rotateNotifyToken } from "../../statuses/notify-token.server";
 import { authenticate } from "../../shopify.server";
 import { shopChanged, wakeWorker } from "../../work/worker.server";
@@ -118,7 +119,7 @@ export default function Settings() {
   const errors: Record<string, Message> = answer && !answer.ok ? answer.errors : {};
   const error = (path: string) => {
     const text = errors[path];
-    return text ? translate(t, text) : undefined;
+    return text ? inWords(t, format, text) : undefined;
   };
   const paymentMethods = PAYMENT_METHOD_KEYS.map((value) => ({
     value,
@@ -289,14 +290,14 @@ export default function Settings() {
         {settings.pausedAt && (
           <Banner tone="critical" title={t("pause.title")}>
             <BlockStack gap="200">
-              {settings.pauseReason && <p>{translate(t, settings.pauseReason)}</p>}
+              {settings.pauseReason && <p>{inWords(t, format, settings.pauseReason)}</p>}
               <p>{t("pause.since", { at: format.dateTime(settings.pausedAt) })}</p>
             </BlockStack>
           </Banner>
         )}
         {settings.keyConflict && (
           <Banner tone="critical" title={t("keyConflict.title")}>
-            <p>{translate(t, settings.keyConflict)}</p>
+            <p>{inWords(t, format, settings.keyConflict)}</p>
           </Banner>
         )}
         {settings.mappingIssues && (
@@ -307,7 +308,7 @@ export default function Settings() {
                 <ul>
                   {mappingIssues.map(([path, text]) => (
                     <li key={path}>
-                      {t("fieldError", { field: fieldName(t, path), error: translate(t, text) })}
+                      {t("fieldError", { field: fieldName(t, path), error: inWords(t, format, text) })}
                     </li>
                   ))}
                 </ul>
@@ -318,7 +319,7 @@ export default function Settings() {
         )}
         {answer?.ok && (
           <Banner tone="success">
-            <p>{translate(t, answer.message)}</p>
+            <p>{inWords(t, format, answer.message)}</p>
           </Banner>
         )}
         {answer && !answer.ok && (
@@ -328,8 +329,8 @@ export default function Settings() {
                 {unplaced.map(([path, text]) => (
                   <li key={path}>
                     {path === "form"
-                      ? translate(t, text)
-                      : t("fieldError", { field: fieldName(t, path), error: translate(t, text) })}
+                      ? inWords(t, format, text)
+                      : t("fieldError", { field: fieldName(t, path), error: inWords(t, format, text) })}
                   </li>
                 ))}
               </ul>
@@ -384,6 +385,7 @@ function NotificationAddress({
   onReplace: () => void;
 }) {
   const { t } = useTranslation("settings");
+  const format = useFormat();
   const [confirming, setConfirming] = useState(false);
   const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
   // A new address is a new thing to copy.
@@ -421,7 +423,7 @@ function NotificationAddress({
             />
           ) : (
             <Banner tone="warning">
-              <p>{translate(t, address.message)}</p>
+              <p>{inWords(t, format, address.message)}</p>
             </Banner>
           )}
           {confirming ? (
