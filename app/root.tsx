@@ -1,8 +1,22 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "@remix-run/react";
+import { DEFAULT_LOCALE, supportedLocale, type Locale } from "./i18n/locales";
+
+/**
+ * The document's language: the one the deepest route that chose one gave (the admin's layout, from the
+ * admin's locale or the shop's; the landing page, from Accept-Language), else English.
+ */
+export function documentLocale(matches: readonly { data?: unknown }[]): Locale {
+  for (const match of [...matches].reverse()) {
+    const locale = (match.data as { locale?: unknown } | null | undefined)?.locale;
+    if (typeof locale === "string" && supportedLocale(locale)) return supportedLocale(locale)!;
+  }
+  return DEFAULT_LOCALE;
+}
 
 export default function App() {
+  const lang = documentLocale(useMatches());
   return (
-    <html lang="en">
+    <html lang={lang}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width,initial-scale=1" />

@@ -138,7 +138,7 @@ flow = await startOrderFlow({
 await saveStatusSettings(appContext(), SHOP, { locationId: warehouse.id }, location);
 await acceptedOrders(500_000, IDLE_ORDERS);
 const address = await notifyAddress(db, SHOP);
-if (!address.ok) throw new Error(address.message);
+if (!address.ok) throw new Error(address.message.key);
 await realSim.control("notification-url", { url: `${flow.app.url}${new URL(address.url).pathname}` });
 // Every earlier order is fulfilled by now, so each one more the fake counts is one of the idle shop's.
 const fulfilledBefore = (await fake.stats()).fulfilledOrders;

@@ -19,25 +19,20 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { appContext } from "../context.server";
 import { listLocations } from "../fulfillment/locations.server";
-import { formatShopTime, shopTimeZone } from "../orders/queries.server";
+import { message, type Message } from "../i18n/message";
+import { useFormat } from "../i18n/react";
+import { readTexts } from "../i18n/texts";
 import { STAGES } from "../orders/states";
 import { createShopAdmin } from "../shopify/admin-graphql.server";
 import { authenticate } from "../shopify.server";
+import { inWords } from "../settings/words";
 import { loadStatusSettings, saveStatusSettings } from "../statuses/settings.server";
 import { BUILT_IN_STATUSES } from "../statuses/status-table";
-import type { StatusRule } from "../statuses/settings";
+import { TTN_PLACEHOLDER, type StatusRule } from "../statuses/settings";
 import { wakeWorker } from "../work/worker.server";
-
-const STAGE_LABELS: Record<string, string> = {
-  none: "No stage yet",
-  picked: "Picked",
-  shipped: "Shipped",
-  delivered: "Delivered",
-  cancelled_at_warehouse: "Cancelled at the warehouse",
-  returned: "Returned",
-};
 
 /** The shop's locations as Shopify lists them now; null when Shopify could not be asked. */
 async function locationsOf(request: Request) {
@@ -56,32 +51,35 @@ async function locationsOf(request: Request) {
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { db } = appContext();
-  const [{ lastCheck, ...view }, locations, timeZone] = await Promise.all([
+  const [{ lastCheck, ...view }, locations] = await Promise.all([
     loadStatusSettings(db, session.shop),
     locationsOf(request),
-    shopTimeZone(db, session.shop),
   ]);
   return {
     view,
-    lastCheck: lastCheck && { at: formatShopTime(lastCheck.at, timeZone), problem: lastCheck.problem },
+    lastCheck: lastCheck && {
+      at: lastCheck.at.toISOString(),
+      // What kept the look-up from working, as the run recorded it (words of its own, shown as they are).
+      problem: readTexts(lastCheck.problem)[0] ?? null,
+    },
     locations: locations?.map(({ id, name }) => ({ id, name })) ?? null,
     builtIn: BUILT_IN_STATUSES.map(({ stage, names }) => ({ stage: stage ?? "none", names })),
   };
 };
 
-type ActionAnswer = { ok: true } | { ok: false; errors: Record<string, string> };
+type ActionAnswer = { ok: true } | { ok: false; errors: Record<string, Message> };
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAnswer> => {
   const { session } = await authenticate.admin(request);
   const input: unknown = await request.json().catch(() => undefined);
   if (typeof input !== "object" || input === null) {
-    return { ok: false, errors: { form: "The form could not be read; reload the page and try again." } };
+    return { ok: false, errors: { form: message("settings:errors.unreadableForm") } };
   }
   const locations = await locationsOf(request);
   if (locations === null) {
     return {
       ok: false,
-      errors: { form: "Shopify's locations could not be read just now; try again in a moment." },
+      errors: { form: message("statuses:errors.locationsUnreadable") },
     };
   }
   const saved = await saveStatusSettings(
@@ -100,6 +98,8 @@ export default function StatusSettings() {
   const answer = useActionData<typeof action>();
   const submit = useSubmit();
   const saving = useNavigation().state === "submitting";
+  const { t } = useTranslation("statuses");
+  const format = useFormat();
   const [locationId, setLocationId] = useState(view.locationId ?? "");
   const [notifyBuyer, setNotifyBuyer] = useState(view.settings.notifyBuyer);
   const [pollMinutes, setPollMinutes] = useState(String(view.settings.pollMinutes));
@@ -107,7 +107,11 @@ export default function StatusSettings() {
   const [novaPoshta, setNovaPoshta] = useState(view.settings.trackingUrls.novaPoshta);
   const [ukrposhta, setUkrposhta] = useState(view.settings.trackingUrls.ukrposhta);
   const [rules, setRules] = useState<Rule[]>(view.settings.statusRules);
-  const errors: Record<string, string> = answer && !answer.ok ? answer.errors : {};
+  const errors: Record<string, Message> = answer && !answer.ok ? answer.errors : {};
+  const error = (path: string) => {
+    const text = errors[path];
+    return text ? inWords(t, format, text) : undefined;
+  };
 
   const save = (event?: FormEvent) => {
     event?.preventDefault();
@@ -125,141 +129,166 @@ export default function StatusSettings() {
   };
   const setRule = (index: number, changes: Partial<Rule>) =>
     setRules((current) => current.map((rule, i) => (i === index ? { ...rule, ...changes } : rule)));
-  const stageOptions = ["none", ...STAGES].map((value) => ({ value, label: STAGE_LABELS[value] ?? value }));
+  const stageLabel = (stage: string) =>
+    (["none", ...STAGES] as string[]).includes(stage) ? t(`stages.${stage as StageKey}`) : stage;
+  const stageOptions = ["none", ...STAGES].map((value) => ({ value, label: stageLabel(value) }));
+  /** A stored setting's name, for a problem listed apart from the form. */
+  const fieldName = (path: string) => {
+    const [top, second] = path.split(".");
+    if (top === "trackingUrls")
+      return second === "ukrposhta" ? t("fulfillment.ukrposhta") : t("fulfillment.novaPoshta");
+    if (top === "statusRules") return t("table.title");
+    if (top === "pollMinutes") return t("polling.minutes");
+    if (top === "idsPerReport") return t("polling.idsPerReport");
+    if (top === "notifyBuyer") return t("fulfillment.notifyBuyer");
+    return path;
+  };
 
   return (
-    <Page title="Statuses and fulfillment" backAction={{ content: "Settings", url: "/app/settings" }}>
+    <Page title={t("title")} backAction={{ content: t("back"), url: "/app/settings" }}>
       <form onSubmit={save}>
         <BlockStack gap="400">
-          {answer?.ok && <Banner tone="success">Status settings saved.</Banner>}
-          {errors.form && <Banner tone="critical">{errors.form}</Banner>}
-          {view.problem && (
-            <Banner tone="warning" title="The saved status settings no longer validate">
-              <p>The defaults are used until you save these settings again. What was wrong: {view.problem}</p>
+          {answer?.ok && <Banner tone="success">{t("saved")}</Banner>}
+          {errors.form && <Banner tone="critical">{error("form")}</Banner>}
+          {view.issues && (
+            <Banner tone="warning" title={t("problem.title")}>
+              <BlockStack gap="200">
+                <p>{t("problem.body")}</p>
+                <ul>
+                  {Object.entries(view.issues).map(([path, text]) => (
+                    <li key={path}>
+                      {path === "form"
+                        ? inWords(t, format, text)
+                        : t("problem.field", { field: fieldName(path), error: inWords(t, format, text) })}
+                    </li>
+                  ))}
+                </ul>
+              </BlockStack>
             </Banner>
           )}
           <Layout>
             <Layout.AnnotatedSection
-              title="Fulfillment in Shopify"
-              description="When the warehouse ships an order, the app fulfils it in Shopify at this location, with the waybill and its tracking page."
+              title={t("fulfillment.title")}
+              description={t("fulfillment.description")}
             >
               <Card>
                 <FormLayout>
                   {locations ? (
                     <Select
-                      label="The location that stands for the warehouse"
+                      label={t("fulfillment.location")}
                       options={[
-                        { label: "Not chosen yet: orders wait to be fulfilled", value: "" },
+                        { label: t("fulfillment.locationNone"), value: "" },
                         ...locations.map(({ id, name }) => ({ label: name, value: id })),
                       ]}
                       value={locationId}
                       onChange={setLocationId}
-                      error={errors.locationId}
+                      error={error("locationId")}
                     />
                   ) : (
-                    <Banner tone="warning">
-                      Shopify&apos;s locations could not be read just now. Reload the page to choose one.
-                    </Banner>
+                    <Banner tone="warning">{t("fulfillment.locationsUnreadable")}</Banner>
                   )}
                   <Checkbox
-                    label="Let Shopify email the buyer when an order ships or its tracking changes"
+                    label={t("fulfillment.notifyBuyer")}
                     checked={notifyBuyer}
                     onChange={setNotifyBuyer}
-                    error={errors.notifyBuyer}
+                    error={error("notifyBuyer")}
                   />
                   <TextField
-                    label="Nova Poshta tracking page"
+                    label={t("fulfillment.novaPoshta")}
                     autoComplete="off"
                     value={novaPoshta}
                     onChange={setNovaPoshta}
-                    helpText="{ttn} is replaced by the waybill number."
-                    error={errors["trackingUrls.novaPoshta"]}
+                    helpText={t("fulfillment.ttnHelp", { placeholder: TTN_PLACEHOLDER })}
+                    error={error("trackingUrls.novaPoshta")}
                   />
                   <TextField
-                    label="Ukrposhta tracking page"
+                    label={t("fulfillment.ukrposhta")}
                     autoComplete="off"
                     value={ukrposhta}
                     onChange={setUkrposhta}
-                    helpText="{ttn} is replaced by the waybill number."
-                    error={errors["trackingUrls.ukrposhta"]}
+                    helpText={t("fulfillment.ttnHelp", { placeholder: TTN_PLACEHOLDER })}
+                    error={error("trackingUrls.ukrposhta")}
                   />
                 </FormLayout>
               </Card>
             </Layout.AnnotatedSection>
-            <Layout.AnnotatedSection
-              title="Looking orders up"
-              description="Every order the warehouse has and has not delivered yet is looked up again after this many minutes, in case a notification was lost."
-            >
+            <Layout.AnnotatedSection title={t("polling.title")} description={t("polling.description")}>
               <Card>
                 <FormLayout>
                   {lastCheck?.problem ? (
-                    <Banner tone="warning" title={`The last look-up, on ${lastCheck.at}, did not work`}>
-                      <p>{lastCheck.problem}</p>
-                      <p>It is tried again by itself; orders keep their stages meanwhile.</p>
+                    <Banner
+                      tone="warning"
+                      title={t("polling.failedTitle", { at: format.dateTime(lastCheck.at) })}
+                    >
+                      <p>{inWords(t, format, lastCheck.problem)}</p>
+                      <p>{t("polling.failedRetry")}</p>
                     </Banner>
                   ) : (
                     <Text as="p" tone="subdued">
                       {lastCheck
-                        ? `Last looked up on ${lastCheck.at}.`
-                        : "No look-up has run lately: there are no orders on their way to follow."}
+                        ? t("polling.last", { at: format.dateTime(lastCheck.at) })
+                        : t("polling.none")}
                     </Text>
                   )}
                   <TextField
-                    label="Minutes between look-ups"
+                    label={t("polling.minutes")}
                     type="number"
                     min={5}
                     max={1440}
                     autoComplete="off"
                     value={pollMinutes}
                     onChange={setPollMinutes}
-                    error={errors.pollMinutes}
+                    error={error("pollMinutes")}
                   />
                   <TextField
-                    label="Orders looked up in one request"
+                    label={t("polling.idsPerReport")}
                     type="number"
                     min={1}
                     max={500}
                     autoComplete="off"
                     value={idsPerReport}
                     onChange={setIdsPerReport}
-                    helpText="The warehouse allows one look-up a minute. Lower this only if it refuses long requests."
-                    error={errors.idsPerReport}
+                    helpText={t("polling.idsPerReportHelp")}
+                    error={error("idsPerReport")}
                   />
                 </FormLayout>
               </Card>
             </Layout.AnnotatedSection>
-            <Layout.AnnotatedSection
-              title="Status table"
-              description="Which of the warehouse's statuses means which stage. Your rows come first, by the status's id or name; a status nobody knows is shown on the order and moves nothing."
-            >
+            <Layout.AnnotatedSection title={t("table.title")} description={t("table.description")}>
               <BlockStack gap="400">
                 <Card>
                   <BlockStack gap="300">
-                    {rules.length === 0 && <Text as="p">No rows of your own yet.</Text>}
+                    {error("statusRules") && (
+                      <Text as="p" tone="critical">
+                        {error("statusRules")}
+                      </Text>
+                    )}
+                    {rules.length === 0 && <Text as="p">{t("table.none")}</Text>}
                     {rules.map((rule, index) => (
                       <InlineStack key={index} gap="300" blockAlign="end" wrap={false}>
                         <TextField
-                          label="Status id"
+                          label={t("table.id")}
                           autoComplete="off"
                           value={rule.id}
                           onChange={(id) => setRule(index, { id })}
-                          error={errors[`statusRules.${index}.id`]}
+                          error={error(`statusRules.${index}.id`)}
                         />
                         <TextField
-                          label="Status name"
+                          label={t("table.name")}
                           autoComplete="off"
                           value={rule.name}
                           onChange={(name) => setRule(index, { name })}
-                          error={errors[`statusRules.${index}.name`] ?? errors[`statusRules.${index}`]}
+                          error={error(`statusRules.${index}.name`) ?? error(`statusRules.${index}`)}
                         />
                         <Select
-                          label="Stage"
+                          label={t("table.stage")}
                           options={stageOptions}
                           value={rule.stage}
                           onChange={(stage) => setRule(index, { stage: stage as Rule["stage"] })}
+                          error={error(`statusRules.${index}.stage`)}
                         />
                         <Button onClick={() => setRules((current) => current.filter((_, i) => i !== index))}>
-                          Remove
+                          {t("table.remove")}
                         </Button>
                       </InlineStack>
                     ))}
@@ -269,7 +298,7 @@ export default function StatusSettings() {
                           setRules((current) => [...current, { id: "", name: "", stage: "shipped" }])
                         }
                       >
-                        Add a status
+                        {t("table.add")}
                       </Button>
                     </InlineStack>
                   </BlockStack>
@@ -277,11 +306,11 @@ export default function StatusSettings() {
                 <Card>
                   <BlockStack gap="200">
                     <Text as="h3" variant="headingSm">
-                      Built in
+                      {t("table.builtIn")}
                     </Text>
                     {builtIn.map(({ stage, names }) => (
                       <Text as="p" key={stage}>
-                        {STAGE_LABELS[stage]}: {names.join(", ")}
+                        {t("table.builtInRow", { stage: stageLabel(stage), names: names.join(", ") })}
                       </Text>
                     ))}
                   </BlockStack>
@@ -291,7 +320,7 @@ export default function StatusSettings() {
           </Layout>
           <InlineStack align="end">
             <Button variant="primary" submit loading={saving}>
-              Save
+              {t("save")}
             </Button>
           </InlineStack>
         </BlockStack>
@@ -299,3 +328,5 @@ export default function StatusSettings() {
     </Page>
   );
 }
+
+type StageKey = "none" | (typeof STAGES)[number];

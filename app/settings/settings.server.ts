@@ -19,6 +19,9 @@ import {
 import { BATCH_PROOF, REMAP_KIND } from "../orders/states";
 import { rateLimitKey } from "../warehouse/limiter.server";
 import { requestRun } from "../work/schedule.server";
+import { message, type Message } from "../i18n/message";
+import { readTexts, writeTexts } from "../i18n/texts";
+import { fieldMessages } from "./field-messages";
 import { encryptionKey, encryptSecret, readApiKey, secretHint } from "./secret-box.server";
 
 export const WAREHOUSE_ENVIRONMENTS = ["production", "staging"] as const;
@@ -32,8 +35,11 @@ export interface SettingsView {
   mapping: OrderSettings;
   /** Why the saved mapping no longer validates (the form then shows what of it still does). */
   mappingProblem: string | null;
+  /** The same, by field, for the page to say in the admin's language; null when the mapping validates. */
+  mappingIssues: Record<string, Message> | null;
   pausedAt: Date | null;
-  pauseReason: string | null;
+  /** Why the work is paused (PAUSE_REASONS; an older row's English words as a stored text). */
+  pauseReason: Message | null;
 }
 
 const checkbox = z
@@ -122,8 +128,9 @@ function view(row: SettingsRow, log?: Log): SettingsView {
     batchAddOrder: row?.batchAddOrder ?? true,
     mapping,
     mappingProblem: problem,
+    mappingIssues: problem === null ? null : mappingIssues(row?.mapping),
     pausedAt: row?.pausedAt ?? null,
-    pauseReason: row?.pauseReason ?? null,
+    pauseReason: readTexts(row?.pauseReason)[0] ?? null,
   };
 }
 
@@ -131,20 +138,42 @@ export async function loadSettings(db: Db, shop: string, log?: Log): Promise<Set
   return view(await db.shopSettings.findUnique({ where: { shop } }), log);
 }
 
-/** The errors of a form, keyed by dotted field path ("apiKey", "mapping.deliveryRules.0.match"). */
+/** What is wrong with a stored mapping that does not validate, by field (app/settings/field-messages.ts). */
+function mappingIssues(stored: string | null | undefined): Record<string, Message> {
+  let raw: unknown;
+  try {
+    raw = stored ? JSON.parse(stored) : {};
+  } catch {
+    return { form: message("settings:errors.mappingNotJson") };
+  }
+  const parsed = orderSettingsSchema.safeParse(raw);
+  return parsed.success ? {} : fieldMessages(parsed.error, ["mapping"]);
+}
+
+/**
+ * The errors of a form in English, keyed by dotted field path ("apiKey", "mapping.deliveryRules.0.match").
+ * The settings and statuses forms answer with `fieldMessages` instead, said in the admin's language.
+ */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const issue of error.issues) errors[issue.path.join(".") || "form"] ??= issue.message;
   return errors;
 }
 
+/**
+ * A save's outcome. Refused: each field's error (by dotted path, "form" for the whole) as a Message, for the
+ * page to put into words with `translate(t, message)` (app/i18n/message.ts); nothing was saved.
+ */
+export type SaveSettingsResult =
+  { ok: true; view: SettingsView } | { ok: false; errors: Record<string, Message> };
+
 export async function saveSettings(
   deps: ServiceDeps,
   shop: string,
   input: unknown,
-): Promise<{ ok: true; view: SettingsView } | { ok: false; errors: Record<string, string> }> {
+): Promise<SaveSettingsResult> {
   const parsed = settingsFormSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
+  if (!parsed.success) return { ok: false, errors: fieldMessages(parsed.error) };
   const { apiKey, environment, batchAddOrder, mapping } = parsed.data;
   const existing = await deps.db.shopSettings.findUnique({ where: { shop } });
   const keyChanged = apiKey !== undefined && rateLimitKey(apiKey) !== existing?.apiKeyDigest;
@@ -198,26 +227,24 @@ async function idOrderRefusals(
     mapping: OrderSettings;
     before: ShopMapping;
   },
-): Promise<Record<string, string> | null> {
+): Promise<Record<string, Message> | null> {
   const prefix = input.mapping.idOrderPrefix;
   const previous = input.before.mapping.idOrderPrefix;
   if (prefix.toUpperCase() !== previous.toUpperCase() && idOrderPrefixesCanMeet(prefix, previous)) {
     return {
-      "mapping.idOrderPrefix": `Orders already sent with the prefix “${previous}” could share an id_order with new orders under “${prefix}”: choose a prefix that “${previous}” does not begin with.`,
+      "mapping.idOrderPrefix": message("settings:errors.prefix.meetsPrevious", { previous, prefix }),
     };
   }
   if (input.digest === null) return null;
   const other = keySharerColliding(prefix, await keySharers(db, input.shop, input.digest));
   if (!other) return null;
-  const errors: Record<string, string> = {
+  const errors: Record<string, Message> = {
     "mapping.idOrderPrefix":
       other.idOrderPrefix === ""
-        ? `The store ${other.shop} sends orders with the same warehouse ApiKey and no order number prefix, so orders of the two stores could get the same id_order. Give this store a prefix of its own, such as “B-”.`
-        : `The store ${other.shop} sends orders with the same warehouse ApiKey and the order number prefix “${other.idOrderPrefix}”, so orders of the two stores could get the same id_order. Give this store a prefix of its own.`,
+        ? message("settings:errors.prefix.sharedKeyNoPrefix", { shop: other.shop })
+        : message("settings:errors.prefix.sharedKey", { shop: other.shop, prefix: other.idOrderPrefix }),
   };
-  if (input.keyChanged) {
-    errors.apiKey = `This ApiKey is already used by the store ${other.shop}. Two stores can share a key only when each has its own order number prefix: set one for this store below.`;
-  }
+  if (input.keyChanged) errors.apiKey = message("settings:errors.apiKey.shared", { shop: other.shop });
   return errors;
 }
 
@@ -236,8 +263,10 @@ async function keySharers(db: Db, shop: string, digest: string): Promise<KeyShar
 
 export interface SharedKeyConflict {
   otherShop: string;
-  /** For the merchant and the log: what is wrong and what to do. */
+  /** For the log: what is wrong and what to do. */
   message: string;
+  /** The same for the merchant, in the admin's language. */
+  text: Message;
 }
 
 /**
@@ -257,6 +286,7 @@ export async function sharedKeyConflict(db: Db, shop: string): Promise<SharedKey
   return {
     otherShop: other.shop,
     message: `This store and ${other.shop} use the same warehouse ApiKey with order number prefixes that could give two orders the same id_order, so no orders are sent until each store has its own prefix in Settings.`,
+    text: message("settings:keyConflict.body", { shop: other.shop }),
   };
 }
 
@@ -284,18 +314,25 @@ export async function warehouseAccess(db: Db, shop: string): Promise<WarehouseAc
 /**
  * The warehouse refused the key (401), or it cannot be read: stop all work for the shop until a new key
  * is saved. Only while `keyDigest` is still the saved key: a late refusal of a key the merchant has
- * replaced meanwhile must not pause the new one.
+ * replaced meanwhile must not pause the new one. `reason` is one of PAUSE_REASONS.
  */
+/** Why a shop's work stops until a new key is saved, for the Settings page's banner. */
+export const PAUSE_REASONS = {
+  refused: message("settings:pause.reason.refused"),
+  unreadable: message("settings:pause.reason.unreadable"),
+} as const;
+
 export async function pauseShop(
   db: Db,
   shop: string,
   keyDigest: string | null,
   at: Date,
-  reason: string,
+  reason: Message,
 ): Promise<boolean> {
   const { count } = await db.shopSettings.updateMany({
     where: { shop, pausedAt: null, apiKeyDigest: keyDigest },
-    data: { pausedAt: at, pauseReason: reason },
+    // Kept as a Message (app/i18n/texts.ts): Settings says it in the admin's language.
+    data: { pausedAt: at, pauseReason: writeTexts([reason]) },
   });
   return count === 1;
 }

@@ -5,6 +5,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { isUniqueViolation, type Db } from "../db.server";
+import { message, type Message } from "../i18n/message";
 import { env } from "../env.server";
 import type { Log } from "../logger.server";
 import { decryptSecret, encryptionKey, encryptSecret, SecretUnreadable } from "../settings/secret-box.server";
@@ -54,7 +55,8 @@ export async function ensureNotifyToken(db: Db, shop: string): Promise<void> {
   }
 }
 
-export type NotifyAddress = { ok: true; url: string } | { ok: false; message: string };
+/** The address, or why it cannot be shown (a Message, said by the page in the admin's language). */
+export type NotifyAddress = { ok: true; url: string } | { ok: false; message: Message };
 
 /** The shop's whole notification address, made now if the shop has none yet. */
 export async function notifyAddress(db: Db, shop: string): Promise<NotifyAddress> {
@@ -69,11 +71,7 @@ export async function notifyAddress(db: Db, shop: string): Promise<NotifyAddress
   } catch (error) {
     if (!(error instanceof SecretUnreadable)) throw error;
     // The address may still work (its digest does not need the key); only showing it is impossible.
-    return {
-      ok: false,
-      message:
-        "The address cannot be shown because the app's encryption key changed since it was made. Make a new address and give it to your warehouse manager.",
-    };
+    return { ok: false, message: message("settings:notifications.unreadable") };
   }
 }
 

@@ -4,7 +4,8 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
-import { fieldErrors } from "../settings/settings.server";
+import { message, type Message } from "../i18n/message";
+import { fieldMessages } from "../settings/field-messages";
 import { requestRun } from "../work/schedule.server";
 import { requestStockSync } from "../stock/kinds";
 import { FULFILLMENT_KIND, requestStatusCheck, STATUSES_KIND } from "./kinds";
@@ -14,6 +15,8 @@ export interface StatusSettingsView {
   settings: StatusSettings;
   /** Why the stored settings were not used as they are (then the defaults are shown). */
   problem: string | null;
+  /** The same by field, for the page to say in the admin's language; null when they validate. */
+  issues: Record<string, Message> | null;
   locationId: string | null;
   locationName: string | null;
   /** The last status look-up that ran, and what kept it from working (null when it worked). */
@@ -35,10 +38,23 @@ export async function loadStatusSettings(db: Db, shop: string): Promise<StatusSe
   return {
     settings,
     problem,
+    issues: problem === null ? null : storedIssues(row?.statusSettings),
     locationId: row?.locationId ?? null,
     locationName: row?.locationName ?? null,
     lastCheck: schedule?.lastRunAt ? { at: schedule.lastRunAt, problem: schedule.lastError } : null,
   };
+}
+
+/** What is wrong with stored status settings that do not validate, by field. */
+function storedIssues(stored: string | null | undefined): Record<string, Message> {
+  let raw: unknown;
+  try {
+    raw = stored ? JSON.parse(stored) : {};
+  } catch {
+    return { form: message("statuses:errors.notJson") };
+  }
+  const parsed = statusSettingsSchema.safeParse(raw);
+  return parsed.success ? {} : fieldMessages(parsed.error);
 }
 
 /** A Shopify location the merchant may pick (read from Shopify by the page, which offers them). */
@@ -62,13 +78,13 @@ export async function saveStatusSettings(
   shop: string,
   input: unknown,
   locations: readonly LocationChoice[],
-): Promise<{ ok: true; view: StatusSettingsView } | { ok: false; errors: Record<string, string> }> {
+): Promise<{ ok: true; view: StatusSettingsView } | { ok: false; errors: Record<string, Message> }> {
   const parsed = statusSettingsFormSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
+  if (!parsed.success) return { ok: false, errors: fieldMessages(parsed.error) };
   const { locationId, ...settings } = parsed.data;
   const location = locationId ? locations.find((choice) => choice.id === locationId) : undefined;
   if (locationId && !location) {
-    return { ok: false, errors: { locationId: "Choose one of the store's locations." } };
+    return { ok: false, errors: { locationId: message("statuses:errors.location") } };
   }
   const before = await loadStatusSettings(deps.db, shop);
   const data = {

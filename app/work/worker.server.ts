@@ -9,7 +9,6 @@ import type { Clock, WakeReason } from "../context.server";
 import type { Db } from "../db.server";
 import type { Log } from "../logger.server";
 import { ordersWork, type OrdersWorkOptions } from "../orders/work.server";
-import { UNAUTHORIZED_REASON } from "../orders/step.server";
 import { remapWork } from "../orders/remap.server";
 import { statusesWork } from "../statuses/work.server";
 import { catalogueWork } from "../catalogue/work.server";
@@ -18,6 +17,7 @@ import { fulfillmentWork } from "../fulfillment/work.server";
 import { stockWork } from "../stock/work.server";
 import {
   pauseShop,
+  PAUSE_REASONS,
   sharedKeyConflict,
   warehouseAccess,
   type WarehouseAccess,
@@ -239,7 +239,7 @@ export function createWorker(options: WorkerOptions): Worker {
     } catch (error) {
       if (!(error instanceof SecretUnreadable)) throw error;
       const saved = await db.shopSettings.findUnique({ where: { shop }, select: { apiKeyDigest: true } });
-      await pauseShop(db, shop, saved?.apiKeyDigest ?? null, clock(), error.message);
+      await pauseShop(db, shop, saved?.apiKeyDigest ?? null, clock(), PAUSE_REASONS.unreadable);
       log.error({ shop, event: "shop.key_unreadable" }, error.message);
       return;
     }
@@ -364,7 +364,7 @@ export function createWorker(options: WorkerOptions): Worker {
 
   /** The one place a refused key pauses a shop: only if that key is still the one saved. */
   async function keyRefused(work: ShopWork) {
-    const paused = await pauseShop(db, work.shop, work.keyDigest, clock(), UNAUTHORIZED_REASON);
+    const paused = await pauseShop(db, work.shop, work.keyDigest, clock(), PAUSE_REASONS.refused);
     if (paused) {
       work.log.warn({ event: "shop.paused" }, "warehouse refused the ApiKey; the shop's work is paused");
     } else {

@@ -51,7 +51,7 @@ async function loop() {
   ]);
   if (!saved.ok) throw new Error(JSON.stringify(saved.errors));
   const address = await notifyAddress(db(), SHOP);
-  if (!address.ok) throw new Error(address.message);
+  if (!address.ok) throw new Error(address.message.key);
   flow.sim.setNotificationUrl(`${flow.app.url}${new URL(address.url).pathname}`);
   return flow;
 }

@@ -112,7 +112,7 @@ describe("an order's status", () => {
   it("follows the simulator's own notifications to the app's address, each change looked up by one report", async () => {
     const [order] = await acceptedOrders([2105]);
     const address = await notifyAddress(db(), SHOP);
-    if (!address.ok) throw new Error(address.message);
+    if (!address.ok) throw new Error(address.message.key);
     flow!.sim.setNotificationUrl(`${flow!.app.url}${new URL(address.url).pathname}`);
     // Shipped, with the notification repeated three times over (the simulator's fault switch).
     flow!.sim.faults.repeatNotifications(2);

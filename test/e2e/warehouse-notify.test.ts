@@ -27,7 +27,7 @@ afterEach(async () => {
 
 async function tokenOf(shop: string): Promise<string> {
   const address = await notifyAddress(appContext().db, shop);
-  if (!address.ok) throw new Error(address.message);
+  if (!address.ok) throw new Error(address.message.key);
   return address.url.split("/").at(-1)!;
 }
 

@@ -154,6 +154,69 @@ describe("settings", () => {
   });
 });
 
+describe("settings in Ukrainian", () => {
+  it("speak Ukrainian and refuse a bad prefix in Ukrainian beside its field, saving nothing", async () => {
+    const { db } = appContext();
+    await db.shopSettings.create({
+      data: { shop: SHOP, environment: "production", mapping: JSON.stringify({ idOrderPrefix: "UA-" }) },
+    });
+    const admin = await pages.adminIn("uk");
+    const { page } = admin;
+    await admin.open("/app/settings");
+    const before = await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    const body = () => textOf(page.locator("body"));
+    expect(await page.locator("html").getAttribute("lang")).toBe("uk");
+    expect(await body()).toContain("Підключення до складу");
+    expect(await body()).toContain("Передайте цю адресу менеджеру складу");
+
+    await page.getByLabel("Префікс номера замовлення").fill("UA1");
+    await page.getByLabel("Середовище").selectOption("staging");
+    await page.getByRole("button", { name: "Зберегти", exact: true }).last().click();
+
+    await expect.poll(body).toContain("Нічого не збережено: виправте позначені нижче поля");
+    const id = await page.getByLabel("Префікс номера замовлення").getAttribute("aria-describedby");
+    const error = await textOf(
+      page.locator(`[id="${id?.split(" ").find((part) => part.endsWith("Error"))}"]`),
+    );
+    expect(error).toContain("Префікс номера замовлення не може закінчуватися цифрою");
+    expect(await body()).not.toContain("must not end in a digit");
+    expect(await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } })).toEqual(before);
+  });
+
+  it("tell of a refused key in Ukrainian, with the time of the pause in the shop's zone", async () => {
+    const { db } = appContext();
+    await db.shopSettings.create({
+      data: {
+        shop: SHOP,
+        apiKeyHint: "••••0000",
+        pausedAt: new Date("2026-03-02T08:30:00Z"),
+        pauseReason: JSON.stringify([{ key: "settings:pause.reason.refused" }]),
+      },
+    });
+    const admin = await pages.adminIn("uk");
+    await admin.open("/app/settings");
+    const body = await textOf(admin.page.locator("body"));
+    expect(body).toContain("Склад відхилив ApiKey: замовлення не надсилаються");
+    expect(body).toContain("Склад відхилив ApiKey (HTTP 401). Нічого не втрачено");
+    expect(body).toMatch(/Призупинено з 2 бер\. 2026( р\.)?,? 10:30/);
+  });
+
+  it("show the status settings in Ukrainian, with the stages' names and what is wrong with the saved ones", async () => {
+    await appContext().db.shopSettings.create({
+      data: { shop: SHOP, statusSettings: JSON.stringify({ pollMinutes: 1 }) },
+    });
+    const admin = await pages.adminIn("uk");
+    await admin.open("/app/settings/statuses");
+    const body = await textOf(admin.page.locator("body"));
+    expect(body).toContain("Збережені налаштування статусів більше не дійсні");
+    expect(body).toContain("Хвилин між перевірками: Вкажіть ціле число хвилин від 5 до 1 440.");
+    expect(body).toContain("Статуси та виконання");
+    expect(body).toContain("Таблиця статусів");
+    expect(body).toContain("Доставлено:");
+    expect(body).not.toContain("Delivered");
+  });
+});
+
 describe("status and fulfillment settings", () => {
   it("are reached from Settings, offer the store's locations, and save a location, a rule and the buyer switch", async () => {
     const store = pages.fake.state.shop(SHOP)!;

@@ -10,6 +10,8 @@ import { shopifyOrderSchema } from "../../app/orders/payload";
 import { remapOpenOrders } from "../../app/orders/remap.server";
 import { REMAP_KIND } from "../../app/orders/states";
 import { parseMapping } from "../../app/orders/settings";
+import { i18nFor } from "../../app/i18n/i18n";
+import { message, translate, type Message } from "../../app/i18n/message";
 import { loadSettings, saveSettings, sharedKeyConflict } from "../../app/settings/settings.server";
 import { rateLimitKey } from "../../app/warehouse/limiter.server";
 import { DELIVERY_METHOD } from "../../app/warehouse/wire";
@@ -59,6 +61,15 @@ async function takeIn(services: ServiceDeps, number: number, shop = SHOP) {
   });
 }
 
+/** An error as the page says it in English and in Ukrainian. */
+const inWords = (text: Message | undefined, locale: "en" | "uk" = "en") =>
+  text ? translate(i18nFor(locale).t, text) : "";
+/** The errors of a refused save. */
+const errorsOf = (saved: Awaited<ReturnType<typeof saveSettings>>) => {
+  if (saved.ok) throw new Error("the save was not refused");
+  return saved.errors;
+};
+
 const settingsRow = (shop = SHOP) => appContext().db.shopSettings.findUniqueOrThrow({ where: { shop } });
 /** The shop's request for a re-mapping run, if a save made one. */
 const remapRequest = (shop = SHOP) =>
@@ -70,8 +81,10 @@ describe("the order number prefix", () => {
     const saved = await saveSettings(services, SHOP, form({ idOrderPrefix: "UA1" }));
     expect(saved).toEqual({
       ok: false,
-      errors: { "mapping.idOrderPrefix": expect.stringMatching(/must not end in a digit/) },
+      errors: { "mapping.idOrderPrefix": message("settings:errors.prefix.endsInDigit") },
     });
+    expect(inWords(errorsOf(saved)["mapping.idOrderPrefix"])).toMatch(/must not end in a digit/);
+    expect(inWords(errorsOf(saved)["mapping.idOrderPrefix"], "uk")).toMatch(/не може закінчуватися цифрою/);
     expect(await appContext().db.shopSettings.count()).toBe(0);
   });
 
@@ -85,8 +98,14 @@ describe("the order number prefix", () => {
     const saved = await saveSettings(services, SHOP, form({ idOrderPrefix: "UA" }));
     expect(saved).toEqual({
       ok: false,
-      errors: { "mapping.idOrderPrefix": expect.stringContaining("“UA1” does not begin with") },
+      errors: {
+        "mapping.idOrderPrefix": message("settings:errors.prefix.meetsPrevious", {
+          previous: "UA1",
+          prefix: "UA",
+        }),
+      },
     });
+    expect(inWords(errorsOf(saved)["mapping.idOrderPrefix"])).toContain("“UA1” does not begin with");
     expect(await settingsRow()).toEqual(before);
     expect((await saveSettings(services, SHOP, form({ idOrderPrefix: "UA-" }))).ok).toBe(true);
   });
@@ -115,12 +134,16 @@ describe("an ApiKey shared by two shops", () => {
     expect(refused).toEqual({
       ok: false,
       errors: {
-        apiKey: `This ApiKey is already used by the store ${OTHER}. Two stores can share a key only when each has its own order number prefix: set one for this store below.`,
-        "mapping.idOrderPrefix": expect.stringContaining(
-          `${OTHER} sends orders with the same warehouse ApiKey`,
-        ),
+        apiKey: message("settings:errors.apiKey.shared", { shop: OTHER }),
+        "mapping.idOrderPrefix": message("settings:errors.prefix.sharedKeyNoPrefix", { shop: OTHER }),
       },
     });
+    expect(inWords(errorsOf(refused).apiKey)).toBe(
+      `This ApiKey is already used by the store ${OTHER}. Two stores can share a key only when each has its own order number prefix: set one for this store below.`,
+    );
+    expect(inWords(errorsOf(refused)["mapping.idOrderPrefix"])).toContain(
+      `${OTHER} sends orders with the same warehouse ApiKey`,
+    );
     expect(await appContext().db.shopSettings.count()).toBe(1);
 
     const saved = await saveSettings(services, SHOP, form({ idOrderPrefix: "B-" }, API_KEY));
@@ -140,9 +163,12 @@ describe("an ApiKey shared by two shops", () => {
     expect(refused).toEqual({
       ok: false,
       errors: {
-        "mapping.idOrderPrefix": `The store ${OTHER} sends orders with the same warehouse ApiKey and the order number prefix “A-”, so orders of the two stores could get the same id_order. Give this store a prefix of its own.`,
+        "mapping.idOrderPrefix": message("settings:errors.prefix.sharedKey", { shop: OTHER, prefix: "A-" }),
       },
     });
+    expect(inWords(errorsOf(refused)["mapping.idOrderPrefix"])).toBe(
+      `The store ${OTHER} sends orders with the same warehouse ApiKey and the order number prefix “A-”, so orders of the two stores could get the same id_order. Give this store a prefix of its own.`,
+    );
     expect(await settingsRow()).toEqual(before);
   });
 
@@ -159,6 +185,7 @@ describe("an ApiKey shared by two shops", () => {
     expect(await sharedKeyConflict(db, SHOP)).toEqual({
       otherShop: OTHER,
       message: expect.stringContaining("no orders are sent until each store has its own prefix"),
+      text: message("settings:keyConflict.body", { shop: OTHER }),
     });
     expect((await sharedKeyConflict(db, OTHER))?.otherShop).toBe(SHOP);
     expect(await sharedKeyConflict(db, "third.myshopify.com")).toBeNull();
@@ -281,6 +308,14 @@ describe("a saved mapping that no longer validates", () => {
 
     const view = await loadSettings(db, SHOP);
     expect(view.mappingProblem).toMatch(/deliveryLiterals\.pickup/);
+    // The page says the same by field, in the admin's language.
+    expect(view.mappingIssues).toEqual({
+      "mapping.idOrderPrefix": message("settings:errors.prefix.endsInDigit"),
+      "mapping.deliveryLiterals.pickup": message("settings:errors.deliveryTextEmpty"),
+    });
+    expect(inWords(view.mappingIssues!["mapping.deliveryLiterals.pickup"], "uk")).toBe(
+      "Текст доставки не може бути порожнім.",
+    );
     expect(view.mapping.sendNoteAsComment).toBe(false);
     expect((await settingsRow()).mapping).toBe(STORED);
 
@@ -296,5 +331,6 @@ describe("a saved mapping that no longer validates", () => {
     expect(ready.state).toBe("ready");
     expect(ready.idOrder).toBe("UA11001");
     expect((await loadSettings(db, SHOP)).mappingProblem).toBeNull();
+    expect((await loadSettings(db, SHOP)).mappingIssues).toBeNull();
   });
 });

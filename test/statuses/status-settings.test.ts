@@ -2,6 +2,7 @@
 // shop's own, and the work they change asked for (a new location, a new polling interval).
 import { describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { message } from "../../app/i18n/message";
 import { loadStatusSettings, saveStatusSettings } from "../../app/statuses/settings.server";
 
 const SHOP = "kyiv-goods.myshopify.com";
@@ -53,11 +54,34 @@ describe("the status settings", () => {
       { locationId: "gid://shopify/Location/99" },
       LOCATIONS,
     );
-    expect(foreign).toEqual({ ok: false, errors: { locationId: "Choose one of the store's locations." } });
+    expect(foreign).toEqual({ ok: false, errors: { locationId: message("statuses:errors.location") } });
     const bad = await saveStatusSettings(services, SHOP, { pollMinutes: 2 }, LOCATIONS);
     expect(bad.ok).toBe(false);
-    expect(Object.keys((bad as { errors: object }).errors)).toEqual(["pollMinutes"]);
+    expect(bad).toEqual({
+      ok: false,
+      errors: { pollMinutes: message("statuses:errors.pollMinutes", { minimum: 5, maximum: 1440 }) },
+    });
     expect(await appContext().db.shopSettings.findUnique({ where: { shop: SHOP } })).toBeNull();
     expect(await schedules()).toEqual([]);
+  });
+
+  it("say by field what is wrong with stored settings that no longer validate", async () => {
+    const { db } = appContext();
+    await db.shopSettings.create({
+      data: {
+        shop: SHOP,
+        statusSettings: JSON.stringify({ pollMinutes: 1, statusRules: [{ stage: "shipped" }] }),
+      },
+    });
+    const view = await loadStatusSettings(db, SHOP);
+    expect(view.problem).toMatch(/pollMinutes/);
+    expect(view.issues).toEqual({
+      pollMinutes: message("statuses:errors.pollMinutes", { minimum: 5, maximum: 1440 }),
+      "statusRules.0": message("statuses:errors.ruleNeedsIdOrName"),
+    });
+    await db.shopSettings.update({ where: { shop: SHOP }, data: { statusSettings: "{oops" } });
+    expect((await loadStatusSettings(db, SHOP)).issues).toEqual({ form: message("statuses:errors.notJson") });
+    await db.shopSettings.update({ where: { shop: SHOP }, data: { statusSettings: "{}" } });
+    expect((await loadStatusSettings(db, SHOP)).issues).toBeNull();
   });
 });

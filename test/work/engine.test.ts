@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { appContext } from "../../app/context.server";
 import { parseEnv } from "../../app/env.server";
 import { REMAP_KIND } from "../../app/orders/states";
-import { saveSettings } from "../../app/settings/settings.server";
+import { readTexts } from "../../app/i18n/texts";
+import { PAUSE_REASONS, saveSettings } from "../../app/settings/settings.server";
 import { ShopifyUserErrors } from "../../app/shopify/admin-graphql.server";
 import { createEngine, engineSettings, offlineShopAdmin } from "../../app/work/engine.server";
 import { requestRun, scheduledKind } from "../../app/work/schedule.server";
@@ -314,7 +315,7 @@ describe("a refused key", () => {
     await worker({ kinds: [kind] }).sweep();
     const settings = await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
     expect(settings.pausedAt).not.toBeNull();
-    expect(settings.pauseReason).toMatch(/refused the ApiKey/);
+    expect(readTexts(settings.pauseReason)).toEqual([PAUSE_REASONS.refused]);
   });
 
   it("does not pause the shop when the merchant saved a new key while the refused one was in use", async () => {

@@ -20,17 +20,18 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useEffect, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { appContext } from "../../context.server";
-import { formatShopTime, shopTimeZone } from "../../orders/queries.server";
+import { message, type Message } from "../../i18n/message";
+import { useFormat } from "../../i18n/react";
 import {
   DEFAULT_ORDER_SETTINGS,
   DELIVERY_METHOD_KEYS,
-  DELIVERY_METHOD_LABELS,
   PAYMENT_METHOD_KEYS,
-  PAYMENT_METHOD_LABELS,
   type OrderSettings,
 } from "../../orders/settings";
 import { loadSettings, saveSettings, sharedKeyConflict } from "../../settings/settings.server";
+import { inWords } from "../../settings/words";
 import { notifyAddress, rotateNotifyToken } from "../../statuses/notify-token.server";
 import { authenticate } from "../../shopify.server";
 import { shopChanged, wakeWorker } from "../../work/worker.server";
@@ -38,9 +39,8 @@ import { shopChanged, wakeWorker } from "../../work/worker.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { db, log } = appContext();
-  const [settings, timeZone, keyConflict, notifications] = await Promise.all([
+  const [settings, keyConflict, notifications] = await Promise.all([
     loadSettings(db, session.shop, log),
-    shopTimeZone(db, session.shop),
     sharedKeyConflict(db, session.shop),
     notifyAddress(db, session.shop),
   ]);
@@ -51,20 +51,18 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       environment: settings.environment,
       batchAddOrder: settings.batchAddOrder,
       mapping: settings.mapping,
-      mappingProblem: settings.mappingProblem,
-      pausedAt: settings.pausedAt ? formatShopTime(settings.pausedAt, timeZone) : null,
+      mappingIssues: settings.mappingIssues,
+      pausedAt: settings.pausedAt?.toISOString() ?? null,
       pauseReason: settings.pauseReason,
-      keyConflict: keyConflict?.message ?? null,
+      keyConflict: keyConflict?.text ?? null,
     },
-    paymentMethods: PAYMENT_METHOD_KEYS.map((key) => ({ value: key, label: PAYMENT_METHOD_LABELS[key] })),
-    deliveryMethods: DELIVERY_METHOD_KEYS.map((key) => ({ value: key, label: DELIVERY_METHOD_LABELS[key] })),
     defaultLiterals: DEFAULT_ORDER_SETTINGS.deliveryLiterals,
     notifications,
   };
 };
 
 type ActionAnswer =
-  { ok: true; message: string; saved: boolean } | { ok: false; errors: Record<string, string> };
+  { ok: true; message: Message; saved: boolean } | { ok: false; errors: Record<string, Message> };
 
 /** What the form sends to replace the notification address, instead of the settings. */
 const ROTATE_NOTIFY_ADDRESS = "rotateNotifyAddress";
@@ -73,21 +71,20 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAns
   const { session } = await authenticate.admin(request);
   const input: unknown = await request.json().catch(() => undefined);
   if (typeof input !== "object" || input === null) {
-    return { ok: false, errors: { form: "The form could not be read; reload the page and try again." } };
+    return { ok: false, errors: { form: message("settings:errors.unreadableForm") } };
   }
   if ((input as { intent?: unknown }).intent === ROTATE_NOTIFY_ADDRESS) {
     await rotateNotifyToken(appContext(), session.shop);
     return {
       ok: true,
       saved: false,
-      message:
-        "A new notification address was made and the old one no longer works. Give the new address to your warehouse manager.",
+      message: message("settings:notifications.replaced"),
     };
   }
   const saved = await saveSettings({ ...appContext(), wake: wakeWorker, shopChanged }, session.shop, input);
   // Only a message goes back: the saved settings reach the page through the loader, without the key.
   return saved.ok
-    ? { ok: true, saved: true, message: "Settings saved." }
+    ? { ok: true, saved: true, message: message("settings:saved") }
     : { ok: false, errors: saved.errors };
 };
 
@@ -99,11 +96,12 @@ const FIELD_PATH =
 type Rule<M extends string> = { match: string; method: M };
 
 export default function Settings() {
-  const { settings, paymentMethods, deliveryMethods, defaultLiterals, notifications } =
-    useLoaderData<typeof loader>();
+  const { settings, defaultLiterals, notifications } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const submit = useSubmit();
   const navigation = useNavigation();
+  const { t } = useTranslation("settings");
+  const format = useFormat();
   const submitting = navigation.state === "submitting";
   const replacing =
     submitting && (navigation.json as { intent?: unknown } | undefined)?.intent === ROTATE_NOTIFY_ADDRESS;
@@ -118,8 +116,19 @@ export default function Settings() {
     if (answer?.ok && answer.saved) setApiKey("");
   }, [answer]);
 
-  const errors: Record<string, string> = answer && !answer.ok ? answer.errors : {};
-  const error = (path: string) => errors[path];
+  const errors: Record<string, Message> = answer && !answer.ok ? answer.errors : {};
+  const error = (path: string) => {
+    const text = errors[path];
+    return text ? inWords(t, format, text) : undefined;
+  };
+  const paymentMethods = PAYMENT_METHOD_KEYS.map((value) => ({
+    value,
+    label: t(`methods.payment.${value}`),
+  }));
+  const deliveryMethods = DELIVERY_METHOD_KEYS.map((value) => ({
+    value,
+    label: t(`methods.delivery.${value}`),
+  }));
 
   const save = (event?: FormEvent) => {
     event?.preventDefault();
@@ -140,14 +149,11 @@ export default function Settings() {
   const form = (
     <form onSubmit={save}>
       <Layout>
-        <Layout.AnnotatedSection
-          title="Warehouse connection"
-          description="The ApiKey from the warehouse's client cabinet, and which of its environments it belongs to."
-        >
+        <Layout.AnnotatedSection title={t("connection.title")} description={t("connection.description")}>
           <Card>
             <FormLayout>
               <TextField
-                label="Warehouse ApiKey"
+                label={t("connection.apiKey")}
                 type="password"
                 autoComplete="off"
                 value={apiKey}
@@ -155,24 +161,24 @@ export default function Settings() {
                 placeholder={settings.apiKeyHint ?? ""}
                 helpText={
                   settings.hasApiKey
-                    ? `A key ending in ${settings.apiKeyHint ?? "…"} is saved. Leave this blank to keep it, or enter a new key to replace it.`
-                    : "No key saved yet: orders wait here until you enter one."
+                    ? t("connection.apiKeySaved", { hint: settings.apiKeyHint ?? "…" })
+                    : t("connection.apiKeyNone")
                 }
                 error={error("apiKey")}
               />
               <Select
-                label="Environment"
+                label={t("connection.environment")}
                 options={[
-                  { label: "Production", value: "production" },
-                  { label: "Staging (test orders)", value: "staging" },
+                  { label: t("connection.production"), value: "production" },
+                  { label: t("connection.staging"), value: "staging" },
                 ]}
                 value={environment}
                 onChange={setEnvironment}
                 error={error("environment")}
               />
               <Checkbox
-                label="Send new orders in batches"
-                helpText="Up to 100 orders in one request. Turn off to send each order on its own."
+                label={t("connection.batch")}
+                helpText={t("connection.batchHelp")}
                 checked={batchAddOrder}
                 onChange={setBatchAddOrder}
                 error={error("batchAddOrder")}
@@ -181,33 +187,25 @@ export default function Settings() {
           </Card>
         </Layout.AnnotatedSection>
 
-        <Layout.AnnotatedSection
-          title="Payment"
-          description="Orders paid by a gateway whose name contains the text are sent with that payment method. Without a matching rule, unpaid orders are cash on delivery and paid ones prepaid."
-        >
+        <Layout.AnnotatedSection title={t("payment.title")} description={t("payment.description")}>
           <Card>
             <RuleList
               kind="payment"
               rules={mapping.paymentRules}
               methods={paymentMethods}
-              matchLabel="Payment gateway name contains"
               error={error}
               onChange={(paymentRules) => update({ paymentRules: paymentRules as Mapping["paymentRules"] })}
             />
           </Card>
         </Layout.AnnotatedSection>
 
-        <Layout.AnnotatedSection
-          title="Delivery"
-          description="Orders whose shipping method (title, code or source) contains the text go with that delivery method. The texts below are what the warehouse receives for each method."
-        >
+        <Layout.AnnotatedSection title={t("delivery.title")} description={t("delivery.description")}>
           <BlockStack gap="400">
             <Card>
               <RuleList
                 kind="delivery"
                 rules={mapping.deliveryRules}
                 methods={deliveryMethods}
-                matchLabel="Shipping method contains"
                 error={error}
                 onChange={(deliveryRules) =>
                   update({ deliveryRules: deliveryRules as Mapping["deliveryRules"] })
@@ -221,23 +219,23 @@ export default function Settings() {
                   return (
                     <TextField
                       key={key}
-                      label={`Delivery text for ${label}`}
+                      label={t("delivery.text", { method: label })}
                       autoComplete="off"
                       value={mapping.deliveryLiterals[key]}
                       onChange={(text) =>
                         update({ deliveryLiterals: { ...mapping.deliveryLiterals, [key]: text } })
                       }
-                      helpText={`Default: ${defaultLiterals[key]}`}
+                      helpText={t("delivery.textDefault", { text: defaultLiterals[key] })}
                       error={error(`mapping.deliveryLiterals.${key}`)}
                     />
                   );
                 })}
                 <Select
-                  label="Who pays the carrier"
+                  label={t("delivery.payer")}
                   options={[
-                    { label: "As the warehouse contract says", value: "" },
-                    { label: "The recipient", value: "Recipient" },
-                    { label: "The sender (your store)", value: "Sender" },
+                    { label: t("delivery.payerContract"), value: "" },
+                    { label: t("delivery.payerRecipient"), value: "Recipient" },
+                    { label: t("delivery.payerSender"), value: "Sender" },
                   ]}
                   value={mapping.payerType ?? ""}
                   onChange={(payerType) =>
@@ -250,22 +248,19 @@ export default function Settings() {
           </BlockStack>
         </Layout.AnnotatedSection>
 
-        <Layout.AnnotatedSection
-          title="Orders"
-          description="How orders are numbered at the warehouse and what goes with them."
-        >
+        <Layout.AnnotatedSection title={t("orders.title")} description={t("orders.description")}>
           <Card>
             <FormLayout>
               <TextField
-                label="Order number prefix"
+                label={t("orders.prefix")}
                 autoComplete="off"
                 value={mapping.idOrderPrefix}
                 onChange={(idOrderPrefix) => update({ idOrderPrefix })}
-                helpText="Put before the order number in id_order: “UA-” sends order #1001 as UA-1001. It ends in a letter or “-”, so the number cannot run into it. Applies to new orders; orders already taken in keep their id_order."
+                helpText={t("orders.prefixHelp")}
                 error={error("mapping.idOrderPrefix")}
               />
               <Checkbox
-                label="Send the order note to the warehouse as a comment"
+                label={t("orders.noteAsComment")}
                 checked={mapping.sendNoteAsComment}
                 onChange={(sendNoteAsComment) => update({ sendNoteAsComment })}
                 error={error("mapping.sendNoteAsComment")}
@@ -277,7 +272,7 @@ export default function Settings() {
         <Layout.Section>
           <InlineStack align="end">
             <Button submit variant="primary" loading={saving}>
-              Save
+              {t("save")}
             </Button>
           </InlineStack>
         </Layout.Section>
@@ -287,52 +282,56 @@ export default function Settings() {
 
   // Errors for fields the form has no place for (and the form's own) are listed at the top.
   const unplaced = Object.entries(errors).filter(([path]) => !FIELD_PATH.test(path));
+  const mappingIssues = Object.entries(settings.mappingIssues ?? {});
 
   return (
-    <Page title="Settings" primaryAction={{ content: "Save", onAction: () => save(), loading: saving }}>
+    <Page title={t("title")} primaryAction={{ content: t("save"), onAction: () => save(), loading: saving }}>
       <BlockStack gap="400">
         {settings.pausedAt && (
-          <Banner tone="critical" title="The warehouse refused the ApiKey: no orders are being sent">
+          <Banner tone="critical" title={t("pause.title")}>
             <BlockStack gap="200">
-              {settings.pauseReason && <p>{settings.pauseReason}</p>}
-              <p>
-                Paused since {settings.pausedAt}. Enter a new ApiKey below and save: the orders that waited go
-                out at once.
-              </p>
+              {settings.pauseReason && <p>{inWords(t, format, settings.pauseReason)}</p>}
+              <p>{t("pause.since", { at: format.dateTime(settings.pausedAt) })}</p>
             </BlockStack>
           </Banner>
         )}
         {settings.keyConflict && (
-          <Banner tone="critical" title="Orders are not being sent: another store uses this ApiKey">
-            <p>{settings.keyConflict}</p>
+          <Banner tone="critical" title={t("keyConflict.title")}>
+            <p>{inWords(t, format, settings.keyConflict)}</p>
           </Banner>
         )}
-        {settings.mappingProblem && (
-          <Banner tone="critical" title="The saved order settings are no longer valid: new orders are held">
+        {settings.mappingIssues && (
+          <Banner tone="critical" title={t("mappingProblem.title")}>
             <BlockStack gap="200">
-              <p>
-                The order settings saved earlier do not pass today&apos;s checks, so orders are held rather
-                than sent with settings you did not choose. This is what is wrong:
-              </p>
-              <pre style={{ whiteSpace: "pre-wrap" }}>{settings.mappingProblem}</pre>
-              <p>
-                The form below shows the settings that are still valid. Correct the rest and save: the held
-                orders are then mapped again.
-              </p>
+              <p>{t("mappingProblem.intro")}</p>
+              {mappingIssues.length > 0 && (
+                <ul>
+                  {mappingIssues.map(([path, text]) => (
+                    <li key={path}>
+                      {t("fieldError", { field: fieldName(t, path), error: inWords(t, format, text) })}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              <p>{t("mappingProblem.fix")}</p>
             </BlockStack>
           </Banner>
         )}
         {answer?.ok && (
           <Banner tone="success">
-            <p>{answer.message}</p>
+            <p>{inWords(t, format, answer.message)}</p>
           </Banner>
         )}
         {answer && !answer.ok && (
-          <Banner tone="critical" title="Nothing was saved: fix the fields marked below">
+          <Banner tone="critical" title={t("notSaved")}>
             {unplaced.length > 0 && (
               <ul>
-                {unplaced.map(([path, message]) => (
-                  <li key={path}>{path === "form" ? message : `${path}: ${message}`}</li>
+                {unplaced.map(([path, text]) => (
+                  <li key={path}>
+                    {path === "form"
+                      ? inWords(t, format, text)
+                      : t("fieldError", { field: fieldName(t, path), error: inWords(t, format, text) })}
+                  </li>
                 ))}
               </ul>
             )}
@@ -354,16 +353,39 @@ export default function Settings() {
   );
 }
 
+/** A field's name in the admin's language, for an error listed apart from the field ("Order number prefix"). */
+function fieldName(t: ReturnType<typeof useTranslation<"settings">>["t"], path: string): string {
+  const [top, field] = path.replace(/^mapping\./, "").split(".");
+  const names: Record<string, string> = {
+    apiKey: t("connection.apiKey"),
+    environment: t("connection.environment"),
+    batchAddOrder: t("connection.batch"),
+    paymentRules: t("payment.title"),
+    deliveryRules: t("delivery.title"),
+    deliveryLiterals: field
+      ? t("delivery.text", { method: t(`methods.delivery.${field as DeliveryKey}`) })
+      : t("delivery.title"),
+    payerType: t("delivery.payer"),
+    idOrderPrefix: t("orders.prefix"),
+    sendNoteAsComment: t("orders.noteAsComment"),
+  };
+  return names[top ?? ""] ?? path;
+}
+
+type DeliveryKey = (typeof DELIVERY_METHOD_KEYS)[number];
+
 /** The warehouse notification address: shown whole, copied with a button, replaced after a confirmation. */
 function NotificationAddress({
   address,
   replacing,
   onReplace,
 }: {
-  address: { ok: true; url: string } | { ok: false; message: string };
+  address: { ok: true; url: string } | { ok: false; message: Message };
   replacing: boolean;
   onReplace: () => void;
 }) {
+  const { t } = useTranslation("settings");
+  const format = useFormat();
   const [confirming, setConfirming] = useState(false);
   const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
   // A new address is a new thing to copy.
@@ -380,51 +402,45 @@ function NotificationAddress({
     );
   };
   return (
-    <Layout.AnnotatedSection
-      title="Warehouse notifications"
-      description="Give this address to your warehouse manager: the warehouse calls it whenever an order's status changes."
-    >
+    <Layout.AnnotatedSection title={t("notifications.title")} description={t("notifications.description")}>
       <Card>
         <BlockStack gap="300">
           {address.ok ? (
             <TextField
-              label="Notification address"
+              label={t("notifications.address")}
               autoComplete="off"
               readOnly
               value={address.url}
               onFocus={(event) => (event?.target as HTMLInputElement | undefined)?.select()}
-              connectedRight={<Button onClick={copy}>Copy</Button>}
+              connectedRight={<Button onClick={copy}>{t("notifications.copy")}</Button>}
               helpText={
                 copied === "yes"
-                  ? "The address is copied."
+                  ? t("notifications.copied")
                   : copied === "failed"
-                    ? "The browser did not allow copying: select the address and copy it yourself."
+                    ? t("notifications.copyFailed")
                     : undefined
               }
             />
           ) : (
             <Banner tone="warning">
-              <p>{address.message}</p>
+              <p>{inWords(t, format, address.message)}</p>
             </Banner>
           )}
           {confirming ? (
-            <Banner tone="warning" title="Make a new address?">
+            <Banner tone="warning" title={t("notifications.confirmTitle")}>
               <BlockStack gap="200">
-                <p>
-                  The current address stops working at once: the warehouse&apos;s notifications are refused
-                  until your warehouse manager enters the new address.
-                </p>
+                <p>{t("notifications.confirmBody")}</p>
                 <InlineStack gap="200">
                   <Button variant="primary" tone="critical" loading={replacing} onClick={onReplace}>
-                    Make the new address
+                    {t("notifications.confirm")}
                   </Button>
-                  <Button onClick={() => setConfirming(false)}>Keep the current address</Button>
+                  <Button onClick={() => setConfirming(false)}>{t("notifications.keep")}</Button>
                 </InlineStack>
               </BlockStack>
             </Banner>
           ) : (
             <InlineStack>
-              <Button onClick={() => setConfirming(true)}>Make a new address</Button>
+              <Button onClick={() => setConfirming(true)}>{t("notifications.replace")}</Button>
             </InlineStack>
           )}
         </BlockStack>
@@ -434,14 +450,12 @@ function NotificationAddress({
 }
 
 function StatusesLink() {
+  const { t } = useTranslation("settings");
   return (
-    <Layout.AnnotatedSection
-      title="Statuses and fulfillment"
-      description="Where orders are fulfilled in Shopify, whether the buyer is told, how often orders are looked up, and what the warehouse's statuses mean."
-    >
+    <Layout.AnnotatedSection title={t("statusesLink.title")} description={t("statusesLink.description")}>
       <Card>
         <InlineStack>
-          <Button url="/app/settings/statuses">Open the status and fulfillment settings</Button>
+          <Button url="/app/settings/statuses">{t("statusesLink.open")}</Button>
         </InlineStack>
       </Card>
     </Layout.AnnotatedSection>
@@ -452,17 +466,16 @@ function RuleList({
   kind,
   rules,
   methods,
-  matchLabel,
   error,
   onChange,
 }: {
   kind: "payment" | "delivery";
   rules: Rule<string>[];
   methods: { value: string; label: string }[];
-  matchLabel: string;
   error: (path: string) => string | undefined;
   onChange: (rules: Rule<string>[]) => void;
 }) {
+  const { t } = useTranslation("settings");
   const path = kind === "payment" ? "mapping.paymentRules" : "mapping.deliveryRules";
   const change = (index: number, rule: Partial<Rule<string>>) =>
     onChange(rules.map((current, at) => (at === index ? { ...current, ...rule } : current)));
@@ -470,20 +483,20 @@ function RuleList({
     <BlockStack gap="300">
       {rules.length === 0 && (
         <Text as="p" tone="subdued">
-          No {kind} rules: the built-in ones apply.
+          {t(`rules.${kind}.none`)}
         </Text>
       )}
       {rules.map((rule, index) => (
         <FormLayout.Group key={index} condensed>
           <TextField
-            label={`${matchLabel} (rule ${index + 1})`}
+            label={t(`rules.${kind}.match`, { number: index + 1 })}
             autoComplete="off"
             value={rule.match}
             onChange={(match) => change(index, { match })}
             error={error(`${path}.${index}.match`)}
           />
           <Select
-            label={`Method (rule ${index + 1})`}
+            label={t("rules.method", { number: index + 1 })}
             options={methods}
             value={rule.method}
             onChange={(method) => change(index, { method })}
@@ -491,17 +504,17 @@ function RuleList({
           />
           <div style={{ paddingTop: "1.5rem" }}>
             <Button
-              accessibilityLabel={`Remove ${kind} rule ${index + 1}`}
+              accessibilityLabel={t(`rules.${kind}.remove`, { number: index + 1 })}
               onClick={() => onChange(rules.filter((_, at) => at !== index))}
             >
-              Remove
+              {t("rules.removeButton")}
             </Button>
           </div>
         </FormLayout.Group>
       ))}
       <InlineStack>
         <Button onClick={() => onChange([...rules, { match: "", method: methods[0]?.value ?? "" }])}>
-          {kind === "payment" ? "Add payment rule" : "Add delivery rule"}
+          {t(`rules.${kind}.add`)}
         </Button>
       </InlineStack>
     </BlockStack>
