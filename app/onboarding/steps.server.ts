@@ -18,9 +18,7 @@ import {
 } from "./connection.server";
 import { markStepDone, recordConnectionChecked } from "./state.server";
 
-export type StepAnswer =
-  | { ok: true; done: Message; notice?: Message }
-  | { ok: false; problems: Message[] };
+export type StepAnswer = { ok: true; done: Message; notice?: Message } | { ok: false; problems: Message[] };
 
 export interface StepDeps extends ServiceDeps {
   endpoints?: Partial<WarehouseEndpoints>;
@@ -33,9 +31,7 @@ export interface StepDeps extends ServiceDeps {
  */
 export function settingsProblems(errors: Record<string, string | Message>): Message[] {
   return Object.entries(errors).map(([field, error]) =>
-    typeof error === "string"
-      ? message("onboarding:problem.field", { field, text: error })
-      : error,
+    typeof error === "string" ? message("onboarding:problem.field", { field, text: error }) : error,
   );
 }
 

@@ -38,7 +38,6 @@ const NOT_YET = new Set<string>([
   "app/components/order-stage.tsx",
   "app/components/order-state.tsx",
   "app/routes/_index.tsx",
-  "app/routes/app._index.tsx",
   "app/routes/app.catalogue.tsx",
   "app/routes/app.orders.$id.tsx",
   "app/routes/app.orders._index.tsx",
@@ -59,12 +58,17 @@ function pages(): string[] {
   };
   walk(join(ROOT, "app/components"));
   walk(join(ROOT, "app/routes"));
+  // The home page's checklist and dashboard are components kept beside their services.
+  walk(join(ROOT, "app/onboarding"));
+  walk(join(ROOT, "app/dashboard"));
   // Pages only: a route without a component (a webhook, a file download) answers machines. The login
   // page is Shopify's own flow, seen only outside the admin, with Polaris's translations.
   return files.filter(
     (file) =>
       !file.startsWith("app/routes/auth.") &&
       (file.startsWith("app/components/") ||
+        file.startsWith("app/onboarding/") ||
+        file.startsWith("app/dashboard/") ||
         /^export default /m.test(readFileSync(join(ROOT, file), "utf8"))),
   );
 }
