@@ -157,7 +157,7 @@ export async function keyOfForm(
   form: ConnectionForm,
 ): Promise<{ ok: true; apiKey: string; typed: boolean } | { ok: false; problem: Message; refused: boolean }> {
   if (form.how === "login") {
-    const exchanged = await exchangeLogin(deps, form);
+    const exchanged = await exchangeLogin(deps, { login: form.login, password: form.password });
     return exchanged.ok ? { ...exchanged, typed: true } : exchanged;
   }
   if (form.apiKey) return { ok: true, apiKey: form.apiKey, typed: true };
