@@ -112,7 +112,11 @@ describe("test connection", () => {
       apiKey: sim.apiKey,
     });
     const wrong = await exchangeLogin(deps(), { login: "kyiv-goods", password: "wrong" });
-    expect(wrong).toMatchObject({ ok: false, refused: true, problem: { key: "onboarding:connection.problem.login" } });
+    expect(wrong).toMatchObject({
+      ok: false,
+      refused: true,
+      problem: { key: "onboarding:connection.problem.login" },
+    });
   });
 
   it("tests a login without saving anything", async () => {
@@ -127,7 +131,11 @@ describe("test connection", () => {
   });
 
   it("asks for a key when none is typed and none is saved", async () => {
-    const check = await testConnection(deps(), SHOP, { how: "apiKey", apiKey: "", environment: "production" });
+    const check = await testConnection(deps(), SHOP, {
+      how: "apiKey",
+      apiKey: "",
+      environment: "production",
+    });
     expect(check).toMatchObject({ ok: false, problem: { key: "onboarding:connection.problem.noKey" } });
   });
 });
@@ -140,7 +148,10 @@ describe("the connection step", () => {
       apiKey: "0000-not-a-key",
       environment: "staging",
     });
-    expect(refused).toMatchObject({ ok: false, problems: [{ key: "onboarding:connection.problem.refused" }] });
+    expect(refused).toMatchObject({
+      ok: false,
+      problems: [{ key: "onboarding:connection.problem.refused" }],
+    });
     expect(await db.shopSettings.findUnique({ where: { shop: SHOP } })).toBeNull();
 
     const saved = await saveConnection(deps(), SHOP, {
@@ -174,7 +185,11 @@ describe("the connection step", () => {
   });
 
   it("refuses a form that does not parse, changing nothing", async () => {
-    const answer = await saveConnection(deps(), SHOP, { how: "apiKey", apiKey: "not a key!", environment: "x" });
+    const answer = await saveConnection(deps(), SHOP, {
+      how: "apiKey",
+      apiKey: "not a key!",
+      environment: "x",
+    });
     expect(answer).toEqual({ ok: false, problems: [{ key: "onboarding:problem.form" }] });
     expect(await appContext().db.shopSettings.findUnique({ where: { shop: SHOP } })).toBeNull();
   });
