@@ -1,7 +1,7 @@
 // Home: the setup checklist until the merchant marks it done (or puts it off), then the dashboard. Each
 // checklist step saves on its own through the settings' own save functions; `?step=` opens a step again,
 // and `?setup=1` brings the checklist back from the dashboard.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { catalogueSyncOverview } from "../catalogue/full-sync.server";
@@ -154,7 +154,7 @@ const answerOf = (intent: string, answer: StepAnswer): HomeAnswer =>
     : { ok: false, intent, problems: answer.problems };
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<HomeAnswer | Response> => {
-  const { session, admin, redirect } = await authenticate.admin(request);
+  const { session, admin } = await authenticate.admin(request);
   const shop = session.shop;
   const context = appContext();
   const deps = { ...context, wake: wakeWorker, shopChanged };
@@ -211,6 +211,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<HomeAnswe
       return answerOf(intent, await confirmNotifications(deps, shop));
     case "startSync":
       return answerOf(intent, await startFirstSync(deps, shop));
+    // Plain redirects within the app: the page's next request carries its session token (App Bridge).
     case "finish":
       await finishOnboarding(context.db, shop, context.clock());
       return redirect("/app");
