@@ -728,7 +728,11 @@ export function ruleChoices(
   const payment = paymentFor(order, settings, ignored);
   return {
     payment:
-      payment === null ? null : payment.method === PAYMENT_METHOD.cashOnDelivery ? "cashOnDelivery" : "prepaid",
+      payment === null
+        ? null
+        : payment.method === PAYMENT_METHOD.cashOnDelivery
+          ? "cashOnDelivery"
+          : "prepaid",
     delivery: deliveryMethodOf(order, settings, {}, ignored),
   };
 }
