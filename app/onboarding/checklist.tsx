@@ -158,7 +158,7 @@ function StepCard(props: {
             {!open && (
               <RemixLink
                 to={`/app?step=${step}`}
-                aria-label={`${isDone ? t("change") : t("open")}: ${t(`steps.${step}.title`)}`}
+                aria-label={t(isDone ? "changeStep" : "openStep", { step: t(`steps.${step}.title`) })}
               >
                 {isDone ? t("change") : t("open")}
               </RemixLink>
