@@ -638,3 +638,25 @@ function productsOf(
   });
   return { products, cost: divideHalfUp(total, 100) };
 }
+
+/**
+ * The payment and delivery methods the rules choose for an order, by the same code as mapOrder, whatever
+ * else would hold it: what the setup checklist's preview of the rules shows (app/onboarding/rules.server.ts).
+ * Null: not decided (no total, or no delivery method recognised).
+ */
+export function ruleChoices(
+  order: ShopifyOrder,
+  settings: OrderSettings,
+): { payment: PaymentMethodKey | null; delivery: DeliveryMethodKey | null } {
+  const ignored: HoldReason[] = [];
+  const payment = paymentFor(order, settings, ignored);
+  return {
+    payment:
+      payment === null
+        ? null
+        : payment.method === PAYMENT_METHOD.cashOnDelivery
+          ? "cashOnDelivery"
+          : "prepaid",
+    delivery: deliveryMethodOf(order, settings, {}, ignored),
+  };
+}

@@ -1,0 +1,184 @@
+// Saving each step of the checklist through the settings' own save functions (saveSettings,
+// saveStatusSettings), so the checklist and the Settings pages can never save differently. Each step is
+// marked done only once what it saves was accepted.
+import { z } from "zod";
+import type { ServiceDeps } from "../context.server";
+import { startCatalogueSync } from "../catalogue/full-sync.server";
+import { message, type Message } from "../i18n/message";
+import { orderSettingsSchema, type OrderSettings } from "../orders/settings";
+import { loadSettings, saveSettings } from "../settings/settings.server";
+import { loadStatusSettings, saveStatusSettings, type LocationChoice } from "../statuses/settings.server";
+import type { WarehouseEndpoints } from "../warehouse/client.server";
+import {
+  checkApiKey,
+  connectionFormSchema,
+  keyOfForm,
+  type ConnectionCheck,
+  type WarehouseSender,
+} from "./connection.server";
+import { markStepDone, recordConnectionChecked } from "./state.server";
+
+export type StepAnswer = { ok: true; done: Message; notice?: Message } | { ok: false; problems: Message[] };
+
+export interface StepDeps extends ServiceDeps {
+  endpoints?: Partial<WarehouseEndpoints>;
+  fetch?: typeof fetch;
+}
+
+/**
+ * The one place where what the settings' save functions refuse becomes the checklist's messages. They
+ * answer field errors keyed by path, as text today and as Messages soon: both are taken.
+ */
+export function settingsProblems(errors: Record<string, string | Message>): Message[] {
+  return Object.entries(errors).map(([field, error]) =>
+    typeof error === "string" ? message("onboarding:problem.field", { field, text: error }) : error,
+  );
+}
+
+const invalidForm = (): StepAnswer => ({ ok: false, problems: [message("onboarding:problem.form")] });
+
+/** The settings form's other fields as saved, to save one part of it. */
+async function savedForm(deps: ServiceDeps, shop: string) {
+  const current = await loadSettings(deps.db, shop, deps.log);
+  return { environment: current.environment, batchAddOrder: current.batchAddOrder, mapping: current.mapping };
+}
+
+/** The connection step: a key (typed, or from a login) checked with the warehouse, then saved. */
+export async function saveConnection(
+  deps: StepDeps,
+  shop: string,
+  input: unknown,
+): Promise<StepAnswer & { check?: ConnectionCheck }> {
+  const parsed = connectionFormSchema.safeParse(input);
+  if (!parsed.success) return invalidForm();
+  const form = parsed.data;
+  const key = await keyOfForm(deps, shop, form);
+  if (!key.ok) return { ok: false, problems: [key.problem] };
+  const check = await checkApiKey(deps, shop, key.apiKey);
+  // A key the warehouse refuses is not saved: it would only pause the shop.
+  if (!check.ok && check.refused) return { ok: false, problems: [check.problem], check };
+  const saved = await saveSettings(deps, shop, {
+    ...(await savedForm(deps, shop)),
+    environment: form.environment,
+    ...(key.typed && { apiKey: key.apiKey }),
+  });
+  if (!saved.ok) return { ok: false, problems: settingsProblems(saved.errors) };
+  const now = deps.clock();
+  if (!check.ok) {
+    // Saved, but the warehouse could not say whether it takes the key: the step stays to do.
+    return { ok: true, done: message("onboarding:connection.savedUnchecked"), notice: check.problem, check };
+  }
+  await recordConnectionChecked(deps.db, shop, now);
+  await markStepDone(deps.db, shop, "connection", now);
+  return { ok: true, done: message("onboarding:connection.saved"), check };
+}
+
+const locationFormSchema = z.object({ locationId: z.string().trim().min(1).max(200) });
+
+/** The location step: one of the shop's locations, saved with the status settings. */
+export async function saveLocation(
+  deps: ServiceDeps,
+  shop: string,
+  input: unknown,
+  locations: readonly LocationChoice[],
+): Promise<StepAnswer> {
+  const parsed = locationFormSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, problems: [message("onboarding:location.choose")] };
+  const current = await loadStatusSettings(deps.db, shop);
+  const saved = await saveStatusSettings(
+    deps,
+    shop,
+    { ...current.settings, locationId: parsed.data.locationId },
+    locations,
+  );
+  if (!saved.ok) return { ok: false, problems: settingsProblems(saved.errors) };
+  await markStepDone(deps.db, shop, "location", deps.clock());
+  return { ok: true, done: message("onboarding:location.saved", { name: saved.view.locationName ?? "" }) };
+}
+
+export const rulesFormSchema = orderSettingsSchema.pick({ paymentRules: true, deliveryRules: true });
+
+/** The rules the form sends, on the saved settings; null when they do not parse. */
+export async function rulesOfForm(
+  deps: ServiceDeps,
+  shop: string,
+  input: unknown,
+): Promise<{ ok: true; mapping: OrderSettings } | { ok: false; problems: Message[] }> {
+  const parsed = rulesFormSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      problems: settingsProblems(
+        Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join("."), issue.message])),
+      ),
+    };
+  }
+  const { mapping } = await savedForm(deps, shop);
+  return { ok: true, mapping: { ...mapping, ...parsed.data } };
+}
+
+/** The rules step: payment and delivery rules, saved with the rest of the order settings as they are. */
+export async function saveRules(deps: ServiceDeps, shop: string, input: unknown): Promise<StepAnswer> {
+  const rules = await rulesOfForm(deps, shop, input);
+  if (!rules.ok) return rules;
+  const saved = await saveSettings(deps, shop, { ...(await savedForm(deps, shop)), mapping: rules.mapping });
+  if (!saved.ok) return { ok: false, problems: settingsProblems(saved.errors) };
+  await markStepDone(deps.db, shop, "rules", deps.clock());
+  return { ok: true, done: message("onboarding:rules.saved") };
+}
+
+const senderFormSchema = z.object({ senderId: z.string().trim().max(200).default("") });
+
+/**
+ * The sender step: one of the account's senders as `delivery_sender_id`, or "" for the warehouse's
+ * default. `senders` are the account's, as senderDetails lists them now.
+ */
+export async function saveSender(
+  deps: ServiceDeps,
+  shop: string,
+  input: unknown,
+  senders: readonly WarehouseSender[],
+): Promise<StepAnswer> {
+  const parsed = senderFormSchema.safeParse(input);
+  if (!parsed.success) return invalidForm();
+  const { senderId } = parsed.data;
+  const sender = senders.find((choice) => choice.id === senderId);
+  if (senderId && !sender) return { ok: false, problems: [message("onboarding:sender.unknown")] };
+  const form = await savedForm(deps, shop);
+  const { deliverySenderId: _previous, ...mapping } = form.mapping;
+  const saved = await saveSettings(deps, shop, {
+    ...form,
+    mapping: { ...mapping, ...(senderId && { deliverySenderId: senderId }) },
+  });
+  if (!saved.ok) return { ok: false, problems: settingsProblems(saved.errors) };
+  await markStepDone(deps.db, shop, "sender", deps.clock());
+  return {
+    ok: true,
+    done: sender
+      ? message("onboarding:sender.saved", { name: sender.name })
+      : message("onboarding:sender.savedDefault"),
+  };
+}
+
+/** The notification step: the merchant says the address went to the warehouse. */
+export async function confirmNotifications(deps: ServiceDeps, shop: string): Promise<StepAnswer> {
+  await markStepDone(deps.db, shop, "notifications", deps.clock());
+  return { ok: true, done: message("onboarding:notifications.saved") };
+}
+
+/** The catalogue step: the first full sync starts (or one already runs); the step shows its progress. */
+export async function startFirstSync(deps: ServiceDeps, shop: string): Promise<StepAnswer> {
+  const settings = await deps.db.shopSettings.findUnique({
+    where: { shop },
+    select: { apiKeyCiphertext: true },
+  });
+  if (!settings?.apiKeyCiphertext) {
+    return { ok: false, problems: [message("onboarding:catalogue.needsKey")] };
+  }
+  const started = await startCatalogueSync(deps, shop);
+  await markStepDone(deps.db, shop, "catalogue", deps.clock());
+  return {
+    ok: true,
+    done: started.ok ? message("onboarding:catalogue.started") : message("onboarding:catalogue.running"),
+  };
+}
