@@ -1,6 +1,7 @@
 // Calendar days in a time zone as instants: where each of the last N days of the shop begins and ends,
 // so orders are counted by the day the merchant lives them, a day being 23 or 25 hours long across a
 // daylight-saving change.
+import { wallClock } from "../warehouse/dates";
 
 export interface ShopDay {
   /** "2026-03-29", the day's date in the shop's zone. */
@@ -10,40 +11,16 @@ export interface ShopDay {
   end: number;
 }
 
-const partsFormats = new Map<string, Intl.DateTimeFormat>();
-
-function partsFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = partsFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    partsFormats.set(timeZone, format);
-  }
-  return format;
-}
-
 /** The wall-clock date and time in the zone, as if it were UTC (ms). */
-function wallClock(instant: number, timeZone: string): number {
-  const parts = Object.fromEntries(
-    partsFormat(timeZone)
-      .formatToParts(new Date(instant))
-      .map((part) => [part.type, part.value]),
-  );
+function wallClockMs(instant: number, timeZone: string): number {
+  const wall = wallClock(new Date(instant), timeZone);
   return Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour),
-    Number(parts.minute),
-    Number(parts.second),
+    Number(wall.year),
+    Number(wall.month) - 1,
+    Number(wall.day),
+    Number(wall.hour),
+    Number(wall.minute),
+    Number(wall.second),
   );
 }
 
@@ -52,13 +29,13 @@ export function startOfDay(year: number, month: number, day: number, timeZone: s
   const wall = Date.UTC(year, month - 1, day);
   let guess = wall;
   // Twice: the offset at the first guess may differ from the offset at the answer by a DST change.
-  for (let i = 0; i < 2; i++) guess = wall - (wallClock(guess, timeZone) - guess);
+  for (let i = 0; i < 2; i++) guess = wall - (wallClockMs(guess, timeZone) - guess);
   return guess;
 }
 
 /** The last `count` days of the shop up to and including the one `now` falls in, oldest first. */
 export function lastDays(now: Date, timeZone: string, count: number): ShopDay[] {
-  const today = new Date(wallClock(now.getTime(), timeZone));
+  const today = new Date(wallClockMs(now.getTime(), timeZone));
   const days: ShopDay[] = [];
   for (let back = count - 1; back >= 0; back--) {
     const date = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - back));

@@ -503,21 +503,6 @@ export async function shopTimeZone(db: Db, shop: string): Promise<string> {
 }
 
 /**
- * A moment as the merchant reads it, in the shop's time zone ("14 Mar 2026, 10:15"). Formatted on the
- * server so that the page renders the same text on the server and in the browser.
- */
-export function formatShopTime(date: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-  }).format(date);
-}
-
-/**
  * Whether the warehouse did not answer the shop's first batched AddOrder in the expected form, so its
  * orders go one at a time although the merchant allows batches (a banner says so).
  */
