@@ -175,6 +175,8 @@ function AttentionCard({ data }: { data: DashboardData }) {
 
 function OrdersCard({ data }: { data: DashboardData }) {
   const { t } = useTranslation("dashboard");
+  // The states' and stages' names as the orders pages say them, so a link lands on a list named alike.
+  const names = useTranslation("orders").t;
   const format = useFormat();
   return (
     <Card>
@@ -195,7 +197,10 @@ function OrdersCard({ data }: { data: DashboardData }) {
                 {ORDER_STATES.map((state) => (
                   <List.Item key={state}>
                     <RemixLink to={`/app/orders?state=${state}`}>
-                      {t(`orders.state.${state}`)}: {format.number(data.states[state])}
+                      {t("orders.named", {
+                        name: names(`state.${state}`),
+                        value: format.number(data.states[state]),
+                      })}
                     </RemixLink>
                   </List.Item>
                 ))}
@@ -209,7 +214,10 @@ function OrdersCard({ data }: { data: DashboardData }) {
                 {STAGES.map((stage) => (
                   <List.Item key={stage}>
                     <RemixLink to={`/app/orders?stage=${stage}`}>
-                      {t(`orders.stage.${stage}`)}: {format.number(data.stages[stage])}
+                      {t("orders.named", {
+                        name: names(`stage.${stage}`),
+                        value: format.number(data.stages[stage]),
+                      })}
                     </RemixLink>
                   </List.Item>
                 ))}
