@@ -110,7 +110,9 @@ describe("order page", () => {
     // Shipped with a waybill: Shopify is due to be told, but no location stands for the warehouse yet.
     expect(text).toContain("it can be fulfilled in Shopify only at the location that stands for the");
     expect(
-      await shipment.getByRole("link", { name: "Choose it in Settings" }).getAttribute("href"),
+      await shipment
+        .getByRole("link", { name: "Choose it on the Statuses and fulfillment page" })
+        .getAttribute("href"),
     ).toContain("/app/settings/statuses");
 
     await db.shopSettings.upsert({
