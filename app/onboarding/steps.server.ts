@@ -7,6 +7,7 @@ import { startCatalogueSync } from "../catalogue/full-sync.server";
 import { message, type Message } from "../i18n/message";
 import { orderSettingsSchema, type OrderSettings } from "../orders/settings";
 import { loadSettings, saveSettings } from "../settings/settings.server";
+import { fieldMessages } from "../settings/field-messages";
 import { loadStatusSettings, saveStatusSettings, type LocationChoice } from "../statuses/settings.server";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
 import {
@@ -25,14 +26,9 @@ export interface StepDeps extends ServiceDeps {
   fetch?: typeof fetch;
 }
 
-/**
- * The one place where what the settings' save functions refuse becomes the checklist's messages. They
- * answer field errors keyed by path, as text today and as Messages soon: both are taken.
- */
-export function settingsProblems(errors: Record<string, string | Message>): Message[] {
-  return Object.entries(errors).map(([field, error]) =>
-    typeof error === "string" ? message("onboarding:problem.field", { field, text: error }) : error,
-  );
+/** What the settings' save functions refuse (a Message per field) as the checklist's list of problems. */
+export function settingsProblems(errors: Record<string, Message>): Message[] {
+  return Object.values(errors);
 }
 
 const invalidForm = (): StepAnswer => ({ ok: false, problems: [message("onboarding:problem.form")] });
@@ -108,9 +104,8 @@ export async function rulesOfForm(
   if (!parsed.success) {
     return {
       ok: false,
-      problems: settingsProblems(
-        Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join("."), issue.message])),
-      ),
+      // Said as the Settings page says the same fields' problems.
+      problems: settingsProblems(fieldMessages(parsed.error, ["mapping"])),
     };
   }
   const { mapping } = await savedForm(deps, shop);

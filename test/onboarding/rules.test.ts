@@ -98,7 +98,7 @@ describe("payment and delivery rules", () => {
     });
     expect(answer).toMatchObject({
       ok: false,
-      problems: [{ key: "onboarding:problem.field", values: { field: "paymentRules.0.match" } }],
+      problems: [{ key: "settings:errors.ruleMatchEmpty" }],
     });
     expect(await appContext().db.shopSettings.findUnique({ where: { shop: SHOP } })).toBeNull();
   });

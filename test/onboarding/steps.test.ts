@@ -29,7 +29,7 @@ describe("checklist steps", () => {
     );
     expect(refused).toMatchObject({
       ok: false,
-      problems: [{ key: "onboarding:problem.field", values: { field: "locationId" } }],
+      problems: [{ key: "statuses:errors.location" }],
     });
     expect((await loadOnboarding(db, SHOP)).steps.location).toBeUndefined();
 
@@ -86,14 +86,14 @@ describe("checklist steps", () => {
     expect(steps.notifications && steps.catalogue).toBeTruthy();
   });
 
-  it("takes the settings' refusals as text or as Messages", () => {
+  it("lists the settings' refusals as they were said, one per field", () => {
     expect(
       settingsProblems({
-        apiKey: "is too long",
+        apiKey: { key: "settings:errors.apiKey.tooLong" },
         "mapping.idOrderPrefix": { key: "settings:prefix.taken", values: { shop: "x" } },
       }),
     ).toEqual([
-      { key: "onboarding:problem.field", values: { field: "apiKey", text: "is too long" } },
+      { key: "settings:errors.apiKey.tooLong" },
       { key: "settings:prefix.taken", values: { shop: "x" } },
     ]);
   });
