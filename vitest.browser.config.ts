@@ -11,5 +11,8 @@ export default defineConfig({
     exclude: ["**/node_modules/**"],
     // Room for a file's first page, compiled on request by vite (see openAdmin's navigation timeout).
     testTimeout: 60_000,
+    // A poll waits for what a click sets off (an action, then the page's data read again), which on a
+    // loaded machine takes more than the default second; a poll that never succeeds still fails.
+    expect: { ...base.test?.expect, poll: { timeout: 15_000 } },
   },
 });

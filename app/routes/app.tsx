@@ -10,6 +10,7 @@ import { useTranslation } from "react-i18next";
 import { appContext } from "../context.server";
 import { env } from "../env.server";
 import { chooseLocale } from "../i18n/locales";
+import { polarisTexts } from "../i18n/polaris";
 import { LocaleProvider } from "../i18n/react";
 import { authenticate } from "../shopify.server";
 
@@ -52,7 +53,7 @@ function Navigation() {
 export default function AdminLayout() {
   const { apiKey, locale, timeZone } = useLoaderData<typeof loader>();
   return (
-    <AppProvider isEmbeddedApp apiKey={apiKey}>
+    <AppProvider isEmbeddedApp apiKey={apiKey} i18n={polarisTexts(locale)}>
       <LocaleProvider locale={locale} timeZone={timeZone}>
         <Navigation />
         <Outlet />

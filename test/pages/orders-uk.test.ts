@@ -64,6 +64,10 @@ describe("orders pages in Ukrainian", () => {
       "Введіть український номер телефону одержувача (наприклад, +380 67 123 45 67)",
     );
     expect(await body()).toContain("оформлено 1 бер. 2026 р.");
+    // Polaris's own words too: the badge's tone, read to a screen reader, is Ukrainian.
+    const standingNow = await textOf(page.getByText("Де воно зараз").locator(".."));
+    expect(standingNow).toContain("Увага");
+    expect(standingNow).not.toContain("Attention");
     // The reasons' card in Ukrainian only (the event's details below keep the stored English as data).
     const reasons = await textOf(
       page.getByRole("heading", { name: "Що виправити, щоб його можна було надіслати" }).locator(".."),
