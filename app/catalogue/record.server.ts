@@ -395,8 +395,6 @@ export async function catalogueProblems(db: Db, shop: string) {
     id: row.id,
     sku: row.sku,
     name: row.name,
-    problem: row.problem,
-    message: row.problemMessage,
     /** The sentence in the admin's language (Message), for the pages. */
     text: problemText(row)!,
     fixUrl: variantAdminUrl(row.productId, row.variantId),

@@ -1,9 +1,8 @@
 // What the dashboard reads: the warehouse connection's health, the orders per state and stage, what needs
 // the merchant, the last stock and catalogue syncs, and orders sent, shipped and delivered per day. Every
 // query is bounded: counts and one-row look-ups on the shop's indexes, and one count per day and kind
-// for the chart (30 days). Indexes that would serve them better (not in the schema yet):
-// OrderEvent(shop, kind, at) for the chart (today each day's count walks the shop's events by `shop`),
-// WarehouseOrder(shop, acceptedAt) for the last order the warehouse accepted.
+// for the chart (30 days, each a range of the OrderEvent(shop, kind, at) index). An index that would serve
+// the last order the warehouse accepted better (not in the schema yet): WarehouseOrder(shop, acceptedAt).
 import type { Db } from "../db.server";
 import type { Message } from "../i18n/message";
 import { readTexts } from "../i18n/texts";
@@ -173,16 +172,17 @@ export async function dashboard(
   shop: string,
   options: { now: Date; timeZone: string; windowMs: number },
 ): Promise<DashboardData> {
-  const [connection, states, stages, catalogueProblems, refusals, stock, catalogue] = await Promise.all([
-    connectionHealth(db, shop, options.now, options.windowMs),
-    countOrdersByState(db, shop),
-    countOrdersByStage(db, shop),
-    db.catalogueItem.count({ where: { shop, problem: { not: null }, deletedAt: null } }),
-    db.webhookRefusal.aggregate({ where: { shop }, _sum: { count: true } }),
-    db.stockSync.findFirst({ where: { shop }, orderBy: { startedAt: "desc" } }),
-    db.catalogueSync.findFirst({ where: { shop }, orderBy: { startedAt: "desc" } }),
-  ]);
-  const chart = await ordersPerDay(db, shop, options.timeZone, options.now);
+  const [connection, states, stages, catalogueProblems, refusals, stock, catalogue, chart] =
+    await Promise.all([
+      connectionHealth(db, shop, options.now, options.windowMs),
+      countOrdersByState(db, shop),
+      countOrdersByStage(db, shop),
+      db.catalogueItem.count({ where: { shop, problem: { not: null }, deletedAt: null } }),
+      db.webhookRefusal.aggregate({ where: { shop }, _sum: { count: true } }),
+      db.stockSync.findFirst({ where: { shop }, orderBy: { startedAt: "desc" } }),
+      db.catalogueSync.findFirst({ where: { shop }, orderBy: { startedAt: "desc" } }),
+      ordersPerDay(db, shop, options.timeZone, options.now),
+    ]);
   return {
     connection,
     states,

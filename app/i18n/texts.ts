@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { Message } from "./message";
 
-const StoredMessage = z.object({
+export const StoredMessage = z.object({
   key: z.string().min(1),
   values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   said: z.string().optional(),

@@ -6,7 +6,8 @@ import type { ServiceDeps } from "../context.server";
 import { startCatalogueSync } from "../catalogue/full-sync.server";
 import { message, type Message } from "../i18n/message";
 import { orderSettingsSchema, type OrderSettings } from "../orders/settings";
-import { loadSettings, saveSettings } from "../settings/settings.server";
+import { keyConfirmed, loadSettings, saveSettings } from "../settings/settings.server";
+import { rateLimitKey } from "../warehouse/limiter.server";
 import { fieldMessages } from "../settings/field-messages";
 import { loadStatusSettings, saveStatusSettings, type LocationChoice } from "../statuses/settings.server";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
@@ -63,6 +64,10 @@ export async function saveConnection(
   if (!check.ok) {
     // Saved, but the warehouse could not say whether it takes the key: the step stays to do.
     return { ok: true, done: message("onboarding:connection.savedUnchecked"), notice: check.problem, check };
+  }
+  // The test took a while: only the key it tested counts as confirmed, and a pause it answers is lifted.
+  if (!(await keyConfirmed(deps, shop, rateLimitKey(key.apiKey)))) {
+    return { ok: true, done: message("onboarding:connection.changedMeanwhile") };
   }
   await recordConnectionChecked(deps.db, shop, now);
   await markStepDone(deps.db, shop, "connection", now);

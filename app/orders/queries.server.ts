@@ -3,6 +3,7 @@
 // columns come back parsed, and a malformed one reads as empty rather than breaking the page.
 import type { Prisma } from "@prisma/client";
 import { z } from "zod";
+import { StoredMessage } from "../i18n/texts";
 import type { Db } from "../db.server";
 import { parseStatusSettings, type StatusSettings } from "../statuses/settings";
 import { carrierOfDeliveryMethod, trackingFor } from "../fulfillment/carriers";
@@ -48,13 +49,7 @@ export interface OrderListQuery {
 }
 
 // A stored text's key and values; a malformed one is dropped, and its English words are shown instead.
-const storedMessageSchema = z
-  .object({
-    key: z.string().min(1),
-    values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
-  })
-  .optional()
-  .catch(undefined);
+const storedMessageSchema = StoredMessage.optional().catch(undefined);
 
 const holdReasonSchema = z.object({
   code: z.string(),

@@ -8,20 +8,8 @@ import { normaliseUkrainianPhone } from "./phone";
 export const DELIVERY_METHOD_KEYS = ["novaPoshta", "ukrposhta", "kyivCourier", "pickup"] as const;
 export type DeliveryMethodKey = (typeof DELIVERY_METHOD_KEYS)[number];
 
-export const DELIVERY_METHOD_LABELS: Record<DeliveryMethodKey, string> = {
-  novaPoshta: "Nova Poshta branch or parcel locker",
-  ukrposhta: "Ukrposhta",
-  kyivCourier: "Kyiv courier",
-  pickup: "Pickup at the warehouse",
-};
-
 export const PAYMENT_METHOD_KEYS = ["cashOnDelivery", "prepaid"] as const;
 export type PaymentMethodKey = (typeof PAYMENT_METHOD_KEYS)[number];
-
-export const PAYMENT_METHOD_LABELS: Record<PaymentMethodKey, string> = {
-  cashOnDelivery: "Cash on delivery",
-  prepaid: "Prepaid",
-};
 
 /** The carrier's Ref of Kyiv: the city of the Kyiv courier unless the order names another. */
 export const KYIV_CITY_REF = "8d5a980d-391c-11dd-90d9-001a92567626";

@@ -35,7 +35,6 @@ import { orderDetail, type ReportedStatus } from "../orders/queries.server";
 import { DELIVERY_METHOD_KEYS, type DeliveryMethodKey } from "../orders/settings";
 import { ATTENTION, STAGE, type Attention, type OrderState, type Stage } from "../orders/states";
 import { attentionText, eventTexts } from "../orders/stored-words";
-import { storedText } from "../orders/words";
 import { authenticate } from "../shopify.server";
 import { wakeWorker } from "../work/worker.server";
 
@@ -581,7 +580,7 @@ function FulfillmentState({ shipment, fulfillment }: ShipmentProps) {
     return (
       <Banner tone="critical" title={t("detail.fulfillmentProblemTitle")}>
         <BlockStack gap="100">
-          <p>{translate(t, storedText(fulfillment.problem))}</p>
+          <p>{fulfillment.problem}</p>
           <p>{t("detail.fulfillmentProblemHelp")}</p>
         </BlockStack>
       </Banner>

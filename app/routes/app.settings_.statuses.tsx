@@ -28,7 +28,7 @@ import { readTexts } from "../i18n/texts";
 import { STAGES } from "../orders/states";
 import { createShopAdmin } from "../shopify/admin-graphql.server";
 import { authenticate } from "../shopify.server";
-import { inWords } from "../settings/words";
+import { sayTexts } from "../components/use-texts";
 import { loadStatusSettings, saveStatusSettings } from "../statuses/settings.server";
 import { BUILT_IN_STATUSES } from "../statuses/status-table";
 import { TTN_PLACEHOLDER, type StatusRule } from "../statuses/settings";
@@ -110,7 +110,7 @@ export default function StatusSettings() {
   const errors: Record<string, Message> = answer && !answer.ok ? answer.errors : {};
   const error = (path: string) => {
     const text = errors[path];
-    return text ? inWords(t, format, text) : undefined;
+    return text ? sayTexts(t, format, text) : undefined;
   };
 
   const save = (event?: FormEvent) => {
@@ -158,8 +158,8 @@ export default function StatusSettings() {
                   {Object.entries(view.issues).map(([path, text]) => (
                     <li key={path}>
                       {path === "form"
-                        ? inWords(t, format, text)
-                        : t("problem.field", { field: fieldName(path), error: inWords(t, format, text) })}
+                        ? sayTexts(t, format, text)
+                        : t("problem.field", { field: fieldName(path), error: sayTexts(t, format, text) })}
                     </li>
                   ))}
                 </ul>
@@ -220,7 +220,7 @@ export default function StatusSettings() {
                       tone="warning"
                       title={t("polling.failedTitle", { at: format.dateTime(lastCheck.at) })}
                     >
-                      <p>{inWords(t, format, lastCheck.problem)}</p>
+                      <p>{sayTexts(t, format, lastCheck.problem)}</p>
                       <p>{t("polling.failedRetry")}</p>
                     </Banner>
                   ) : (

@@ -311,17 +311,17 @@ export async function warehouseAccess(db: Db, shop: string): Promise<WarehouseAc
   };
 }
 
-/**
- * The warehouse refused the key (401), or it cannot be read: stop all work for the shop until a new key
- * is saved. Only while `keyDigest` is still the saved key: a late refusal of a key the merchant has
- * replaced meanwhile must not pause the new one. `reason` is one of PAUSE_REASONS.
- */
 /** Why a shop's work stops until a new key is saved, for the Settings page's banner. */
 export const PAUSE_REASONS = {
   refused: message("settings:pause.reason.refused"),
   unreadable: message("settings:pause.reason.unreadable"),
 } as const;
 
+/**
+ * The warehouse refused the key (401), or it cannot be read: stop all work for the shop until a new key
+ * is saved. Only while `keyDigest` is still the saved key: a late refusal of a key the merchant has
+ * replaced meanwhile must not pause the new one. `reason` is one of PAUSE_REASONS.
+ */
 export async function pauseShop(
   db: Db,
   shop: string,
@@ -335,4 +335,21 @@ export async function pauseShop(
     data: { pausedAt: at, pauseReason: writeTexts([reason]) },
   });
   return count === 1;
+}
+
+/**
+ * The warehouse has just taken the key `keyDigest` names (a test of the saved key, which saving the same
+ * key again does not count as a change): a pause it caused is lifted and work resumes. Only while it is
+ * still the saved key; false when another was saved during the test, which then proved nothing of it.
+ */
+export async function keyConfirmed(deps: ServiceDeps, shop: string, keyDigest: string): Promise<boolean> {
+  const lifted = await deps.db.shopSettings.updateMany({
+    where: { shop, apiKeyDigest: keyDigest, pausedAt: { not: null } },
+    data: { pausedAt: null, pauseReason: null },
+  });
+  if (lifted.count) {
+    (deps.shopChanged ?? deps.wake)?.(shop);
+    return true;
+  }
+  return (await deps.db.shopSettings.count({ where: { shop, apiKeyDigest: keyDigest } })) === 1;
 }

@@ -55,7 +55,8 @@ const USAGE = `usage: npm run demo -- [options]
   --port N            the address's port (default 3300; 0: any free port)
   --every S           a new sample order every S seconds (default 10)
   --stage-delays P,S,D  seconds the warehouse takes to pick, ship and deliver an order (default 5,10,15)
-  --reset             start from an empty database (.demo/demo.sqlite)
+  --reset             start from an empty database (removes the demo's own files only)
+  --data-dir DIR      where the database is kept (default .demo; --check: a temporary folder)
   --check             run headless on free ports and a temporary database; exit 0 once an order has gone
                       from its webhook to Delivered with its fulfillment in the store and a stock sync wrote
                       inventory; prints one JSON line last
@@ -119,6 +120,8 @@ const [picked, shipped, delivered] = delays.map((value) => Math.round(value * 10
 ];
 
 const startedAt = performance.now();
+/** Set once the demo is stopping (see stop() below). */
+let stopping: Promise<void> | undefined;
 const say = (line: string) => {
   if (!check) console.log(line);
 };
@@ -130,7 +133,16 @@ const dataDir = path.resolve(
   values["data-dir"] ?? (check ? mkdtempSync(path.join(tmpdir(), "sklad-demo-")) : ".demo"),
 );
 const databaseFile = path.join(dataDir, "demo.sqlite");
-if (values.reset) rmSync(dataDir, { recursive: true, force: true });
+// Only what the demo writes is removed: `--data-dir` may name a folder that holds other things.
+const demoFiles = [
+  databaseFile,
+  `${databaseFile}-wal`,
+  `${databaseFile}-shm`,
+  path.join(dataDir, "migrations"),
+];
+/** The folder is the demo's own (the check's temporary one), so it goes when the demo stops. */
+const ownDataDir = check && !values["data-dir"];
+if (values.reset) for (const file of demoFiles) rmSync(file, { force: true });
 mkdirSync(dataDir, { recursive: true });
 
 installNetworkGuard();
@@ -556,6 +568,8 @@ async function placeOrder(): Promise<void> {
 
 let orderTimer: NodeJS.Timeout | undefined;
 const scheduleOrders = () => {
+  // An order in flight when the demo stops must not start the next one.
+  if (stopping) return;
   orderTimer = setTimeout(
     () => {
       placeOrder().then(scheduleOrders, (error: unknown) => {
@@ -570,7 +584,10 @@ scheduleOrders();
 
 // The stock sync runs on its schedule (ten minutes); the demo asks for one every half minute, as "Sync now".
 const stockTimer = setInterval(() => {
-  void requestStockSync(db, DEMO_SHOP, new Date(), true).then(() => wakeWorker(DEMO_SHOP));
+  requestStockSync(db, DEMO_SHOP, new Date(), true).then(
+    () => wakeWorker(DEMO_SHOP),
+    (error: unknown) => console.error(`asking for a stock sync failed: ${(error as Error).message}`),
+  );
 }, 30_000);
 
 // What happens to each order, told as it happens.
@@ -668,7 +685,6 @@ async function summary() {
 // ---------------------------------------------------------------------------------------------------
 // Stopping: every timer, the app's worker and database, the servers; nothing is left running.
 
-let stopping: Promise<void> | undefined;
 function stop(): Promise<void> {
   stopping ??= (async () => {
     clearTimeout(orderTimer);
@@ -688,7 +704,7 @@ function stop(): Promise<void> {
     routeShopifyTo(undefined);
     await sim.close();
     await fake.close();
-    if (check) rmSync(dataDir, { recursive: true, force: true });
+    if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
   })();
   return stopping;
 }

@@ -6,6 +6,7 @@ import { appContext } from "../../app/context.server";
 import { checkApiKey, exchangeLogin, testConnection } from "../../app/onboarding/connection.server";
 import { loadOnboarding, markStepDone } from "../../app/onboarding/state.server";
 import { saveConnection } from "../../app/onboarding/steps.server";
+import { PAUSE_REASONS, pauseShop } from "../../app/settings/settings.server";
 import { startWarehouseSimulator, type WarehouseSimulator } from "../warehouse-sim";
 
 const SHOP = "kyiv-goods.myshopify.com";
@@ -165,6 +166,38 @@ describe("the connection step", () => {
     const state = await loadOnboarding(db, SHOP);
     expect(state.steps.connection).toBeDefined();
     expect(state.connectionCheckedAt).toBeDefined();
+  });
+
+  it("lifts the pause of a refused key once that key, tested again, is taken", async () => {
+    const { db } = appContext();
+    const form = { how: "apiKey", apiKey: sim.apiKey, environment: "production" };
+    expect(await saveConnection(deps(), SHOP, form)).toMatchObject({ ok: true });
+    const { apiKeyDigest } = await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    expect(await pauseShop(db, SHOP, apiKeyDigest, new Date(), PAUSE_REASONS.refused)).toBe(true);
+
+    // The saved key, not typed again: saving it changes nothing, the warehouse's answer lifts the pause.
+    const again = await saveConnection(deps(), SHOP, { ...form, apiKey: "" });
+    expect(again).toMatchObject({ ok: true, done: { key: "onboarding:connection.saved" } });
+    const row = await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    expect(row).toMatchObject({ pausedAt: null, pauseReason: null });
+  });
+
+  it("does not take a key saved in Settings during the test as the one tested", async () => {
+    const { db } = appContext();
+    const form = { how: "apiKey", apiKey: sim.apiKey, environment: "production" };
+    // The first save stores the key; the second tests it, and another key is saved while it is out.
+    expect(await saveConnection(deps(), SHOP, form)).toMatchObject({ ok: true });
+    await db.shopSettings.update({ where: { shop: SHOP }, data: { onboarding: "{}" } });
+    const meanwhile: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      await db.shopSettings.update({ where: { shop: SHOP }, data: { apiKeyDigest: "another-key" } });
+      return response;
+    };
+    const answer = await saveConnection({ ...deps(), fetch: meanwhile }, SHOP, { ...form, apiKey: "" });
+    expect(answer).toMatchObject({ ok: true, done: { key: "onboarding:connection.changedMeanwhile" } });
+    const state = await loadOnboarding(db, SHOP);
+    expect(state.steps.connection).toBeUndefined();
+    expect(state.connectionCheckedAt).toBeUndefined();
   });
 
   it("saves a key the warehouse could not confirm, but leaves the step to do", async () => {

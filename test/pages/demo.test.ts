@@ -73,7 +73,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   if (demo && demo.exitCode === null && demo.signalCode === null) demo.kill("SIGKILL");
-  rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("npm run demo", () => {
@@ -115,8 +115,6 @@ describe("npm run demo", () => {
       }
       const row = (await delivered.first().textContent()) ?? "";
       expect(row).toMatch(/#10\d\d/);
-      // The stand-in's frame carries the app's own page: its navigation names the app's sections.
-      expect(await page.locator("nav").textContent()).toContain("Orders");
       expect(problems).toEqual([]);
       await context.close();
 

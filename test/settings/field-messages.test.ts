@@ -6,7 +6,7 @@ import { i18nFor } from "../../app/i18n/i18n";
 import { message, translate } from "../../app/i18n/message";
 import { fieldMessages } from "../../app/settings/field-messages";
 import { settingsFormSchema } from "../../app/settings/settings.server";
-import { inWords } from "../../app/settings/words";
+import { sayTexts } from "../../app/components/use-texts";
 import { statusSettingsFormSchema } from "../../app/statuses/settings.server";
 
 const settingsErrors = (input: unknown) => {
@@ -154,15 +154,15 @@ describe("field messages", () => {
 describe("a settings text in words", () => {
   it("writes its numbers the admin's way", () => {
     const text = message("statuses:errors.pollMinutes", { minimum: 5, maximum: 1440 });
-    expect(inWords(i18nFor("en").t, createFormatter("en", "Europe/Kyiv"), text)).toBe(
+    expect(sayTexts(i18nFor("en").t, createFormatter("en", "Europe/Kyiv"), text)).toBe(
       "Give a whole number of minutes from 5 to 1,440.",
     );
-    expect(inWords(i18nFor("uk").t, createFormatter("uk", "Europe/Kyiv"), text).replace(/\s/g, " ")).toBe(
+    expect(sayTexts(i18nFor("uk").t, createFormatter("uk", "Europe/Kyiv"), text).replace(/\s/g, " ")).toBe(
       "Вкажіть ціле число хвилин від 5 до 1 440.",
     );
     // Words are left as they are.
     expect(
-      inWords(
+      sayTexts(
         i18nFor("en").t,
         createFormatter("en", "Europe/Kyiv"),
         message("settings:errors.apiKey.shared", { shop: "a-1000.myshopify.com" }),

@@ -31,7 +31,7 @@ import {
   type OrderSettings,
 } from "../../orders/settings";
 import { loadSettings, saveSettings, sharedKeyConflict } from "../../settings/settings.server";
-import { inWords } from "../../settings/words";
+import { sayTexts } from "../../components/use-texts";
 import { notifyAddress, rotateNotifyToken } from "../../statuses/notify-token.server";
 import { authenticate } from "../../shopify.server";
 import { shopChanged, wakeWorker } from "../../work/worker.server";
@@ -119,7 +119,7 @@ export default function Settings() {
   const errors: Record<string, Message> = answer && !answer.ok ? answer.errors : {};
   const error = (path: string) => {
     const text = errors[path];
-    return text ? inWords(t, format, text) : undefined;
+    return text ? sayTexts(t, format, text) : undefined;
   };
   const paymentMethods = PAYMENT_METHOD_KEYS.map((value) => ({
     value,
@@ -290,14 +290,14 @@ export default function Settings() {
         {settings.pausedAt && (
           <Banner tone="critical" title={t("pause.title")}>
             <BlockStack gap="200">
-              {settings.pauseReason && <p>{inWords(t, format, settings.pauseReason)}</p>}
+              {settings.pauseReason && <p>{sayTexts(t, format, settings.pauseReason)}</p>}
               <p>{t("pause.since", { at: format.dateTime(settings.pausedAt) })}</p>
             </BlockStack>
           </Banner>
         )}
         {settings.keyConflict && (
           <Banner tone="critical" title={t("keyConflict.title")}>
-            <p>{inWords(t, format, settings.keyConflict)}</p>
+            <p>{sayTexts(t, format, settings.keyConflict)}</p>
           </Banner>
         )}
         {settings.mappingIssues && (
@@ -308,7 +308,7 @@ export default function Settings() {
                 <ul>
                   {mappingIssues.map(([path, text]) => (
                     <li key={path}>
-                      {t("fieldError", { field: fieldName(t, path), error: inWords(t, format, text) })}
+                      {t("fieldError", { field: fieldName(t, path), error: sayTexts(t, format, text) })}
                     </li>
                   ))}
                 </ul>
@@ -319,7 +319,7 @@ export default function Settings() {
         )}
         {answer?.ok && (
           <Banner tone="success">
-            <p>{inWords(t, format, answer.message)}</p>
+            <p>{sayTexts(t, format, answer.message)}</p>
           </Banner>
         )}
         {answer && !answer.ok && (
@@ -329,8 +329,8 @@ export default function Settings() {
                 {unplaced.map(([path, text]) => (
                   <li key={path}>
                     {path === "form"
-                      ? inWords(t, format, text)
-                      : t("fieldError", { field: fieldName(t, path), error: inWords(t, format, text) })}
+                      ? sayTexts(t, format, text)
+                      : t("fieldError", { field: fieldName(t, path), error: sayTexts(t, format, text) })}
                   </li>
                 ))}
               </ul>
@@ -423,7 +423,7 @@ function NotificationAddress({
             />
           ) : (
             <Banner tone="warning">
-              <p>{inWords(t, format, address.message)}</p>
+              <p>{sayTexts(t, format, address.message)}</p>
             </Banner>
           )}
           {confirming ? (
