@@ -525,7 +525,8 @@ const previous = await db.warehouseOrder.findMany({
   where: { shop: DEMO_SHOP },
   select: { orderName: true, shopifyOrderId: true },
 });
-let nextNumber = 1001 + previous.length;
+// After the highest number taken: the count falls short once a webhook failed, and would repeat a number.
+let nextNumber = 1 + previous.reduce((max, row) => Math.max(max, Number(row.orderName.slice(1)) || 0), 1000);
 const highestId = previous.reduce((max, row) => Math.max(max, Number(row.shopifyOrderId) || 0), 0);
 while (fake.state.allocateId() <= highestId);
 let sent = 0;
