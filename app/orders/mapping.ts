@@ -17,13 +17,20 @@ import {
   type PaymentMethodKey,
 } from "./settings";
 
-/**
- * Note attributes a cart-side branch picker writes on the order: the contract with that picker.
- * `_`-prefixed attributes are hidden from the customer at checkout.
- */
-export const NP_WAREHOUSE_REF_ATTRIBUTE = "_np_warehouse_ref";
-export const NP_CITY_REF_ATTRIBUTE = "_np_city_ref";
-export const NP_WAREHOUSE_LABEL_ATTRIBUTE = "_np_warehouse_label";
+import {
+  COURIER_FLAT_ATTRIBUTE,
+  COURIER_HOUSE_ATTRIBUTE,
+  COURIER_STREET_ATTRIBUTE,
+  DELIVERY_TYPE_ATTRIBUTE,
+  NP_CITY_REF_ATTRIBUTE,
+  NP_WAREHOUSE_LABEL_ATTRIBUTE,
+  NP_WAREHOUSE_REF_ATTRIBUTE,
+  UKRPOSHTA_POSTCODE_ATTRIBUTE,
+  type DeliveryType,
+} from "../reference/cart-attributes";
+
+// The branch picker's attributes (app/reference/cart-attributes.ts) that tests and the CLI name from here.
+export { NP_CITY_REF_ATTRIBUTE, NP_WAREHOUSE_LABEL_ATTRIBUTE, NP_WAREHOUSE_REF_ATTRIBUTE };
 
 /** The order note is sent as the comment up to this many characters (an ellipsis marks a cut). */
 export const COMMENT_MAX_LENGTH = 500;
@@ -351,6 +358,7 @@ function deliveryMethodOf(
 ): DeliveryMethodKey | null {
   if (overrides.deliveryMethod) return overrides.deliveryMethod;
   const lines = order.shipping_lines.filter((line) => !line.is_removed);
+  const buyerChose = buyerDeliveryMethod(order);
   const texts = lines.map((line) =>
     [line.title, line.code, line.source].map((text) => normaliseText(text ?? "")),
   );
@@ -360,6 +368,7 @@ function deliveryMethodOf(
     if (match && texts.some((fields) => fields.some((text) => text.includes(match)))) return rule.method;
   }
   if (lines.length === 0) {
+    if (buyerChose) return buyerChose;
     hold.push(reason("delivery_method_unknown", "deliveryMethod", "delivery.none", undefined, DELIVERY_FIX));
     return null;
   }
@@ -375,11 +384,29 @@ function deliveryMethodOf(
   // A carrier named wins over "pickup": "Самовивіз з Нової Пошти" is collected at a Nova Poshta branch.
   if (carriers.size === 1) return [...carriers][0]!;
   if (carriers.size === 0 && pickup) return "pickup";
+  // The shipping lines do not decide (no carrier named, or several): the buyer's choice in the cart's
+  // branch picker does, if it is one of those the lines name.
+  if (buyerChose && (carriers.size === 0 || carriers.has(buyerChose))) return buyerChose;
   // The methods named, in one order, choose the sentence: each language names them in its own words.
   const named = Object.keys(DELIVERY_PATTERNS).filter((method) => carriers.has(method as DeliveryMethodKey));
   const key = carriers.size > 1 ? `delivery.several.${named.join("_")}` : "delivery.unknown";
   hold.push(reason("delivery_method_unknown", "deliveryMethod", key, { shown }, DELIVERY_FIX));
   return null;
+}
+
+const BUYER_DELIVERY_METHOD: Record<DeliveryType, DeliveryMethodKey> = {
+  branch: "novaPoshta",
+  postomat: "novaPoshta",
+  ukrposhta: "ukrposhta",
+  courier: "kyivCourier",
+};
+
+/** The delivery the buyer chose in the branch picker, when the order carries a choice it knows. */
+function buyerDeliveryMethod(order: ShopifyOrder): DeliveryMethodKey | undefined {
+  const chosen = attribute(order, DELIVERY_TYPE_ATTRIBUTE)?.toLowerCase();
+  return chosen && Object.hasOwn(BUYER_DELIVERY_METHOD, chosen)
+    ? BUYER_DELIVERY_METHOD[chosen as DeliveryType]
+    : undefined;
 }
 
 function deliveryFor(
@@ -423,7 +450,10 @@ function addressFor(
       return { WarehouseRef: ref };
     }
     case "ukrposhta": {
-      const postcode = clean(overrides.postcode) || clean(order.shipping_address?.zip);
+      const postcode =
+        clean(overrides.postcode) ||
+        clean(attribute(order, UKRPOSHTA_POSTCODE_ATTRIBUTE)) ||
+        clean(order.shipping_address?.zip);
       if (!postcode) {
         hold.push(reason("postcode_missing", "postcode", "postcode.missing", undefined, "postcode"));
         return null;
@@ -462,7 +492,7 @@ function courierAddressFor(
         house: clean(overrides.courier.house),
         flat: clean(overrides.courier.flat),
       }
-    : splitStreetAddress(order.shipping_address);
+    : (pickedCourierAddress(order) ?? splitStreetAddress(order.shipping_address));
   if (!parts.street) {
     hold.push(
       reason("courier_address_missing", "courierAddress", "courier.noStreet", undefined, COURIER_FIX),
@@ -480,6 +510,17 @@ function courierAddressFor(
     Street: parts.street,
     House: parts.house,
     ...(parts.flat ? { Flat: parts.flat } : {}),
+  };
+}
+
+/** The street, house and flat the buyer gave the branch picker, when it gave a street. */
+function pickedCourierAddress(order: ShopifyOrder): { street: string; house: string; flat: string } | null {
+  const street = clean(attribute(order, COURIER_STREET_ATTRIBUTE));
+  if (!street) return null;
+  return {
+    street,
+    house: clean(attribute(order, COURIER_HOUSE_ATTRIBUTE)),
+    flat: clean(attribute(order, COURIER_FLAT_ATTRIBUTE)).replace(FLAT_PREFIX, ""),
   };
 }
 

@@ -498,6 +498,64 @@ describe("delivery_address", () => {
     });
   });
 
+  describe("the buyer's choice in the branch picker", () => {
+    const picked = (title: string | null, attributes: Record<string, string>) =>
+      uaOrder((draft) => {
+        draft.shipping_lines = title === null ? [] : [{ title, code: null, source: "shopify" }];
+        draft.note_attributes = Object.entries(attributes).map(([name, value]) => ({ name, value }));
+      });
+
+    it("decides the delivery when the shipping line names no carrier, or none is there", () => {
+      const branch = { _delivery_type: "postomat", [NP_WAREHOUSE_REF_ATTRIBUTE]: BRANCH_REF };
+      expect(mapped(picked("Доставка", branch)).delivery_method).toBe(DELIVERY_METHOD.novaPoshta);
+      expect(mapped(picked(null, branch)).delivery_address).toEqual({ WarehouseRef: BRANCH_REF });
+      const post = { _delivery_type: "ukrposhta", _ukrposhta_postcode: "01001" };
+      expect(mapped(picked("Доставка", post)).delivery_address).toEqual({ postcode: "01001" });
+    });
+
+    it("does not overrule a shipping line that names another carrier, nor the merchant's rules", () => {
+      const choice = { _delivery_type: "ukrposhta", _ukrposhta_postcode: "01001" };
+      const order = picked("Нова Пошта", { ...choice, [NP_WAREHOUSE_REF_ATTRIBUTE]: BRANCH_REF });
+      expect(mapped(order).delivery_method).toBe(DELIVERY_METHOD.novaPoshta);
+      const settings = { deliveryRules: [{ match: "Доставка", method: "pickup" as const }] };
+      expect(mapped(picked("Доставка", choice), { settings }).delivery_method).toBe(DELIVERY_METHOD.pickup);
+    });
+
+    it("settles a shipping line naming two carriers when the buyer chose one of them", () => {
+      const order = picked("Нова Пошта або Укрпошта", {
+        _delivery_type: "ukrposhta",
+        _ukrposhta_postcode: "79000",
+      });
+      expect(mapped(order).delivery_address).toEqual({ postcode: "79000" });
+      const neither = picked("Нова Пошта або Укрпошта", { _delivery_type: "courier" });
+      expect(only(holds(neither), "delivery_method_unknown").action).toBe("deliveryMethod");
+    });
+
+    it("ignores a delivery type it does not know", () => {
+      expect(
+        only(holds(picked(null, { _delivery_type: "teleport" })), "delivery_method_unknown"),
+      ).toBeTruthy();
+    });
+
+    it("sends the courier street, house and flat the buyer typed, over the shipping address", () => {
+      const order = picked(null, {
+        _delivery_type: "courier",
+        [NP_CITY_REF_ATTRIBUTE]: OTHER_CITY_REF,
+        _courier_street: "вул. Велика Васильківська",
+        _courier_house: "72",
+        _courier_flat: "кв. 3",
+      });
+      expect(mapped(order).delivery_address).toEqual({
+        DeliveryCity: OTHER_CITY_REF,
+        Street: "вул. Велика Васильківська",
+        House: "72",
+        Flat: "3",
+      });
+      const noHouse = picked(null, { _delivery_type: "courier", _courier_street: "вул. Хрещатик" });
+      expect(only(holds(noHouse), "courier_address_missing").message).toContain('"вул. Хрещатик"');
+    });
+  });
+
   it("sends an empty address for pickup, whatever the order says", () => {
     expect(mapped(shippedBy("Самовивіз")).delivery_address).toEqual({});
   });
