@@ -8,6 +8,7 @@ import { CARRIER_REF_PATTERN, PAYMENT_METHOD } from "../warehouse/wire";
 import { type ShopifyAddress, type ShopifyLineItem, type ShopifyOrder } from "./payload";
 import { message, type Message, type MessageValues } from "../i18n/message";
 import { normaliseUkrainianPhone } from "./phone";
+import type { BranchCandidate, BranchMatch } from "../reference/types";
 import { inEnglish } from "./words";
 import {
   KYIV_CITY_REF,
@@ -67,6 +68,8 @@ export interface HoldReason {
   /** `message` and `fix` as keys and values, said in the admin's language (rows before them have none). */
   text?: Message;
   fixText?: Message;
+  /** A branch held for: the address matcher's best guesses, offered as one-click choices. */
+  candidates?: BranchCandidate[];
 }
 
 /** A hold reason: its words in holds.json, kept in English too for logs and older readers. */
@@ -82,7 +85,20 @@ function reason(
   return { code, message: inEnglish(text), fix: inEnglish(fixText), action, text, fixText };
 }
 
-export type MappingResult = { ok: true; order: WarehouseOrder } | { ok: false; hold: HoldReason[] };
+/** A branch the order did not name, found for it by the address matcher: for the timeline. */
+export interface FoundBranch {
+  ref: string;
+  label: string;
+  confidence: number;
+  source: BranchMatch["source"];
+  evidence: BranchMatch["evidence"];
+}
+
+export type MappingResult =
+  { ok: true; order: WarehouseOrder; foundBranch?: FoundBranch } | { ok: false; hold: HoldReason[] };
+
+/** Reads a branch from an order that names none (app/reference/matcher.ts over the shop's reference data). */
+export type BranchMatcher = (order: ShopifyOrder) => BranchMatch;
 
 export interface MappingInput {
   order: ShopifyOrder;
@@ -90,6 +106,11 @@ export interface MappingInput {
   overrides?: OrderOverrides;
   /** The id_order fixed when the order was first taken in; defaults to idOrderFor(order, settings). */
   idOrder?: string;
+  /**
+   * Finds the branch of a Nova Poshta order that names none; without one (no reference data yet), such an
+   * order is held for the merchant to choose.
+   */
+  branchMatcher?: BranchMatcher | null;
 }
 
 /** `id_order`: the shop's prefix and the order number customers see ("#1001" → "1001", "UA-1001"). */
@@ -113,7 +134,11 @@ export function mapOrder(input: MappingInput): MappingResult {
   }
 
   const payment = paymentFor(order, settings, hold);
-  const delivery = deliveryFor(order, settings, overrides, hold);
+  const found: { branch?: FoundBranch } = {};
+  const delivery = deliveryFor(
+    { order, settings, overrides, matcher: input.branchMatcher ?? null, found },
+    hold,
+  );
   const goods = productsOf(order, hold);
 
   if (
@@ -159,7 +184,7 @@ export function mapOrder(input: MappingInput): MappingResult {
       ],
     };
   }
-  return { ok: true, order: checked.data };
+  return { ok: true, order: checked.data, ...(found.branch && { foundBranch: found.branch }) };
 }
 
 /** What the merchant does about an order whose payload lacks something the mapping needs. */
@@ -409,15 +434,22 @@ function buyerDeliveryMethod(order: ShopifyOrder): DeliveryMethodKey | undefined
     : undefined;
 }
 
+interface DeliveryInput {
+  order: ShopifyOrder;
+  settings: OrderSettings;
+  overrides: OrderOverrides;
+  matcher: BranchMatcher | null;
+  /** Where a branch the matcher found is put, for the result. */
+  found: { branch?: FoundBranch };
+}
+
 function deliveryFor(
-  order: ShopifyOrder,
-  settings: OrderSettings,
-  overrides: OrderOverrides,
+  input: DeliveryInput,
   hold: HoldReason[],
 ): { method: DeliveryMethodKey; address: DeliveryAddress } | null {
-  const method = deliveryMethodOf(order, settings, overrides, hold);
+  const method = deliveryMethodOf(input.order, input.settings, input.overrides, hold);
   if (method === null) return null;
-  const address = addressFor(method, order, overrides, hold);
+  const address = addressFor(method, input, hold);
   return address ? { method, address } : null;
 }
 
@@ -425,19 +457,16 @@ const isCarrierRef = (ref: string) => CARRIER_REF_PATTERN.test(ref);
 
 function addressFor(
   method: DeliveryMethodKey,
-  order: ShopifyOrder,
-  overrides: OrderOverrides,
+  input: DeliveryInput,
   hold: HoldReason[],
 ): DeliveryAddress | null {
+  const { order, overrides } = input;
   switch (method) {
     case "novaPoshta": {
+      // In order of trust: the merchant's choice on the order page, the buyer's in the cart, the matcher's.
       const fromOverride = overrides.warehouseRef?.trim();
       const ref = (fromOverride || attribute(order, NP_WAREHOUSE_REF_ATTRIBUTE))?.toLowerCase();
-      if (!ref) {
-        const values = { attribute: NP_WAREHOUSE_REF_ATTRIBUTE };
-        hold.push(reason("branch_missing", "warehouseRef", "branch.missing", values, "branch"));
-        return null;
-      }
+      if (!ref) return matchedBranch(input, hold);
       if (!isCarrierRef(ref)) {
         const label = attribute(order, NP_WAREHOUSE_LABEL_ATTRIBUTE);
         hold.push(
@@ -470,6 +499,38 @@ function addressFor(
       return {};
   }
 }
+
+/** A branch for an order that names none: the matcher's, when it is sure enough; else a hold offering its guesses. */
+function matchedBranch(input: DeliveryInput, hold: HoldReason[]): DeliveryAddress | null {
+  const { matcher, settings, order } = input;
+  if (!matcher) {
+    const values = { attribute: NP_WAREHOUSE_REF_ATTRIBUTE };
+    hold.push(reason("branch_missing", "warehouseRef", "branch.missing", values, "branch"));
+    return null;
+  }
+  const match = matcher(order);
+  const best = match.candidates[0];
+  if (match.ref && best?.ref === match.ref && match.confidence >= settings.branchMatchThreshold) {
+    const { confidence, source, evidence } = match;
+    input.found.branch = { ref: match.ref, label: best.label, confidence, source, evidence };
+    return { WarehouseRef: match.ref };
+  }
+  const held =
+    match.candidates.length > 0
+      ? reason(
+          "branch_missing",
+          "warehouseRef",
+          "branch.unsure",
+          { percent: percent(match.confidence) },
+          "branchPick",
+        )
+      : reason("branch_missing", "warehouseRef", "branch.notFound", undefined, "branch");
+  hold.push({ ...held, candidates: match.candidates.slice(0, 3) });
+  return null;
+}
+
+/** A confidence (0..1) as a whole percentage, rounded down so 0.995 never reads as sure. */
+export const percent = (confidence: number): number => Math.floor(Math.max(0, Math.min(1, confidence)) * 100);
 
 const COURIER_FIX = "courier";
 

@@ -14,6 +14,9 @@ export type PaymentMethodKey = (typeof PAYMENT_METHOD_KEYS)[number];
 /** The carrier's Ref of Kyiv: the city of the Kyiv courier unless the order names another. */
 export const KYIV_CITY_REF = "8d5a980d-391c-11dd-90d9-001a92567626";
 
+/** The matcher's confidence an order's branch needs by default (app/reference/matcher.ts says why). */
+export const DEFAULT_BRANCH_MATCH_THRESHOLD = 0.8;
+
 const carrierRef = z
   .string()
   .trim()
@@ -60,6 +63,15 @@ export const orderSettingsSchema = z.object({
   sendNoteAsComment: z.boolean().default(true),
   /** One of the client's sender legal entities (senderDetails); omitted: the warehouse's default. */
   deliverySenderId: z.string().trim().min(1).optional(),
+  /**
+   * How sure (0..1) the address matcher must be for its branch to be used on an order that names none;
+   * below it the order is held with its guesses. Not below 0.5: a coin toss must never ship a parcel.
+   */
+  branchMatchThreshold: z
+    .number()
+    .min(0.5, "the branch matching threshold is at least 0.5")
+    .max(1, "the branch matching threshold is at most 1")
+    .default(DEFAULT_BRANCH_MATCH_THRESHOLD),
 });
 export type OrderSettings = z.infer<typeof orderSettingsSchema>;
 export type OrderSettingsInput = z.input<typeof orderSettingsSchema>;

@@ -4,7 +4,7 @@
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
 import { shopifyNeed } from "../fulfillment/need";
 import { message, type Message } from "../i18n/message";
-import type { HoldReason, MappingResult } from "./mapping";
+import { percent, type HoldReason, type MappingResult } from "./mapping";
 import { inEnglish } from "./words";
 import {
   ATTENTION,
@@ -177,6 +177,25 @@ export function holdSummaryOf(hold: HoldReason[]): string {
   return hold.map((reason) => reason.message).join(" ");
 }
 
+/** The timeline's word on a branch the order did not name and the matcher found: which, and why. */
+function branchFound(result: MappingResult): TimelineEntry[] {
+  const found = result.ok ? result.foundBranch : undefined;
+  if (!found) return [];
+  const { evidence } = found;
+  const text =
+    found.source === "structured"
+      ? message("orders:timeline.branchFromData", { label: found.label, field: evidence.field ?? "note" })
+      : message("orders:timeline.branchFromAddress", {
+          label: found.label,
+          percent: percent(found.confidence),
+          // The order's own words the match rests on, quoted, not a sentence.
+          evidence: [evidence.city, evidence.number && `№${evidence.number}`, evidence.street]
+            .filter(Boolean)
+            .join(", "),
+        });
+  return [{ kind: EVENT.branchFound, message: inEnglish(text), data: found }];
+}
+
 /** The columns and events of a new order, from its first webhook. */
 export function created(input: { result: MappingResult; cancelled: boolean; orderName: string; now: Date }) {
   const { result, cancelled, orderName, now } = input;
@@ -190,7 +209,11 @@ export function created(input: { result: MappingResult; cancelled: boolean; orde
   ];
   if (cancelled) events.push({ kind: EVENT.cancelled, message: "Cancelled in Shopify before it was sent." });
   else if (result.ok)
-    events.push({ kind: EVENT.ready, message: "Mapped; waiting to be sent.", data: result.order });
+    events.push(...branchFound(result), {
+      kind: EVENT.ready,
+      message: "Mapped; waiting to be sent.",
+      data: result.order,
+    });
   else events.push({ kind: EVENT.held, message: holdSummaryOf(result.hold), data: result.hold });
   return {
     columns: {
@@ -448,7 +471,11 @@ function remapped(row: OrderFacts, result: MappingResult, now: Date): Transition
           attentionMessage: null,
         });
         if (row.state !== ORDER_STATE.ready)
-          events.push({ kind: EVENT.ready, message: "Mapped; waiting to be sent.", data: result.order });
+          events.push(...branchFound(result), {
+            kind: EVENT.ready,
+            message: "Mapped; waiting to be sent.",
+            data: result.order,
+          });
       } else if (mappedChanged || row.state !== ORDER_STATE.held) {
         Object.assign(patch, { state: ORDER_STATE.held, nextAttemptAt: null });
         events.push({ kind: EVENT.held, message: holdSummaryOf(result.hold), data: result.hold });

@@ -112,6 +112,7 @@ export const EVENT = {
   fulfillmentProblem: "fulfillment_problem",
   awaitingCards: "awaiting_cards",
   cardsAccepted: "cards_accepted",
+  branchFound: "branch_found",
 } as const;
 export type EventKind = (typeof EVENT)[keyof typeof EVENT];
 

@@ -22,6 +22,7 @@ import {
   type OrderOverridesInput,
   type OrderSettingsInput,
 } from "../../app/orders/settings";
+import type { BranchMatch } from "../../app/reference/types";
 import { warehouseOrderSchema, type WarehouseOrder } from "../../app/warehouse/schemas";
 import { DELIVERY_METHOD, PAYMENT_METHOD } from "../../app/warehouse/wire";
 import { FIXTURE, exampleOrder, fixtureJson, lineItem, uaOrder } from "./support";
@@ -33,6 +34,7 @@ interface Options {
   settings?: OrderSettingsInput;
   overrides?: OrderOverridesInput;
   idOrder?: string;
+  branchMatcher?: MappingInput["branchMatcher"];
 }
 
 function map(order: ShopifyOrder, options: Options = {}) {
@@ -41,6 +43,7 @@ function map(order: ShopifyOrder, options: Options = {}) {
     settings: orderSettingsSchema.parse(options.settings ?? {}),
     overrides: options.overrides ? orderOverridesSchema.parse(options.overrides) : undefined,
     idOrder: options.idOrder,
+    branchMatcher: options.branchMatcher,
   };
   return mapOrder(input);
 }
@@ -419,6 +422,81 @@ describe("delivery_address", () => {
       expect(mapped(order, { overrides: { warehouseRef: other } }).delivery_address).toEqual({
         WarehouseRef: other,
       });
+    });
+  });
+
+  describe("a branch the order does not name", () => {
+    const guess = (confidence: number, candidates = 3): BranchMatch => ({
+      ref: candidates ? BRANCH_REF : null,
+      confidence,
+      candidates: [BRANCH_REF, OTHER_CITY_REF, KYIV_CITY_REF]
+        .slice(0, candidates)
+        .map((ref, index) => ({ ref, label: `Відділення №${index + 1}`, score: confidence - index / 10 })),
+      source: "address",
+      evidence: { city: "Київ", number: "1" },
+    });
+    const calls: ShopifyOrder[] = [];
+    const matcher = (match: BranchMatch) => (order: ShopifyOrder) => {
+      calls.push(order);
+      return match;
+    };
+
+    it("takes the matcher's branch at or above the shop's threshold, and says which and why", () => {
+      const result = map(withAttributes({}), { branchMatcher: matcher(guess(0.8)) });
+      if (!result.ok) throw new Error(JSON.stringify(result.hold));
+      expect(result.order.delivery_address).toEqual({ WarehouseRef: BRANCH_REF });
+      expect(result.foundBranch).toEqual({
+        ref: BRANCH_REF,
+        label: "Відділення №1",
+        confidence: 0.8,
+        source: "address",
+        evidence: { city: "Київ", number: "1" },
+      });
+    });
+
+    it("holds below the threshold with the best three as choices, and the threshold is the shop's", () => {
+      const reason = only(
+        holds(withAttributes({}), { branchMatcher: matcher(guess(0.79)) }),
+        "branch_missing",
+      );
+      expect(reason.text).toEqual({ key: "holds:branch.unsure", values: { percent: 79 } });
+      expect(reason.candidates?.map((candidate) => candidate.ref)).toEqual([
+        BRANCH_REF,
+        OTHER_CITY_REF,
+        KYIV_CITY_REF,
+      ]);
+      const settings = { branchMatchThreshold: 0.75 };
+      expect(
+        mapped(withAttributes({}), { settings, branchMatcher: matcher(guess(0.79)) }).delivery_address,
+      ).toEqual({
+        WarehouseRef: BRANCH_REF,
+      });
+    });
+
+    it("says nothing was found when the matcher has no guess", () => {
+      const reason = only(
+        holds(withAttributes({}), { branchMatcher: matcher(guess(0, 0)) }),
+        "branch_missing",
+      );
+      expect(reason.text?.key).toBe("holds:branch.notFound");
+      expect(reason.candidates).toEqual([]);
+    });
+
+    it("never asks the matcher when the buyer or the merchant chose a branch", () => {
+      calls.length = 0;
+      const chosen = withAttributes({ [NP_WAREHOUSE_REF_ATTRIBUTE]: BRANCH_REF });
+      expect(mapped(chosen, { branchMatcher: matcher(guess(1)) }).delivery_address).toEqual({
+        WarehouseRef: BRANCH_REF,
+      });
+      const overrides = { warehouseRef: OTHER_CITY_REF };
+      const corrected = mapped(withAttributes({}), { overrides, branchMatcher: matcher(guess(1)) });
+      expect(corrected.delivery_address).toEqual({ WarehouseRef: OTHER_CITY_REF });
+      expect(calls).toEqual([]);
+    });
+
+    it("refuses a threshold below a coin toss", () => {
+      expect(orderSettingsSchema.safeParse({ branchMatchThreshold: 0.4 }).success).toBe(false);
+      expect(orderSettingsSchema.parse({}).branchMatchThreshold).toBe(0.8);
     });
   });
 
@@ -847,6 +925,7 @@ describe("settings and overrides schemas", () => {
       deliveryLiterals: { ...DELIVERY_METHOD },
       idOrderPrefix: "",
       sendNoteAsComment: true,
+      branchMatchThreshold: 0.8,
     });
     expect(DEFAULT_ORDER_SETTINGS).toEqual(orderSettingsSchema.parse({}));
   });

@@ -7,6 +7,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { i18nFor } from "../../app/i18n/i18n";
 import { translate } from "../../app/i18n/message";
+import { created } from "../../app/orders/state-machine";
 import { eventTexts, fromEnglish } from "../../app/orders/stored-words";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -100,5 +101,53 @@ describe("stored order sentences, the closest text", () => {
       key: "orders:timeline.notSent",
       values: { reason: "HTTP 400" },
     });
+  });
+});
+
+describe("a branch the matcher found", () => {
+  const order = { delivery_method: "Новая Почта" } as never;
+  const found = (source: "address" | "structured") =>
+    created({
+      result: {
+        ok: true,
+        order,
+        foundBranch: {
+          ref: "1ec09d88-e1c2-11e3-8c4a-0050568002cf",
+          label: "Відділення №12: вул. Хрещатик, 22 (Київ)",
+          confidence: 0.937,
+          source,
+          evidence: { city: "Киев", number: "12", field: "np_delivery" },
+        },
+      },
+      cancelled: false,
+      orderName: "#1001",
+      now: new Date(),
+    }).events.find((event) => event.kind === "branch_found");
+
+  it("is on the timeline before the order is ready, saying which branch and what the address read", () => {
+    const event = found("address");
+    expect(event && fromEnglish(event.message)).toEqual({
+      key: "orders:timeline.branchFromAddress",
+      values: { label: "Відділення №12: вул. Хрещатик, 22 (Київ)", percent: "93", evidence: "Киев, №12" },
+    });
+    expect(translate(uk, fromEnglish(event!.message))).toContain("впевненість 93 %");
+  });
+
+  it("names the field another checkout app's data came from", () => {
+    const event = found("structured");
+    expect(event && fromEnglish(event.message)).toMatchObject({
+      key: "orders:timeline.branchFromData",
+      values: { field: "np_delivery" },
+    });
+  });
+
+  it("is not written for an order that named its branch", () => {
+    const events = created({
+      result: { ok: true, order },
+      cancelled: false,
+      orderName: "#1",
+      now: new Date(),
+    }).events;
+    expect(events.map((event) => event.kind)).toEqual(["received", "ready"]);
   });
 });
