@@ -8,7 +8,7 @@ import { CARRIER_REF_PATTERN, PAYMENT_METHOD } from "../warehouse/wire";
 import { type ShopifyAddress, type ShopifyLineItem, type ShopifyOrder } from "./payload";
 import { message, type Message, type MessageValues } from "../i18n/message";
 import { normaliseUkrainianPhone } from "./phone";
-import type { BranchCandidate, BranchMatch } from "../reference/types";
+import { percent, type BranchCandidate, type BranchMatch } from "../reference/types";
 import { inEnglish } from "./words";
 import {
   KYIV_CITY_REF,
@@ -528,9 +528,6 @@ function matchedBranch(input: DeliveryInput, hold: HoldReason[]): DeliveryAddres
   hold.push({ ...held, candidates: match.candidates.slice(0, 3) });
   return null;
 }
-
-/** A confidence (0..1) as a whole percentage, rounded down so 0.995 never reads as sure. */
-export const percent = (confidence: number): number => Math.floor(Math.max(0, Math.min(1, confidence)) * 100);
 
 const COURIER_FIX = "courier";
 

@@ -59,6 +59,12 @@ const holdReasonSchema = z.object({
   /** The message and the fix as keys (rows before them have only the English words). */
   text: storedMessageSchema,
   fixText: storedMessageSchema,
+  /** A branch held for: the matcher's guesses (a malformed list is dropped, the search still works). */
+  candidates: z
+    .array(z.object({ ref: z.string(), label: z.string(), score: z.number() }))
+    .max(3)
+    .optional()
+    .catch(undefined),
 });
 export type HoldReasonView = z.infer<typeof holdReasonSchema>;
 

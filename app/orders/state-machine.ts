@@ -4,7 +4,8 @@
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
 import { shopifyNeed } from "../fulfillment/need";
 import { message, type Message } from "../i18n/message";
-import { percent, type HoldReason, type MappingResult } from "./mapping";
+import type { HoldReason, MappingResult } from "./mapping";
+import { percent } from "../reference/types";
 import { inEnglish } from "./words";
 import {
   ATTENTION,

@@ -117,3 +117,8 @@ export interface CityMatch {
   house?: string;
   flat?: string;
 }
+
+/** A confidence (0..1) as a whole percentage, rounded down so that 0.995 never reads as sure. */
+export function percent(confidence: number): number {
+  return Math.floor(Math.max(0, Math.min(1, confidence)) * 100);
+}

@@ -2,8 +2,9 @@
 // once the warehouse has it (stage, waybill, statuses, the Shopify fulfillment), the exact body the
 // warehouse has, and its timeline with the requests sent and the answers read.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, useActionData, useFetcher, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import {
+  Autocomplete,
   Badge,
   Banner,
   BlockStack,
@@ -21,7 +22,7 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { eventLabel } from "../components/order-event";
@@ -35,7 +36,10 @@ import { orderDetail, type ReportedStatus } from "../orders/queries.server";
 import { DELIVERY_METHOD_KEYS, type DeliveryMethodKey } from "../orders/settings";
 import { ATTENTION, STAGE, type Attention, type OrderState, type Stage } from "../orders/states";
 import { attentionText, eventTexts } from "../orders/stored-words";
+import { percent, type BranchCandidate } from "../reference/types";
 import { authenticate } from "../shopify.server";
+import { CARRIER_REF_PATTERN } from "../warehouse/wire";
+import type { BranchSearchAnswer } from "./app.branches";
 import { wakeWorker } from "../work/worker.server";
 
 const timelineCursorSchema = z.string().regex(/^[a-z0-9]{1,64}$/);
@@ -330,6 +334,7 @@ export default function OrderPage() {
                         {first && reason.action && (
                           <FixForm
                             action={reason.action}
+                            candidates={reason.candidates ?? []}
                             overrides={order.overrides}
                             deliveryMethods={deliveryMethods}
                             error={
@@ -665,14 +670,117 @@ function JsonBlock({ label, json }: { label: string; json: string }) {
 /** A branch Ref as the carrier's directory writes them, shown as the field's example. */
 const EXAMPLE_BRANCH_REF = "1ec09d88-e1c2-11e3-8c4a-0050568002cf";
 
+/** Waited after the last key before the branch search asks the server. */
+const SEARCH_DEBOUNCE_MS = 250;
+
+/**
+ * The branch of an order held for one: the matcher's guesses as one-click choices, and a search of the
+ * shop's reference data by city, number or address (a carrier Ref typed or pasted is taken as it is).
+ */
+function BranchChoice({
+  candidates,
+  initialRef,
+  error,
+  busy,
+}: {
+  candidates: BranchCandidate[];
+  initialRef: string;
+  error: string | undefined;
+  busy: boolean;
+}) {
+  const { t } = useTranslation("orders");
+  const submit = useSubmit();
+  const search = useFetcher<BranchSearchAnswer>();
+  const [query, setQuery] = useState(initialRef);
+  const [chosen, setChosen] = useState<{ ref: string; label: string } | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const choose = (ref: string) =>
+    submit({ intent: "correct", fix: "warehouseRef", warehouseRef: ref }, { method: "post" });
+  const typed = (text: string) => {
+    setQuery(text);
+    setChosen(null);
+    clearTimeout(timer.current);
+    const trimmed = text.trim();
+    if (trimmed.length < 2 || CARRIER_REF_PATTERN.test(trimmed.toLowerCase())) return;
+    timer.current = setTimeout(
+      () => search.load(`/app/branches?${new URLSearchParams({ q: trimmed })}`),
+      SEARCH_DEBOUNCE_MS,
+    );
+  };
+  const answer = search.data;
+  const hits = answer?.hits ?? [];
+  const ref = chosen?.ref ?? (CARRIER_REF_PATTERN.test(query.trim().toLowerCase()) ? query.trim() : "");
+  const helpText =
+    answer && !answer.available ? t("detail.branchSearchUnavailable") : t("detail.branchSearchHelp");
+  return (
+    <BlockStack gap="300">
+      {candidates.length > 0 && (
+        <BlockStack gap="200">
+          <Text as="h3" variant="headingSm">
+            {t("detail.branchCandidates")}
+          </Text>
+          {candidates.map((candidate) => (
+            <InlineStack key={candidate.ref} gap="200" blockAlign="center" wrap={false}>
+              <Button
+                onClick={() => choose(candidate.ref)}
+                disabled={busy}
+                accessibilityLabel={t("detail.branchChooseNamed", { label: candidate.label })}
+              >
+                {t("detail.branchChoose")}
+              </Button>
+              <Text as="span">{candidate.label}</Text>
+              <Badge tone={candidate.score >= 0.8 ? "success" : "attention"}>
+                {t("detail.branchScore", { percent: percent(candidate.score) })}
+              </Badge>
+            </InlineStack>
+          ))}
+        </BlockStack>
+      )}
+      <input type="hidden" name="warehouseRef" value={ref} />
+      <Autocomplete
+        options={hits.map((hit) => ({ value: hit.ref, label: hit.label }))}
+        selected={chosen ? [chosen.ref] : []}
+        loading={search.state === "loading"}
+        onSelect={([value]) => {
+          const hit = hits.find((each) => each.ref === value);
+          if (!hit) return;
+          setChosen({ ref: hit.ref, label: hit.label });
+          setQuery(hit.label);
+        }}
+        emptyState={
+          query.trim().length >= 2 && answer?.available && hits.length === 0 ? (
+            <Box padding="300">
+              <Text as="p">{t("detail.branchSearchNothing")}</Text>
+            </Box>
+          ) : undefined
+        }
+        textField={
+          <Autocomplete.TextField
+            label={t("detail.branchSearchLabel")}
+            placeholder={t("detail.branchSearchPlaceholder", { example: EXAMPLE_BRANCH_REF })}
+            helpText={helpText}
+            error={error}
+            value={query}
+            onChange={typed}
+            autoComplete="off"
+          />
+        }
+      />
+    </BlockStack>
+  );
+}
+
 function FixForm({
   action,
+  candidates,
   overrides,
   deliveryMethods,
   error,
   busy,
 }: {
   action: string;
+  candidates: BranchCandidate[];
   overrides: Record<string, unknown>;
   deliveryMethods: readonly DeliveryMethodKey[];
   error: string | undefined;
@@ -735,13 +843,11 @@ function FixForm({
           />
         )}
         {action === "warehouseRef" && (
-          <TextField
-            label={t("detail.branchLabel")}
-            placeholder={EXAMPLE_BRANCH_REF}
-            helpText={t("detail.branchHelp")}
-            maxLength={36}
+          <BranchChoice
+            candidates={candidates}
+            initialRef={values.warehouseRef ?? ""}
             error={error}
-            {...field("warehouseRef")}
+            busy={busy}
           />
         )}
         {action === "postcode" && (
