@@ -266,7 +266,7 @@ function branchesIn(
     for (const reading of parsed) {
       for (const street of reading.streets) {
         for (const choice of cities) {
-          const fits = streetFits(search.branchesOf(choice.city.ref), street, kind);
+          const fits = streetFits(streetCandidates(choice.city.ref, street, search), street, kind);
           for (const fit of fits) scored.push({ branch: fit.branch, city: choice.city, score: fit.fit });
           if (fits.length > 0 && evidence.street === undefined) {
             evidence = {
@@ -380,7 +380,19 @@ function parseReading(reading: Reading, cityWords: ReadonlySet<string>): ParsedR
   );
   const firstHouse = joined.numbers.find((number) => !number.marked)?.value;
   if (joinedWords.length > 0 && firstHouse && !streets.some((street) => street.house)) {
-    streets.push({ words: joinedWords, house: houseIn(reading.text, firstHouse), text: reading.text.trim() });
+    // It replaces the parts' street without a house: one query, not two.
+    const joinedStreet = {
+      words: joinedWords,
+      house: houseIn(reading.text, firstHouse),
+      text: reading.text.trim(),
+    };
+    const covered = (street: StreetQuery) => street.words.every((word) => joinedWords.includes(word));
+    return {
+      field: reading.field,
+      numbers,
+      streets: [joinedStreet, ...streets.filter((street) => !covered(street))],
+      kind,
+    };
   }
   return { field: reading.field, numbers, streets, kind };
 }
@@ -454,6 +466,25 @@ function streetCoverage(query: readonly string[], street: readonly string[]): nu
   if (matched < query.length) return 0;
   const covered = street.filter((streetWord) => query.some((word) => wordsMatch(word, streetWord))).length;
   return 0.8 + 0.2 * (covered / street.length);
+}
+
+/** Below this many branches a city's every branch is compared; above, the search's hits for the street. */
+const SCAN_LIMIT = 150;
+const STREET_HITS = 12;
+
+/**
+ * The branches a street query may mean: the search's hits for the street and house (it indexes every
+ * address word), or every branch of a small city. The matcher then judges each itself (streetFits).
+ */
+function streetCandidates(
+  cityRef: string,
+  street: StreetQuery,
+  search: ReferenceSearch,
+): readonly CarrierBranch[] {
+  const all = search.branchesOf(cityRef);
+  if (all.length <= SCAN_LIMIT) return all;
+  const text = [...street.words, street.house ?? ""].join(" ");
+  return search.searchBranches({ cityRef, text, limit: STREET_HITS }).map((hit) => hit.branch);
 }
 
 function streetFits(
@@ -569,12 +600,21 @@ function resolveCity(
   return pool.map((hit) => ({ city: hit.city, certainty, ambiguous }));
 }
 
+// Folded once per city object: the search keeps its cities for its lifetime.
+const foldedNames = new WeakMap<CarrierCity, string[]>();
+
+/** The city's Ukrainian and Russian names, folded. */
 function folded(city: CarrierCity): string[] {
-  return [tokens(city.name).join(" "), tokens(city.nameRu ?? "").join(" ")];
+  let names = foldedNames.get(city);
+  if (!names) {
+    names = [tokens(city.name).join(" "), tokens(city.nameRu ?? "").join(" ")];
+    foldedNames.set(city, names);
+  }
+  return names;
 }
 
 function sameFolded(a: CarrierCity, b: CarrierCity): boolean {
-  return tokens(a.name).join(" ") === tokens(b.name).join(" ");
+  return folded(a)[0] === folded(b)[0];
 }
 
 /** A region's written name reduced to a stem that its Ukrainian, Russian and Latin writings share. */
