@@ -23,7 +23,7 @@
 import type { BranchKind } from "./types";
 
 /** Apostrophes and quote marks as people type them inside names; dropped, not turned into spaces. */
-const APOSTROPHES = /['’ʼ`ʹ″"‘′´«»„“”]/g;
+const APOSTROPHES = new Set(Array.from("'’ʼ`ʹ″\"‘′´«»„“”", (char) => char.charCodeAt(0)));
 
 /** Cyrillic letters (lower case) to the skeleton. */
 const CYRILLIC: Readonly<Record<string, string>> = {
@@ -140,28 +140,56 @@ function mapWord(word: string): string {
 
 /** Anything beyond ASCII and the basic Cyrillic block, where normalising can change something. */
 const UNUSUAL = /[^\t\n\r -~\u0400-\u045f\u0490\u0491]/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const NUMBER_SIGN = "№".charCodeAt(0);
+const HASH = "#".charCodeAt(0);
 
-/**
- * Lower case, apostrophes dropped, "№" read as "#". Text beyond ASCII and basic Cyrillic is first NFKD
- * normalised with its combining marks dropped (a decomposed "й", "é", full-width digits); basic Cyrillic
- * needs none of that, as й ї ё have letters of their own in the table, and most text is spared the cost.
- */
-function prepare(text: string): string {
-  let prepared = text.replace(/№/g, " # ");
-  if (UNUSUAL.test(prepared)) prepared = prepared.normalize("NFKD").replace(/\p{M}/gu, "").normalize("NFC");
-  return prepared.toLowerCase().replace(APOSTROPHES, "");
+type CharClass = "letter" | "digit" | "apostrophe" | "marker" | "space";
+
+function classOf(code: number, char: string): CharClass {
+  if ((code >= 0x61 && code <= 0x7a) || (code >= 0x400 && code <= 0x4ff)) return "letter";
+  if (code >= 0x30 && code <= 0x39) return "digit";
+  if (APOSTROPHES.has(code)) return "apostrophe";
+  if (code === HASH || code === NUMBER_SIGN) return "marker";
+  if (code > 0x7f && LETTER_OR_DIGIT.test(char)) return /\p{N}/u.test(char) ? "digit" : "letter";
+  return "space";
 }
 
-/** Words of prepared text, with "#" (and "№") kept as a word of its own: it marks a branch number. */
-function rawWords(prepared: string): string[] {
-  return (
-    prepared
-      .replace(/#/g, " # ")
-      // A number glued after letters ("нп12", "no5") starts a word of its own; "12а" stays one word.
-      .replace(/(\p{L})(\d)/gu, "$1 $2")
-      .split(/[^\p{L}\p{N}#]+/u)
-      .filter((word) => word.length > 0)
-  );
+/**
+ * The words of a text, lower case, apostrophes dropped, with "#" for every "№" or "#" (they mark a
+ * branch number). A number glued after letters ("нп12", "no5") starts a word of its own; letters after a
+ * number ("12а") stay with it. Text beyond ASCII and basic Cyrillic is first NFKD-normalised with its
+ * combining marks dropped (a decomposed "й", "é", full-width digits; "№" is read before, as NFKD would
+ * spell it "No"); basic Cyrillic needs none of that, as й ї ё have letters of their own in the table.
+ * One pass over the characters: building the indexes reads tens of thousands of descriptions.
+ */
+function rawWords(text: string): string[] {
+  let lower = text.toLowerCase();
+  if (UNUSUAL.test(lower)) {
+    lower = lower.replace(/№/g, "#").normalize("NFKD").replace(/\p{M}/gu, "").normalize("NFC").toLowerCase();
+  }
+  const words: string[] = [];
+  let word = "";
+  let last: CharClass = "space";
+  for (let i = 0; i < lower.length; i++) {
+    const char = lower[i]!;
+    const kind = classOf(char.charCodeAt(0), char);
+    if (kind === "apostrophe") continue;
+    if (kind === "letter" || kind === "digit") {
+      if (kind === "digit" && last === "letter" && word) {
+        words.push(word);
+        word = "";
+      }
+      word += char;
+    } else {
+      if (word) words.push(word);
+      word = "";
+      if (kind === "marker") words.push("#");
+    }
+    last = kind;
+  }
+  if (word) words.push(word);
+  return words;
 }
 
 /**
@@ -175,7 +203,7 @@ export function fold(text: string): string {
 /** The folded words of a text; numbers kept ("№12" → "12", "12а" → "12a", "НП12" → "np", "12"). */
 export function tokens(text: string): string[] {
   const words: string[] = [];
-  for (const word of rawWords(prepare(text))) {
+  for (const word of rawWords(text)) {
     if (word === "#") continue;
     const folded = skeletonOfWord(word);
     if (folded) words.push(folded);
@@ -387,7 +415,7 @@ export function queryTerms(text: string): QueryTerms {
   const numbers: QueryNumber[] = [];
   let kind: BranchKind | undefined;
   let marked = false;
-  const folded = rawWords(prepare(text)).map((raw) => (raw === "#" ? raw : skeletonOfWord(raw)));
+  const folded = rawWords(text).map((raw) => (raw === "#" ? raw : skeletonOfWord(raw)));
   for (let i = 0; i < folded.length; i++) {
     const word = folded[i]!;
     if (word === "#") {
