@@ -189,10 +189,26 @@ function finish(found: Found, source: BranchMatch["source"], evidence: BranchMat
   return {
     ref: top.branch.ref,
     confidence: round(top.score),
-    candidates: found.best.slice(0, 3).map(candidate),
+    candidates: labelled(found.best.slice(0, 3)),
     source,
     evidence: clean,
   };
+}
+
+/**
+ * The candidates with their labels; when they lie in different settlements of one name, each label names
+ * its region too, or the merchant would see the same "(Березівка)" three times.
+ */
+function labelled(best: readonly Scored[]): BranchCandidate[] {
+  const names = new Map<string, Set<string>>();
+  for (const { city } of best) {
+    if (city) names.set(city.name, (names.get(city.name) ?? new Set()).add(city.ref));
+  }
+  return best.map((scored) => {
+    const city = scored.city;
+    if (!city?.area || (names.get(city.name)?.size ?? 0) < 2) return candidate(scored);
+    return candidate({ ...scored, city: { ...city, name: `${city.name}, ${city.area} обл.` } });
+  });
 }
 
 function candidate(scored: Scored): BranchCandidate {

@@ -115,6 +115,9 @@ describe("matchBranch", () => {
     // The candidates come from different namesakes, so the merchant can pick the right one.
     const candidateCities = new Set(unsure.candidates.map((entry) => search.branch(entry.ref)?.cityRef));
     expect(candidateCities.size).toBeGreaterThan(1);
+    // Each label names its region, or they would read alike.
+    expect(unsure.candidates.every((entry) => / \(Березівка, \S+ обл\.\)$/.test(entry.label))).toBe(true);
+    expect(new Set(unsure.candidates.map((entry) => entry.label)).size).toBe(unsure.candidates.length);
     expect(unsure.candidates.length).toBeLessThanOrEqual(3);
 
     const kherson = cityNamed("Березівка", "Херсонська");
