@@ -152,6 +152,32 @@ const HAND_WRITTEN: CorpusCase[] = [
     address: { city: "Kyiv", address1: "Nova Poshta warehouse No. 101" },
     expect: { city: "Київ", area: "Київська", number: "101" },
   },
+  {
+    what: "branch by street address in Latin with the street word",
+    address: { city: "Kyiv", address1: "vul. Odeska, 48" },
+    expect: { city: "Київ", area: "Київська", number: "1" },
+  },
+  {
+    what: "a home address (courier-like), no branch: no confident match",
+    address: { city: "Київ", address1: "вул. Хрещатик 22, кв. 5" },
+    expect: "unsure",
+  },
+  {
+    what: "nothing but the city: no confident match",
+    address: { city: "Харків", address1: "" },
+    expect: "unsure",
+  },
+  {
+    what: "a branch number the city does not have: no confident match",
+    address: { city: "Полтава", address1: "НП 9999" },
+    expect: "unsure",
+  },
+  {
+    what: "a phone number and the branch in the note",
+    address: { city: "Вінниця", address1: "" },
+    note: "тел. 067 123 45 67, НП 15",
+    expect: { city: "Вінниця", area: "Вінницька", number: "15" },
+  },
 ];
 
 /** Generated once from the reference data with varied templates, then kept as written here. */
