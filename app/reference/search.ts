@@ -187,19 +187,41 @@ function wordMatches(index: TermIndex, word: string): [number, number][] {
 /** "(до 30 кг)", "(до 1000 кг на одне місце)": weight limits, in every description, say nothing of place. */
 const WEIGHT_NOTE = /\([^)]*(кг|kg)[^)]*\)/giu;
 
-/** The folded address and name words of a branch and its postcode; not its own number, noise or weight notes. */
-function branchTerms(branch: CarrierBranch): Set<string> {
+type TextTerms = ReturnType<typeof queryTerms>;
+
+/**
+ * The folded address and name words of a branch and its postcode; not its own number, noise or weight
+ * notes. A description is a title and an address ("Відділення №12 (до 30 кг): вул. Хрещатик, 22"); the
+ * titles repeat across cities and are read once each (`titles`), the address every time. The short
+ * address repeats the description's and is read only for a description without one.
+ */
+function branchTerms(branch: CarrierBranch, titles: Map<string, TextTerms>): Set<string> {
   const terms = new Set<string>();
-  for (const text of [branch.description, branch.descriptionRu, branch.shortAddress]) {
-    if (!text) continue;
-    const { words, numbers } = queryTerms(text.replace(WEIGHT_NOTE, " "));
+  const add = ({ words, numbers }: TextTerms) => {
     for (const word of words) terms.add(word);
     for (const number of numbers) {
-      // "№12" is the branch's number, indexed apart; other numbers are houses and entrances.
+      // "№12" is the branch's number, indexed apart; other numbers are houses.
       if (number.marked && number.value === branch.number) continue;
       terms.add(number.value);
     }
+  };
+  let addressed = false;
+  for (const text of [branch.description, branch.descriptionRu]) {
+    if (!text) continue;
+    const colon = text.indexOf(": ");
+    const title = colon < 0 ? text : text.slice(0, colon);
+    let titleTerms = titles.get(title);
+    if (!titleTerms) {
+      titleTerms = queryTerms(title.replace(WEIGHT_NOTE, " "));
+      titles.set(title, titleTerms);
+    }
+    add(titleTerms);
+    if (colon >= 0) {
+      add(queryTerms(text.slice(colon + 2).replace(WEIGHT_NOTE, " ")));
+      addressed = true;
+    }
   }
+  if (!addressed && branch.shortAddress) add(queryTerms(branch.shortAddress));
   // A buyer may know the branch by its postcode ("01001"); five digits, so no house number is taken for it.
   if (branch.postcode) terms.add(branch.postcode);
   return terms;
@@ -267,8 +289,9 @@ export function buildReferenceSearch(
 
   const termEntries = new Map<string, number[]>();
   const numberEntries = new Map<string, number[]>();
+  const titles = new Map<string, TextTerms>();
   ordered.forEach((branch, id) => {
-    for (const term of branchTerms(branch)) addPosting(termEntries, term, id);
+    for (const term of branchTerms(branch, titles)) addPosting(termEntries, term, id);
     addPosting(numberEntries, branch.number, id);
   });
   const terms = new TermIndex(termEntries);
