@@ -342,6 +342,10 @@ const OTHER_NOISE = [
   "до",
   "кг",
   "kg",
+  "тел",
+  "телефон",
+  "tel",
+  "phone",
 ];
 
 /** Folded noise words, for queries: every marker and every other noise word. */
@@ -385,21 +389,48 @@ export interface QueryNumber {
 
 /** A query taken apart: its name words, its numbers, and the kind of branch it names. */
 export interface QueryTerms {
-  /** Folded words that are not noise, numbers or single letters, in order. */
+  /** Folded words that are not noise, numbers, single letters, oblasts or districts, in order. */
   words: string[];
   numbers: QueryNumber[];
   kind: BranchKind | undefined;
+  /** Words the text marks as an oblast ("Київська обл.", "Kyivska oblast", "області"). */
+  regions: string[];
+  /** Words the text marks as a district ("Броварський р-н", "район"); the reference data has none. */
+  districts: string[];
 }
 
 const NUMBER = /^\d/;
 
+const folded = (words: readonly string[]): ReadonlySet<string> => new Set(words.flatMap(tokens));
+
 /** "Нова" before "пошта" is the carrier's name; alone it is part of a place's ("Нова Петрівка"). */
-const CARRIER_FIRST_WORDS: ReadonlySet<string> = new Set(
-  ["нова", "нової", "новая", "новой", "nova", "novaya"].flatMap(tokens),
-);
-const CARRIER_SECOND_WORDS: ReadonlySet<string> = new Set(
-  ["пошта", "пошти", "почта", "почты", "poshta", "pochta"].flatMap(tokens),
-);
+const CARRIER_FIRST_WORDS = folded(["нова", "нової", "новая", "новой", "nova", "novaya"]);
+const CARRIER_SECOND_WORDS = folded(["пошта", "пошти", "почта", "почты", "poshta", "pochta"]);
+/** The word next to one of these names an oblast; "р-н" reads as the two words "р", "н". */
+const REGION_MARKERS = folded(["обл", "область", "області", "области", "oblast", "region"]);
+const DISTRICT_MARKERS = folded(["район", "району", "района", "рн", "raion", "rayon", "district"]);
+/** The number after one of these is a flat, floor, entrance or building part, never a branch or house. */
+const FLAT_MARKERS = folded([
+  "кв",
+  "квартира",
+  "flat",
+  "apt",
+  "apartment",
+  "оф",
+  "офіс",
+  "офис",
+  "office",
+  "поверх",
+  "этаж",
+  "floor",
+  "під'їзд",
+  "подъезд",
+  "entrance",
+  "корп",
+  "корпус",
+]);
+/** Longer runs of digits are phone numbers or order numbers, not places. */
+const LONGEST_NUMBER = 6;
 
 /** The number at the start of a folded word ("12a" → "12"), or undefined. */
 export function leadingNumber(word: string): string | undefined {
@@ -408,28 +439,44 @@ export function leadingNumber(word: string): string | undefined {
 
 /**
  * Takes a query apart: noise words and single letters ("м.", "г.", the "а" of "22 а") dropped; numbers
- * kept with whether a marker came right before them; the kind from the first kind word.
+ * kept with whether a marker came right before them, except a flat's ("кв. 5") and phone numbers; the
+ * word next to "обл."/"область" as an oblast and the one before "р-н"/"район" as a district; the kind
+ * from the first kind word.
  */
 export function queryTerms(text: string): QueryTerms {
-  const words: string[] = [];
-  const numbers: QueryNumber[] = [];
-  let kind: BranchKind | undefined;
+  const terms: QueryTerms = { words: [], numbers: [], kind: undefined, regions: [], districts: [] };
+  const words = rawWords(text).map((raw) => (raw === "#" ? raw : skeletonOfWord(raw)));
   let marked = false;
-  const folded = rawWords(text).map((raw) => (raw === "#" ? raw : skeletonOfWord(raw)));
-  for (let i = 0; i < folded.length; i++) {
-    const word = folded[i]!;
+  let flat = false;
+  /** Where the last name word was read, so that a marker right after it can claim it. */
+  let lastWordAt = -2;
+  let regionNext = false;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
     if (word === "#") {
       marked = true;
       continue;
     }
     if (!word) continue;
-    if (CARRIER_FIRST_WORDS.has(word) && CARRIER_SECOND_WORDS.has(folded[i + 1] ?? "")) continue;
+    if (CARRIER_FIRST_WORDS.has(word) && CARRIER_SECOND_WORDS.has(words[i + 1] ?? "")) continue;
     if (NUMBER.test(word)) {
-      numbers.push({ value: word, marked });
+      if (!flat && leadingNumber(word)!.length <= LONGEST_NUMBER) terms.numbers.push({ value: word, marked });
       marked = false;
+      flat = false;
       continue;
     }
-    kind ??= KIND_BY_WORD.get(word);
+    const district = DISTRICT_MARKERS.has(word) || (word === "r" && words[i + 1] === "n");
+    if (district || REGION_MARKERS.has(word)) {
+      if (lastWordAt === i - 1) (district ? terms.districts : terms.regions).push(terms.words.pop()!);
+      else if (!district) regionNext = true;
+      if (word === "r") i++;
+      continue;
+    }
+    if (FLAT_MARKERS.has(word)) {
+      flat = true;
+      continue;
+    }
+    terms.kind ??= KIND_BY_WORD.get(word);
     if (NUMBER_MARKER_WORDS.has(word)) {
       marked = true;
       continue;
@@ -437,9 +484,15 @@ export function queryTerms(text: string): QueryTerms {
     // Noise between a marker and its number ("відділення нової пошти 12") keeps the marker.
     if (NOISE_WORDS.has(word) || word.length < 2) continue;
     marked = false;
-    words.push(word);
+    if (regionNext) {
+      regionNext = false;
+      terms.regions.push(word);
+      continue;
+    }
+    terms.words.push(word);
+    lastWordAt = i;
   }
-  return { words, numbers, kind };
+  return terms;
 }
 
 // ---------------------------------------------------------------------------------------------------
