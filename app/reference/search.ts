@@ -297,8 +297,11 @@ export function buildReferenceSearch(
   const terms = new TermIndex(termEntries);
   const numbers = new Map<string, Int32Array>();
   for (const [number, ids] of numberEntries) numbers.set(number, Int32Array.from(ids));
+  // Closures below share this scope: what only the build needs is let go explicitly.
   termEntries.clear();
   numberEntries.clear();
+  titles.clear();
+  byCity.length = 0;
 
   const cityLists = new Map<number, readonly CarrierBranch[]>();
   const branchesOfIndex = (index: number): readonly CarrierBranch[] => {
