@@ -14,7 +14,15 @@ export type PaymentMethodKey = (typeof PAYMENT_METHOD_KEYS)[number];
 /** The carrier's Ref of Kyiv: the city of the Kyiv courier unless the order names another. */
 export const KYIV_CITY_REF = "8d5a980d-391c-11dd-90d9-001a92567626";
 
-/** The matcher's confidence an order's branch needs by default (app/reference/matcher.ts says why). */
+/**
+ * At or above this confidence the address matcher's branch (app/reference/matcher.ts) is used without
+ * asking the merchant. Measured on the matcher's corpus (test/reference/corpus.test.ts, 300 writings): no
+ * wrong branch scores above 0.35; the writings that cannot tell (a village name several regions share with
+ * no region given, a home address, a city alone) stay under the matcher's cap of 0.7; the right answers
+ * score 1 (a city read exactly and a marked number), 0.95 (a street and house), 0.88 (a field that is only
+ * a number) and 0.82 to 0.85 (a number in a city written with a typo). 0.8 keeps those typos automatic
+ * and leaves 0.1 above the cap. A shop may raise it to hold typos too.
+ */
 export const DEFAULT_BRANCH_MATCH_THRESHOLD = 0.8;
 
 const carrierRef = z

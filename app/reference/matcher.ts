@@ -33,17 +33,10 @@ import {
   type ReferenceSearch,
 } from "./types";
 import type { ShopifyOrder } from "../orders/payload";
+import { DEFAULT_BRANCH_MATCH_THRESHOLD } from "../orders/settings";
 
-/**
- * At or above this confidence the matcher's branch is used without asking the merchant. Measured on the
- * corpus (test/reference/corpus.test.ts, 295 writings): no wrong branch scores above 0.35, and the orders
- * that cannot tell (a village name several regions share, no region) score at most 0.5, under the cap of
- * AMBIGUOUS_CITY_CAP (0.7); the right answers score 1 (a city read exactly and a marked number), 0.95 (a
- * street and house), 0.88 (a field that is only a number) and 0.82 to 0.85 (a number in a city written
- * with a typo). 0.8 keeps those typos automatic and leaves 0.1 above the cap, the widest gap there is. The
- * shop's setting may raise it to hold typos too.
- */
-export const DEFAULT_BRANCH_MATCH_THRESHOLD = 0.8;
+/** The shop's threshold by default; why 0.8: see app/orders/settings.ts. */
+export { DEFAULT_BRANCH_MATCH_THRESHOLD };
 
 /** A city name several settlements share and nothing chooses between: never confident. */
 const AMBIGUOUS_CITY_CAP = 0.7;
