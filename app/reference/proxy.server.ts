@@ -35,10 +35,7 @@ const shopBuckets = new TokenBuckets({ capacity: 2_000, refillPerSecond: 200, ma
 const CACHE_READY = "public, max-age=600";
 const CACHE_NOT_READY = "public, max-age=60";
 
-const text = z
-  .string()
-  .trim()
-  .max(MAX_TEXT, `at most ${MAX_TEXT} characters`);
+const text = z.string().trim().max(MAX_TEXT, `at most ${MAX_TEXT} characters`);
 const limit = z.coerce
   .number()
   .int("must be a whole number")
@@ -219,7 +216,9 @@ export function answerBranches(deps: ProxyDeps, request: Request): Promise<Respo
     const kinds = kind ? KINDS[kind] : undefined;
     const city = data.city(cityRef);
     const found = q
-      ? data.searchBranches({ cityRef, text: q, ...(kinds && { kinds }), limit: count }).map((hit) => hit.branch)
+      ? data
+          .searchBranches({ cityRef, text: q, ...(kinds && { kinds }), limit: count })
+          .map((hit) => hit.branch)
       : data
           .branchesOf(cityRef)
           .filter((branch) => branch.working && (!kinds || kinds.includes(branch.kind)))

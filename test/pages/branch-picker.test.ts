@@ -47,7 +47,12 @@ afterAll(async () => {
 beforeEach(async () => {
   const { db } = appContext();
   await db.shopSettings.create({ data: { shop: SHOP, apiKeyDigest: "digest-kyiv-goods" } });
-  await saveReferenceSet(db, "digest-kyiv-goods", { cities: data.cities, branches: data.branches }, new Date());
+  await saveReferenceSet(
+    db,
+    "digest-kyiv-goods",
+    { cities: data.cities, branches: data.branches },
+    new Date(),
+  );
   for (const name of Object.keys(storefront.attributes)) delete storefront.attributes[name];
   storefront.updates.length = 0;
   storefront.proxied.length = 0;
@@ -157,7 +162,9 @@ describe("the branch picker on the cart page", () => {
       _np_warehouse_ref: chosen.ref,
       _np_warehouse_label: chosen.description,
     });
-    await expect.poll(live).toBe(`Saved: Nova Poshta branch, Київ, місто, Київська region, ${chosen.description}`);
+    await expect
+      .poll(live)
+      .toBe(`Saved: Nova Poshta branch, Київ, місто, Київська region, ${chosen.description}`);
     // Every search went through the proxy and was answered.
     expect(storefront.proxied.length).toBeGreaterThan(0);
     expect(storefront.proxied.every((request) => request.status === 200)).toBe(true);
@@ -296,13 +303,18 @@ describe("on the product page", () => {
 
 describe("a shop without reference data yet", () => {
   it("lets the buyer type the city and branch, saved as written", async () => {
-    await appContext().db.shopSettings.update({ where: { shop: SHOP }, data: { apiKeyDigest: "digest-none" } });
+    await appContext().db.shopSettings.update({
+      where: { shop: SHOP },
+      data: { apiKeyDigest: "digest-none" },
+    });
     await open("/cart");
     await page.keyboard.press("Tab");
     await page.keyboard.press("Space");
     await tabTo(CITY);
     await page.keyboard.type("Київ");
-    await expect.poll(live).toBe("The list of cities and branches is not ready yet: type the city and the branch yourself.");
+    await expect
+      .poll(live)
+      .toBe("The list of cities and branches is not ready yet: type the city and the branch yourself.");
     await page.keyboard.press("Enter");
     await expect.poll(() => storefront.attributes._np_city_label).toBe("Київ");
     expect(storefront.attributes._np_city_ref).toBeUndefined();

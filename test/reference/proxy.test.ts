@@ -65,7 +65,11 @@ describe("the signature", () => {
     unsigned.delete("signature");
     const tampered = new URLSearchParams(good);
     tampered.set("shop", OTHER_SHOP);
-    const wrongSecret = signedProxyQuery(new URLSearchParams({ q: "Київ" }), { shop: SHOP }, "not-the-secret");
+    const wrongSecret = signedProxyQuery(
+      new URLSearchParams({ q: "Київ" }),
+      { shop: SHOP },
+      "not-the-secret",
+    );
     const stale = signedProxyQuery(
       new URLSearchParams({ q: "Київ" }),
       { shop: SHOP, timestamp: Math.trunc(Date.now() / 1000) - 600 },
@@ -149,10 +153,15 @@ describe("cities", () => {
 });
 
 describe("branches", () => {
-  type Branches = { ready: boolean; branches: { ref: string; number: string; kind: string; label: string }[] };
+  type Branches = {
+    ready: boolean;
+    branches: { ref: string; number: string; kind: string; label: string }[];
+  };
 
   it("lists a city's branches, or its parcel lockers, at most 20, with only what the picker shows", async () => {
-    const branches = (await (await ask("branches", { city: KYIV_CITY_REF, kind: "branch" })).json()) as Branches;
+    const branches = (await (
+      await ask("branches", { city: KYIV_CITY_REF, kind: "branch" })
+    ).json()) as Branches;
     expect(branches.branches).toHaveLength(20);
     expect(branches.branches[0]).toEqual({
       ref: expect.stringMatching(UUID) as string,
@@ -161,7 +170,9 @@ describe("branches", () => {
       label: "Відділення №1 (до 1000 кг): вул. Одеська, 48",
       city: { name: "Київ", area: "Київська" },
     });
-    const lockers = (await (await ask("branches", { city: KYIV_CITY_REF, kind: "postomat" })).json()) as Branches;
+    const lockers = (await (
+      await ask("branches", { city: KYIV_CITY_REF, kind: "postomat" })
+    ).json()) as Branches;
     expect(lockers.branches.length).toBeGreaterThan(0);
     expect(lockers.branches.every((branch) => branch.kind === "postomat")).toBe(true);
   });
@@ -170,7 +181,10 @@ describe("branches", () => {
     const found = (await (
       await ask("branches", { city: KYIV_CITY_REF, kind: "branch", q: "3" })
     ).json()) as Branches;
-    expect(found.branches[0]).toMatchObject({ number: "3", label: expect.stringContaining("Зелена") as string });
+    expect(found.branches[0]).toMatchObject({
+      number: "3",
+      label: expect.stringContaining("Зелена") as string,
+    });
   });
 
   it("refuses a city that is not a carrier Ref, an unknown kind and a long text", async () => {

@@ -19,7 +19,11 @@ export interface ProxyVisit {
 }
 
 /** The query Shopify forwards: the storefront's own parameters, the proxy's, and the signature. */
-export function signedProxyQuery(storefront: URLSearchParams, visit: ProxyVisit, secret: string): URLSearchParams {
+export function signedProxyQuery(
+  storefront: URLSearchParams,
+  visit: ProxyVisit,
+  secret: string,
+): URLSearchParams {
   const values = new Map<string, string[]>();
   for (const [key, value] of storefront) values.set(key, [...(values.get(key) ?? []), value]);
   values.set("shop", [visit.shop]);
@@ -37,7 +41,11 @@ export function signedProxyQuery(storefront: URLSearchParams, visit: ProxyVisit,
   return query;
 }
 
-type Loader = (args: { request: Request; params: Record<string, string>; context: object }) => Promise<Response>;
+type Loader = (args: {
+  request: Request;
+  params: Record<string, string>;
+  context: object;
+}) => Promise<Response>;
 
 export interface ProxyRouteServer {
   url: string;

@@ -43,12 +43,14 @@
     const saved = config.attributes || {};
     const state = {
       type: TYPES.includes(saved[ATTRIBUTES.type]) ? saved[ATTRIBUTES.type] : "",
-      city: saved[ATTRIBUTES.cityRef] || saved[ATTRIBUTES.cityLabel]
-        ? { ref: saved[ATTRIBUTES.cityRef] || "", label: saved[ATTRIBUTES.cityLabel] || "" }
-        : null,
-      branch: saved[ATTRIBUTES.warehouseRef] || saved[ATTRIBUTES.warehouseLabel]
-        ? { ref: saved[ATTRIBUTES.warehouseRef] || "", label: saved[ATTRIBUTES.warehouseLabel] || "" }
-        : null,
+      city:
+        saved[ATTRIBUTES.cityRef] || saved[ATTRIBUTES.cityLabel]
+          ? { ref: saved[ATTRIBUTES.cityRef] || "", label: saved[ATTRIBUTES.cityLabel] || "" }
+          : null,
+      branch:
+        saved[ATTRIBUTES.warehouseRef] || saved[ATTRIBUTES.warehouseLabel]
+          ? { ref: saved[ATTRIBUTES.warehouseRef] || "", label: saved[ATTRIBUTES.warehouseLabel] || "" }
+          : null,
       street: saved[ATTRIBUTES.street] || "",
       house: saved[ATTRIBUTES.house] || "",
       flat: saved[ATTRIBUTES.flat] || "",
@@ -93,7 +95,8 @@
       if (state.type === "ukrposhta") words.push(state.postcode);
       else {
         if (state.city) words.push(state.city.label);
-        if (state.type === "courier") words.push([state.street, state.house, state.flat].filter(Boolean).join(" "));
+        if (state.type === "courier")
+          words.push([state.street, state.house, state.flat].filter(Boolean).join(" "));
         else if (state.branch) words.push(state.branch.label);
       }
       return words.filter(Boolean).join(", ");
@@ -183,7 +186,11 @@
         list.hidden = !open;
         input.setAttribute("aria-expanded", String(open));
         if (counts) {
-          announce(found.length ? fill(counts[plural.select(found.length)] || counts.other, { count: found.length }) : strings.nothingFound);
+          announce(
+            found.length
+              ? fill(counts[plural.select(found.length)] || counts.other, { count: found.length })
+              : strings.nothingFound,
+          );
         }
       }
       function choose(index) {
@@ -279,7 +286,11 @@
     combobox(branchInput, {
       async search(text) {
         if (!state.city || !state.city.ref) return { options: [], counts: null };
-        const params = { city: state.city.ref, kind: state.type === "postomat" ? "postomat" : "branch", limit: "20" };
+        const params = {
+          city: state.city.ref,
+          kind: state.type === "postomat" ? "postomat" : "branch",
+          limit: "20",
+        };
         if (text) params.q = text.slice(0, 100);
         const answer = await ask("branches", params);
         return answer.ready === false ? answer : { options: answer.branches, counts: strings.branchesFound };

@@ -23,7 +23,9 @@ const localeFile = (name: string) =>
 /** The theme's `t` filter over the extension's storefront texts: the page's language, else the default. */
 function translate(locale: string, key: string, values: Record<string, unknown>): string {
   const lookup = (tree: Tree) =>
-    key.split(".").reduce<string | Tree | undefined>((at, part) => (typeof at === "object" ? at[part] : undefined), tree);
+    key
+      .split(".")
+      .reduce<string | Tree | undefined>((at, part) => (typeof at === "object" ? at[part] : undefined), tree);
   const text = lookup(locale === "uk" ? localeFile("uk.json") : {}) ?? lookup(localeFile("en.default.json"));
   if (typeof text !== "string") return `translation missing: ${locale}.${key}`;
   return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name] ?? ""));
@@ -83,7 +85,9 @@ export async function startStorefront(options: { appUrl: string; shop: string })
   async function page(locale: string, template: "cart" | "product"): Promise<string> {
     const blockFile = template === "cart" ? "cart-branch.liquid" : "product-branch.liquid";
     const schema = schemaOf(blockFile);
-    const settings = Object.fromEntries(schema.settings.map((setting) => [setting.id, setting.default ?? ""]));
+    const settings = Object.fromEntries(
+      schema.settings.map((setting) => [setting.id, setting.default ?? ""]),
+    );
     const block = await liquidEngine(locale).renderFile(blockFile, {
       block: { id: "AbC123", settings, shopify_attributes: "" },
       cart: { attributes: { ...state.attributes }, item_count: 1 },
@@ -129,7 +133,9 @@ ${schema.javascript ? `<script src="/assets/${schema.javascript}" defer></script
   async function cartUpdate(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { attributes?: Record<string, string> };
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+      attributes?: Record<string, string>;
+    };
     const attributes = body.attributes ?? {};
     state.updates.push(attributes);
     for (const [name, value] of Object.entries(attributes)) {
