@@ -22,6 +22,7 @@
   };
   const TYPES = ["branch", "postomat", "ukrposhta", "courier"];
   const DEBOUNCE_MS = 250;
+  const DEFAULT_PROXY = "/apps/sklad-sync";
   const POSTCODE = /^\d{5}$/;
 
   function fill(template, values) {
@@ -31,6 +32,10 @@
   function init(root) {
     const config = JSON.parse(root.querySelector("[data-sklad-bp-config]").textContent);
     const strings = config.strings;
+    // A path on the shop's own domain only: the block setting is free text.
+    const proxy = /^\/(?!\/)[\w\-/]+$/.test(config.proxy || "")
+      ? config.proxy.replace(/\/+$/, "")
+      : DEFAULT_PROXY;
     const plural = new Intl.PluralRules(config.locale || "en");
     const live = root.querySelector("[data-live]");
     const part = (name) => root.querySelector(`[data-part="${name}"]`);
@@ -127,7 +132,7 @@
     const answers = new Map();
     async function ask(path, params) {
       const query = new URLSearchParams({ ...params, locale: config.locale || "en" });
-      const url = `${config.proxy}/${path}?${query}`;
+      const url = `${proxy}/${path}?${query}`;
       if (answers.has(url)) return answers.get(url);
       const response = await fetch(url, { headers: { Accept: "application/json" } });
       if (!response.ok) throw new Error(`${path} answered ${response.status}`);
