@@ -130,7 +130,14 @@ describe("the branch picker on the cart page", () => {
     const list = await typeAndWaitForList(city, "Киев");
     expect(await list.getAttribute("role")).toBe("listbox");
     await expect.poll(live).toMatch(/^\d+ cit(y|ies) found\.$/);
+    // Escape closes the list and keeps the text; the down arrow opens it again on its first option.
+    await page.keyboard.press("Escape");
+    expect(await city.getAttribute("aria-expanded")).toBe("false");
+    expect(await list.isHidden()).toBe(true);
+    expect(await city.inputValue()).toBe("Киев");
     await page.keyboard.press("ArrowDown");
+    await expect.poll(() => city.getAttribute("aria-expanded")).toBe("true");
+    await expect.poll(() => city.getAttribute("aria-activedescendant")).not.toBeNull();
     const active = await city.getAttribute("aria-activedescendant");
     expect(active).toBe(`${await list.getAttribute("id")}-0`);
     expect(await page.locator(`#${active}`).getAttribute("aria-selected")).toBe("true");
@@ -282,6 +289,16 @@ describe("in Ukrainian", () => {
     await page.keyboard.press("Enter");
     expect(await city.inputValue()).toBe("Львів, місто, Львівська обл.");
     await expect.poll(live).toBe("Збережено: Відділення Нової пошти, Львів, місто, Львівська обл.");
+    const lviv = data.cities.find((item) => item.name === "Львів")!;
+    expect(storefront.attributes._np_city_ref).toBe(lviv.ref);
+
+    // Typed but not chosen: leaving the field keeps the choice, in the field and in the cart.
+    await page.keyboard.press("Control+A");
+    await typeAndWaitForList(city, "Одес");
+    await page.keyboard.press("Tab");
+    expect(await city.inputValue()).toBe("Львів, місто, Львівська обл.");
+    expect(await city.getAttribute("aria-expanded")).toBe("false");
+    expect(storefront.attributes._np_city_ref).toBe(lviv.ref);
     for (const english of ["Delivery", "City", "Branch", "found", "Saved"]) {
       expect(await page.locator("[data-sklad-branch-picker]").innerText()).not.toContain(english);
     }

@@ -142,7 +142,7 @@
       return answer;
     }
 
-    function combobox(input, { search, chosen, describe }) {
+    function combobox(input, { search, chosen, describe, current }) {
       const list = document.getElementById(input.getAttribute("aria-controls"));
       let options = [];
       let active = -1;
@@ -264,7 +264,13 @@
           default:
         }
       });
-      input.addEventListener("blur", () => close());
+      // Words typed but not chosen from the list are not the choice: the field shows the choice again.
+      input.addEventListener("blur", () => {
+        close();
+        window.clearTimeout(timer);
+        asked++;
+        if (!state.freeText) input.value = current();
+      });
       return { close, show };
     }
 
@@ -279,6 +285,7 @@
         return answer.ready === false ? answer : { options: answer.cities, counts: strings.citiesFound };
       },
       describe: (city) => city.label,
+      current: () => (state.city ? state.city.label : ""),
       chosen(city) {
         state.city = { ref: city.ref, label: city.label };
         state.branch = null;
@@ -301,6 +308,7 @@
         return answer.ready === false ? answer : { options: answer.branches, counts: strings.branchesFound };
       },
       describe: (branch) => branch.label,
+      current: () => (state.branch ? state.branch.label : ""),
       chosen(branch) {
         state.branch = { ref: branch.ref, label: branch.label };
         void save(true);
