@@ -74,7 +74,12 @@ function combinedData(target: number): { cities: CarrierCity[]; branches: Carrie
     }
     console.log(`seed ${seed ?? "default"}: ${cities.length} cities, ${branches.length} branches so far`);
   }
-  return { cities, branches };
+  // Through JSON, as the app reads them back from its tables: the simulator builds its texts from shared
+  // pieces, which every first read of a string would otherwise pay to join, and stored data never has.
+  return JSON.parse(JSON.stringify({ cities, branches })) as {
+    cities: CarrierCity[];
+    branches: CarrierBranch[];
+  };
 }
 
 /** Another seed's Ref, its last hex digits marked with the round so that it cannot equal one before. */

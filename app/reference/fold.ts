@@ -23,7 +23,7 @@
 import type { BranchKind } from "./types";
 
 /** Apostrophes and quote marks as people type them inside names; dropped, not turned into spaces. */
-const APOSTROPHES = /['’ʼ`ʹ″"‘′´«»„“”]/g;
+const APOSTROPHES = new Set(Array.from("'’ʼ`ʹ″\"‘′´«»„“”", (char) => char.charCodeAt(0)));
 
 /** Cyrillic letters (lower case) to the skeleton. */
 const CYRILLIC: Readonly<Record<string, string>> = {
@@ -140,28 +140,56 @@ function mapWord(word: string): string {
 
 /** Anything beyond ASCII and the basic Cyrillic block, where normalising can change something. */
 const UNUSUAL = /[^\t\n\r -~\u0400-\u045f\u0490\u0491]/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const NUMBER_SIGN = "№".charCodeAt(0);
+const HASH = "#".charCodeAt(0);
 
-/**
- * Lower case, apostrophes dropped, "№" read as "#". Text beyond ASCII and basic Cyrillic is first NFKD
- * normalised with its combining marks dropped (a decomposed "й", "é", full-width digits); basic Cyrillic
- * needs none of that, as й ї ё have letters of their own in the table, and most text is spared the cost.
- */
-function prepare(text: string): string {
-  let prepared = text.replace(/№/g, " # ");
-  if (UNUSUAL.test(prepared)) prepared = prepared.normalize("NFKD").replace(/\p{M}/gu, "").normalize("NFC");
-  return prepared.toLowerCase().replace(APOSTROPHES, "");
+type CharClass = "letter" | "digit" | "apostrophe" | "marker" | "space";
+
+function classOf(code: number, char: string): CharClass {
+  if ((code >= 0x61 && code <= 0x7a) || (code >= 0x400 && code <= 0x4ff)) return "letter";
+  if (code >= 0x30 && code <= 0x39) return "digit";
+  if (APOSTROPHES.has(code)) return "apostrophe";
+  if (code === HASH || code === NUMBER_SIGN) return "marker";
+  if (code > 0x7f && LETTER_OR_DIGIT.test(char)) return /\p{N}/u.test(char) ? "digit" : "letter";
+  return "space";
 }
 
-/** Words of prepared text, with "#" (and "№") kept as a word of its own: it marks a branch number. */
-function rawWords(prepared: string): string[] {
-  return (
-    prepared
-      .replace(/#/g, " # ")
-      // A number glued after letters ("нп12", "no5") starts a word of its own; "12а" stays one word.
-      .replace(/(\p{L})(\d)/gu, "$1 $2")
-      .split(/[^\p{L}\p{N}#]+/u)
-      .filter((word) => word.length > 0)
-  );
+/**
+ * The words of a text, lower case, apostrophes dropped, with "#" for every "№" or "#" (they mark a
+ * branch number). A number glued after letters ("нп12", "no5") starts a word of its own; letters after a
+ * number ("12а") stay with it. Text beyond ASCII and basic Cyrillic is first NFKD-normalised with its
+ * combining marks dropped (a decomposed "й", "é", full-width digits; "№" is read before, as NFKD would
+ * spell it "No"); basic Cyrillic needs none of that, as й ї ё have letters of their own in the table.
+ * One pass over the characters: building the indexes reads tens of thousands of descriptions.
+ */
+function rawWords(text: string): string[] {
+  let lower = text.toLowerCase();
+  if (UNUSUAL.test(lower)) {
+    lower = lower.replace(/№/g, "#").normalize("NFKD").replace(/\p{M}/gu, "").normalize("NFC").toLowerCase();
+  }
+  const words: string[] = [];
+  let word = "";
+  let last: CharClass = "space";
+  for (let i = 0; i < lower.length; i++) {
+    const char = lower[i]!;
+    const kind = classOf(char.charCodeAt(0), char);
+    if (kind === "apostrophe") continue;
+    if (kind === "letter" || kind === "digit") {
+      if (kind === "digit" && last === "letter" && word) {
+        words.push(word);
+        word = "";
+      }
+      word += char;
+    } else {
+      if (word) words.push(word);
+      word = "";
+      if (kind === "marker") words.push("#");
+    }
+    last = kind;
+  }
+  if (word) words.push(word);
+  return words;
 }
 
 /**
@@ -175,7 +203,7 @@ export function fold(text: string): string {
 /** The folded words of a text; numbers kept ("№12" → "12", "12а" → "12a", "НП12" → "np", "12"). */
 export function tokens(text: string): string[] {
   const words: string[] = [];
-  for (const word of rawWords(prepare(text))) {
+  for (const word of rawWords(text)) {
     if (word === "#") continue;
     const folded = skeletonOfWord(word);
     if (folded) words.push(folded);
@@ -314,6 +342,10 @@ const OTHER_NOISE = [
   "до",
   "кг",
   "kg",
+  "тел",
+  "телефон",
+  "tel",
+  "phone",
 ];
 
 /** Folded noise words, for queries: every marker and every other noise word. */
@@ -357,21 +389,48 @@ export interface QueryNumber {
 
 /** A query taken apart: its name words, its numbers, and the kind of branch it names. */
 export interface QueryTerms {
-  /** Folded words that are not noise, numbers or single letters, in order. */
+  /** Folded words that are not noise, numbers, single letters, oblasts or districts, in order. */
   words: string[];
   numbers: QueryNumber[];
   kind: BranchKind | undefined;
+  /** Words the text marks as an oblast ("Київська обл.", "Kyivska oblast", "області"). */
+  regions: string[];
+  /** Words the text marks as a district ("Броварський р-н", "район"); the reference data has none. */
+  districts: string[];
 }
 
 const NUMBER = /^\d/;
 
+const folded = (words: readonly string[]): ReadonlySet<string> => new Set(words.flatMap(tokens));
+
 /** "Нова" before "пошта" is the carrier's name; alone it is part of a place's ("Нова Петрівка"). */
-const CARRIER_FIRST_WORDS: ReadonlySet<string> = new Set(
-  ["нова", "нової", "новая", "новой", "nova", "novaya"].flatMap(tokens),
-);
-const CARRIER_SECOND_WORDS: ReadonlySet<string> = new Set(
-  ["пошта", "пошти", "почта", "почты", "poshta", "pochta"].flatMap(tokens),
-);
+const CARRIER_FIRST_WORDS = folded(["нова", "нової", "новая", "новой", "nova", "novaya"]);
+const CARRIER_SECOND_WORDS = folded(["пошта", "пошти", "почта", "почты", "poshta", "pochta"]);
+/** The word next to one of these names an oblast; "р-н" reads as the two words "р", "н". */
+const REGION_MARKERS = folded(["обл", "область", "області", "области", "oblast", "region"]);
+const DISTRICT_MARKERS = folded(["район", "району", "района", "рн", "raion", "rayon", "district"]);
+/** The number after one of these is a flat, floor, entrance or building part, never a branch or house. */
+const FLAT_MARKERS = folded([
+  "кв",
+  "квартира",
+  "flat",
+  "apt",
+  "apartment",
+  "оф",
+  "офіс",
+  "офис",
+  "office",
+  "поверх",
+  "этаж",
+  "floor",
+  "під'їзд",
+  "подъезд",
+  "entrance",
+  "корп",
+  "корпус",
+]);
+/** Longer runs of digits are phone numbers or order numbers, not places. */
+const LONGEST_NUMBER = 6;
 
 /** The number at the start of a folded word ("12a" → "12"), or undefined. */
 export function leadingNumber(word: string): string | undefined {
@@ -380,28 +439,44 @@ export function leadingNumber(word: string): string | undefined {
 
 /**
  * Takes a query apart: noise words and single letters ("м.", "г.", the "а" of "22 а") dropped; numbers
- * kept with whether a marker came right before them; the kind from the first kind word.
+ * kept with whether a marker came right before them, except a flat's ("кв. 5") and phone numbers; the
+ * word next to "обл."/"область" as an oblast and the one before "р-н"/"район" as a district; the kind
+ * from the first kind word.
  */
 export function queryTerms(text: string): QueryTerms {
-  const words: string[] = [];
-  const numbers: QueryNumber[] = [];
-  let kind: BranchKind | undefined;
+  const terms: QueryTerms = { words: [], numbers: [], kind: undefined, regions: [], districts: [] };
+  const words = rawWords(text).map((raw) => (raw === "#" ? raw : skeletonOfWord(raw)));
   let marked = false;
-  const folded = rawWords(prepare(text)).map((raw) => (raw === "#" ? raw : skeletonOfWord(raw)));
-  for (let i = 0; i < folded.length; i++) {
-    const word = folded[i]!;
+  let flat = false;
+  /** Where the last name word was read, so that a marker right after it can claim it. */
+  let lastWordAt = -2;
+  let regionNext = false;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
     if (word === "#") {
       marked = true;
       continue;
     }
     if (!word) continue;
-    if (CARRIER_FIRST_WORDS.has(word) && CARRIER_SECOND_WORDS.has(folded[i + 1] ?? "")) continue;
+    if (CARRIER_FIRST_WORDS.has(word) && CARRIER_SECOND_WORDS.has(words[i + 1] ?? "")) continue;
     if (NUMBER.test(word)) {
-      numbers.push({ value: word, marked });
+      if (!flat && leadingNumber(word)!.length <= LONGEST_NUMBER) terms.numbers.push({ value: word, marked });
       marked = false;
+      flat = false;
       continue;
     }
-    kind ??= KIND_BY_WORD.get(word);
+    const district = DISTRICT_MARKERS.has(word) || (word === "r" && words[i + 1] === "n");
+    if (district || REGION_MARKERS.has(word)) {
+      if (lastWordAt === i - 1) (district ? terms.districts : terms.regions).push(terms.words.pop()!);
+      else if (!district) regionNext = true;
+      if (word === "r") i++;
+      continue;
+    }
+    if (FLAT_MARKERS.has(word)) {
+      flat = true;
+      continue;
+    }
+    terms.kind ??= KIND_BY_WORD.get(word);
     if (NUMBER_MARKER_WORDS.has(word)) {
       marked = true;
       continue;
@@ -409,9 +484,15 @@ export function queryTerms(text: string): QueryTerms {
     // Noise between a marker and its number ("відділення нової пошти 12") keeps the marker.
     if (NOISE_WORDS.has(word) || word.length < 2) continue;
     marked = false;
-    words.push(word);
+    if (regionNext) {
+      regionNext = false;
+      terms.regions.push(word);
+      continue;
+    }
+    terms.words.push(word);
+    lastWordAt = i;
   }
-  return { words, numbers, kind };
+  return terms;
 }
 
 // ---------------------------------------------------------------------------------------------------

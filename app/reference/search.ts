@@ -41,6 +41,8 @@ const QUALITY = {
   fuzzyCity: 0.8,
   /** A branch of another kind than the text names ("поштомат 12" and a staffed branch 12). */
   otherKind: 0.8,
+  /** A city outside the oblast the text names. */
+  otherArea: 0.8,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------
@@ -185,19 +187,43 @@ function wordMatches(index: TermIndex, word: string): [number, number][] {
 /** "(до 30 кг)", "(до 1000 кг на одне місце)": weight limits, in every description, say nothing of place. */
 const WEIGHT_NOTE = /\([^)]*(кг|kg)[^)]*\)/giu;
 
-/** The folded address and name words of a branch, without its own number, noise and weight notes. */
-function branchTerms(branch: CarrierBranch): Set<string> {
+type TextTerms = ReturnType<typeof queryTerms>;
+
+/**
+ * The folded address and name words of a branch and its postcode; not its own number, noise or weight
+ * notes. A description is a title and an address ("Відділення №12 (до 30 кг): вул. Хрещатик, 22"); the
+ * titles repeat across cities and are read once each (`titles`), the address every time. The short
+ * address repeats the description's and is read only for a description without one.
+ */
+function branchTerms(branch: CarrierBranch, titles: Map<string, TextTerms>): Set<string> {
   const terms = new Set<string>();
-  for (const text of [branch.description, branch.descriptionRu, branch.shortAddress]) {
-    if (!text) continue;
-    const { words, numbers } = queryTerms(text.replace(WEIGHT_NOTE, " "));
+  const add = ({ words, numbers }: TextTerms) => {
     for (const word of words) terms.add(word);
     for (const number of numbers) {
-      // "№12" is the branch's number, indexed apart; other numbers are houses and entrances.
+      // "№12" is the branch's number, indexed apart; other numbers are houses.
       if (number.marked && number.value === branch.number) continue;
       terms.add(number.value);
     }
+  };
+  let addressed = false;
+  for (const text of [branch.description, branch.descriptionRu]) {
+    if (!text) continue;
+    const colon = text.indexOf(": ");
+    const title = colon < 0 ? text : text.slice(0, colon);
+    let titleTerms = titles.get(title);
+    if (!titleTerms) {
+      titleTerms = queryTerms(title.replace(WEIGHT_NOTE, " "));
+      titles.set(title, titleTerms);
+    }
+    add(titleTerms);
+    if (colon >= 0) {
+      add(queryTerms(text.slice(colon + 2).replace(WEIGHT_NOTE, " ")));
+      addressed = true;
+    }
   }
+  if (!addressed && branch.shortAddress) add(queryTerms(branch.shortAddress));
+  // A buyer may know the branch by its postcode ("01001"); five digits, so no house number is taken for it.
+  if (branch.postcode) terms.add(branch.postcode);
   return terms;
 }
 
@@ -263,15 +289,19 @@ export function buildReferenceSearch(
 
   const termEntries = new Map<string, number[]>();
   const numberEntries = new Map<string, number[]>();
+  const titles = new Map<string, TextTerms>();
   ordered.forEach((branch, id) => {
-    for (const term of branchTerms(branch)) addPosting(termEntries, term, id);
+    for (const term of branchTerms(branch, titles)) addPosting(termEntries, term, id);
     addPosting(numberEntries, branch.number, id);
   });
   const terms = new TermIndex(termEntries);
   const numbers = new Map<string, Int32Array>();
   for (const [number, ids] of numberEntries) numbers.set(number, Int32Array.from(ids));
+  // Closures below share this scope: what only the build needs is let go explicitly.
   termEntries.clear();
   numberEntries.clear();
+  titles.clear();
+  byCity.length = 0;
 
   const cityLists = new Map<number, readonly CarrierBranch[]>();
   const branchesOfIndex = (index: number): readonly CarrierBranch[] => {
@@ -324,12 +354,12 @@ export function buildReferenceSearch(
   }
 
   function searchCities(text: string, limit = DEFAULT_CITY_LIMIT): CityHit[] {
-    const { words } = queryTerms(text);
+    const { words, regions } = queryTerms(text);
     if (!words.length || limit <= 0) return [];
     const scores = new Map<number, number>();
     citiesByName(words.join(" "), scores);
-    // More words than the name: "Петрівка Київська обл.", "Біла Церква Київська": the name is a part of
-    // them, the rest may name the oblast.
+    // More words than the name: "Петрівка Київська", "Біла Церква Київська": the name is a part of them,
+    // and the rest may name the oblast.
     if (words.length > 1) {
       for (let length = words.length - 1; length >= 1; length--) {
         for (let start = 0; start + length <= words.length; start++) {
@@ -338,10 +368,17 @@ export function buildReferenceSearch(
           const rest = [...words.slice(0, start), ...words.slice(start + length)];
           for (const [index, score] of found) {
             const areaNamed = rest.some((word) => isAreaWord(index, word));
-            const scaled = score * (areaNamed ? 1 : 0.85) * (areaNamed ? 1 : length / words.length + 0.1);
+            const scaled = areaNamed ? score : score * 0.85 * (length / words.length + 0.1);
             if (scaled > (scores.get(index) ?? 0)) scores.set(index, Math.min(1, scaled));
           }
         }
+      }
+    }
+    // An oblast the text marks ("Калинове, Полтавська обл."): the cities of other oblasts drop behind.
+    if (regions.length) {
+      for (const [index, score] of scores) {
+        if (!regions.some((region) => isAreaWord(index, region)))
+          scores.set(index, score * QUALITY.otherArea);
       }
     }
     return [...scores]
@@ -352,9 +389,10 @@ export function buildReferenceSearch(
 
   /**
    * The city the words of a branch query name ("Київ 12", "Біла Церква 5", "Odesa вул. Канатна"): the
-   * longest run of words that is a whole city name; failing that, a word within a typo of one.
+   * longest run of words that is a whole city name; failing that, a word within a typo of one. Of
+   * several cities with the name, those of the oblast the text names.
    */
-  function cityInWords(words: readonly string[]): CityScope | undefined {
+  function cityInWords(words: readonly string[], regions: readonly string[]): CityScope | undefined {
     for (let length = Math.min(3, words.length); length >= 1; length--) {
       for (let start = 0; start + length <= words.length; start++) {
         const id = names.lookup(words.slice(start, start + length).join(" "));
@@ -363,7 +401,7 @@ export function buildReferenceSearch(
         for (let i = start; i < start + length; i++) used.add(i);
         const cities = new Map<number, number>();
         for (const index of names.postingsOf(id)) cities.set(index, QUALITY.exact);
-        return narrowByArea({ cities, used, exact: true }, words);
+        return narrowByArea({ cities, used, exact: true }, words, regions);
       }
     }
     for (let start = 0; start < words.length; start++) {
@@ -374,20 +412,28 @@ export function buildReferenceSearch(
       const cities = new Map<number, number>();
       for (const { id } of near)
         for (const index of names.postingsOf(id)) cities.set(index, QUALITY.fuzzyCity);
-      return narrowByArea({ cities, used: new Set([start]), exact: false }, words);
+      return narrowByArea({ cities, used: new Set([start]), exact: false }, words, regions);
     }
     return undefined;
   }
 
-  /** Several cities share the name: a word naming an oblast keeps that oblast's ones. */
-  function narrowByArea(scope: CityScope, words: readonly string[]): CityScope {
+  /**
+   * Several cities share the name: an oblast the text marks keeps that oblast's ones, or else a word that
+   * names one (and is then spent: "Петрівка Полтавська 3").
+   */
+  function narrowByArea(scope: CityScope, words: readonly string[], regions: readonly string[]): CityScope {
     if (scope.cities.size < 2) return scope;
+    const keep = (inArea: number[]) =>
+      new Map(inArea.map((index) => [index, scope.cities.get(index)!] as const));
+    for (const region of regions) {
+      const inArea = [...scope.cities.keys()].filter((index) => isAreaWord(index, region));
+      if (inArea.length) return { ...scope, cities: keep(inArea) };
+    }
     for (let i = 0; i < words.length; i++) {
       if (scope.used.has(i)) continue;
       const inArea = [...scope.cities.keys()].filter((index) => isAreaWord(index, words[i]!));
       if (!inArea.length || inArea.length === scope.cities.size) continue;
-      const cities = new Map(inArea.map((index) => [index, scope.cities.get(index)!] as const));
-      return { cities, used: new Set([...scope.used, i]), exact: scope.exact };
+      return { cities: keep(inArea), used: new Set([...scope.used, i]), exact: scope.exact };
     }
     return scope;
   }
@@ -401,13 +447,11 @@ export function buildReferenceSearch(
       const index = cityIndexByRef.get(query.cityRef);
       if (index === undefined) return [];
       // The city may be written in the text as well ("Київ 12" with Київ chosen): those words are spent.
-      const named = cityInWords(parsed.words);
+      const named = cityInWords(parsed.words, parsed.regions);
       const used = named?.exact && named.cities.has(index) ? named.used : new Set<number>();
-      for (let i = 0; i < parsed.words.length; i++)
-        if (!used.has(i) && isAreaWord(index, parsed.words[i]!)) used.add(i);
       scope = { cities: new Map([[index, 1]]), used, exact: true };
     } else {
-      scope = cityInWords(parsed.words);
+      scope = cityInWords(parsed.words, parsed.regions);
     }
     const kinds = query.kinds && query.kinds.length ? new Set(query.kinds) : undefined;
     const accept = (branch: CarrierBranch) =>

@@ -90,15 +90,17 @@ describe("queryTerms", () => {
       words: ["kiv"],
       numbers: [{ value: "12", marked: true }],
       kind: "branch",
+      regions: [],
+      districts: [],
     });
-    expect(queryTerms("НП 12")).toEqual({
+    expect(queryTerms("НП 12")).toMatchObject({
       words: [],
       numbers: [{ value: "12", marked: true }],
       kind: undefined,
     });
     expect(queryTerms("отд. 7").numbers).toEqual([{ value: "7", marked: true }]);
     expect(queryTerms("branch no. 7").numbers).toEqual([{ value: "7", marked: true }]);
-    expect(queryTerms("вул. Хрещатик, буд. 22")).toEqual({
+    expect(queryTerms("вул. Хрещатик, буд. 22")).toMatchObject({
       words: ["hreshchatik"],
       numbers: [{ value: "22", marked: false }],
       kind: undefined,
@@ -123,11 +125,24 @@ describe("queryTerms", () => {
     ]) {
       expect(NOISE_WORDS.has(fold(word)), word).toBe(true);
     }
-    expect(queryTerms("Київська обл., Броварський р-н, м. Бровари").words).toEqual([
-      "kivska",
-      "brovarski",
-      "brovari",
-    ]);
+  });
+
+  it("reads the oblast and district an address names apart from its other words", () => {
+    expect(queryTerms("Київська обл., Броварський р-н, м. Бровари, вул. Київська 5")).toMatchObject({
+      words: ["brovari", "kivska"],
+      regions: ["kivska"],
+      districts: ["brovarski"],
+    });
+    expect(queryTerms("область Полтавська, с. Калинове").regions).toEqual(["poltavska"]);
+    expect(queryTerms("Kalynove, Kharkivska oblast").regions).toEqual(["harkivska"]);
+    // Without a marker, "Київська" is a street.
+    expect(queryTerms("Київ, вул. Київська 5").words).toEqual(["kiv", "kivska"]);
+  });
+
+  it("leaves out flat, floor and entrance numbers and phone numbers", () => {
+    const terms = queryTerms("тел. 0671234567, вул. Хрещатик, буд. 22, кв. 5, під'їзд 3, поверх 4");
+    expect(terms.words).toEqual(["hreshchatik"]);
+    expect(terms.numbers).toEqual([{ value: "22", marked: false }]);
   });
 });
 

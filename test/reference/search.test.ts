@@ -208,6 +208,31 @@ describe("searchBranches", () => {
     expect(new Set(full)).toEqual(new Set(onKhreshchatyk.map((branch) => branch.ref)));
   });
 
+  it("reads a street named like the oblast as a street, and an oblast marked so as the oblast", () => {
+    const kyiv = cityNamed("Київ");
+    const onKyivska = branchesIn(kyiv).find((branch) => /вул\. Київська, \d+,?/.test(branch.description));
+    expect(onKyivska).toBeDefined();
+    const house = /Київська, (\S+)/.exec(onKyivska!.description)![1]!;
+    for (const cityRef of [kyiv.ref, undefined]) {
+      const hits = search.searchBranches({ cityRef, text: `Київ, вул. Київська, ${house}` });
+      const top = hits.filter((hit) => hit.score === hits[0]!.score);
+      expect(top.map((hit) => hit.branch.ref)).toContain(onKyivska!.ref);
+    }
+    // Калинове is in seven oblasts; the one named with "обл." decides, its branch 1 first.
+    const poltava = cityNamed("Калинове", "Полтавська");
+    const hit = search.searchBranches({ text: "Полтавська обл., с. Калинове, НП 1" })[0];
+    expect(hit?.city).toBe(poltava);
+    expect(hit?.branch.number).toBe("1");
+  });
+
+  it("finds a branch by its postcode", () => {
+    const lviv = cityNamed("Львів");
+    const branch = branchesIn(lviv).find((candidate) => candidate.postcode)!;
+    const hits = search.searchBranches({ cityRef: lviv.ref, text: branch.postcode!, limit: 500 });
+    expect(hits.map((hit) => hit.branch.ref)).toContain(branch.ref);
+    for (const hit of hits) expect(hit.branch.postcode).toBe(branch.postcode);
+  });
+
   it("finds a street from its first letters and through a typo", () => {
     const kyiv = cityNamed("Київ");
     for (const text of ["Хрещ", "Хрешатик", "Khreshchatyk"]) {
