@@ -49,9 +49,32 @@ const MANUAL_FRESH_MS = 60_000;
 /** The schedule row's cursor while describing: the city name last asked, after this prefix. */
 const ASKED = "city:";
 
-export const referenceWork = scheduledKind(REFERENCE_KIND, refreshReference);
+/** The refresh's timings; a test shortens them. */
+export interface ReferencePacing {
+  describeEveryMs: number;
+  listRetryMs: number;
+  describeRetryMs: number;
+}
 
-async function refreshReference(work: ShopWork, schedule: Schedule): Promise<ScheduledRun | StepResult> {
+const PACING: ReferencePacing = {
+  describeEveryMs: DESCRIBE_EVERY_MS,
+  listRetryMs: LIST_RETRY_MS,
+  describeRetryMs: DESCRIBE_RETRY_MS,
+};
+
+/** The refresh as a kind of the engine's work, with the real timings unless told. */
+export function referenceRefreshKind(pacing: Partial<ReferencePacing> = {}) {
+  const timings = { ...PACING, ...pacing };
+  return scheduledKind(REFERENCE_KIND, (work, schedule) => refreshReference(work, schedule, timings));
+}
+
+export const referenceWork = referenceRefreshKind();
+
+async function refreshReference(
+  work: ShopWork,
+  schedule: Schedule,
+  pacing: ReferencePacing,
+): Promise<ScheduledRun | StepResult> {
   const { db, keyDigest } = work;
   const now = work.clock();
   const set = await db.referenceSet.findUnique({ where: { keyDigest } });
@@ -60,8 +83,8 @@ async function refreshReference(work: ShopWork, schedule: Schedule): Promise<Sch
     schedule.cursor === MANUAL_REFRESH &&
     (refreshedAt === null || now.getTime() - refreshedAt >= MANUAL_FRESH_MS);
   const listDueAt = refreshedAt === null ? now.getTime() : refreshedAt + REFRESH_EVERY_MS;
-  if (manual || listDueAt <= now.getTime()) return fetchList(work, schedule);
-  return describeNextCity(work, new Date(listDueAt), set?.updatedAt ?? now, set?.lastError ?? null);
+  if (manual || listDueAt <= now.getTime()) return fetchList(work, schedule, pacing);
+  return describeNextCity(work, pacing, new Date(listDueAt), set?.updatedAt ?? now, set?.lastError ?? null);
 }
 
 /** Whether the refresh must wait (orders due, or the key's limits): the run's answer then; else null. */
@@ -97,14 +120,18 @@ async function failed(
   return { nextRunAt: new Date(now.getTime() + retryMs), cursor, problem: error.message };
 }
 
-async function fetchList(work: ShopWork, schedule: Schedule): Promise<ScheduledRun | StepResult> {
+async function fetchList(
+  work: ShopWork,
+  schedule: Schedule,
+  pacing: ReferencePacing,
+): Promise<ScheduledRun | StepResult> {
   const waiting = await waitFor(work, OPERATIONS.getWarehouses);
   if (waiting) return waiting;
   let records: unknown[];
   try {
     records = await work.warehouse.getAllWarehouseRecords();
   } catch (error) {
-    return failed(work, error, LIST_RETRY_MS, schedule.cursor);
+    return failed(work, error, pacing.listRetryMs, schedule.cursor);
   }
   const now = work.clock();
   const data = fromWarehouseRecords([], records);
@@ -115,7 +142,7 @@ async function fetchList(work: ShopWork, schedule: Schedule): Promise<ScheduledR
       ? `None of the ${records.length} branch records the warehouse answered could be read; the stored set was kept.`
       : "The warehouse answered an empty branch list; the stored set was kept.";
     await recordReferenceProblem(work.db, work.keyDigest, problem, now);
-    return { nextRunAt: new Date(now.getTime() + LIST_RETRY_MS), cursor: null, problem };
+    return { nextRunAt: new Date(now.getTime() + pacing.listRetryMs), cursor: null, problem };
   }
   const saved = await saveReferenceSet(work.db, work.keyDigest, data, now);
   work.log.info(
@@ -127,11 +154,12 @@ async function fetchList(work: ShopWork, schedule: Schedule): Promise<ScheduledR
     },
     "carrier branch list stored",
   );
-  return { nextRunAt: new Date(work.clock().getTime() + DESCRIBE_EVERY_MS), cursor: null };
+  return { nextRunAt: new Date(work.clock().getTime() + pacing.describeEveryMs), cursor: null };
 }
 
 async function describeNextCity(
   work: ShopWork,
+  pacing: ReferencePacing,
   listDueAt: Date,
   setChangedAt: Date,
   lastError: string | null,
@@ -157,7 +185,7 @@ async function describeNextCity(
       error instanceof WarehouseBadRequest ||
       error instanceof WarehouseBusinessError ||
       error instanceof WarehouseAnswerInvalid;
-    if (!lasting) return failed(work, error, DESCRIBE_RETRY_MS, cursor);
+    if (!lasting) return failed(work, error, pacing.describeRetryMs, cursor);
     work.log.warn(
       { event: "reference.city_not_described", city: next.name, err: error },
       "getCities failed for a city; left undescribed",
@@ -174,7 +202,9 @@ async function describeNextCity(
       data: { version: { increment: 1 }, lastError: null },
     });
   }
-  return { nextRunAt: new Date(now.getTime() + DESCRIBE_EVERY_MS), cursor };
+  // The last city described: nothing more until the next day's list.
+  if (remaining === 0) return { nextRunAt: listDueAt, cursor: null };
+  return { nextRunAt: new Date(now.getTime() + pacing.describeEveryMs), cursor };
 }
 
 /**
