@@ -21,7 +21,7 @@ import type { CarrierBranch, CarrierCity } from "../../app/reference/types";
 import { buildReferenceData, defaultReferenceData } from "../warehouse-sim/reference-data";
 
 vi.mock("../../app/reference/search", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../app/reference/search")>();
+  const real = await importOriginal<typeof search>();
   return { ...real, buildReferenceSearch: vi.fn(real.buildReferenceSearch) };
 });
 const builds = () => vi.mocked(search.buildReferenceSearch).mock.calls.length;
