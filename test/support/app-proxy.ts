@@ -80,6 +80,9 @@ export async function startProxyRouteServer(): Promise<ProxyRouteServer> {
       .catch((error: unknown) => new Response(String(error), { status: 500 }))
       .then((response) => sendResponse(response, res));
   });
+  // Longer than the client's idle keep-alive, so a pooled connection is never closed under a request
+  // about to reuse it (which the client sees as ECONNRESET).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

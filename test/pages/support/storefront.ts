@@ -176,6 +176,8 @@ ${schema.javascript ? `<script src="/assets/${schema.javascript}" defer></script
       res.end();
     });
   });
+  // Longer than a client's idle keep-alive: a pooled connection is never closed under a request reusing it.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   state.close = () =>
