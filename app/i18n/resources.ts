@@ -1,4 +1,5 @@
-// Every text of the admin, by language and namespace (one namespace per page or area, one JSON file each).
+// Every text of the admin, by language and namespace (one namespace per page or area, one JSON file each),
+// and the few words the app proxy adds for the storefront's branch picker (`storefront`).
 // Both languages are bundled: they are small, and a page then renders the same words on the server and in
 // the browser without a second request.
 import enCatalogue from "./locales/en/catalogue.json";
@@ -12,6 +13,7 @@ import enPrivacy from "./locales/en/privacy.json";
 import enSettings from "./locales/en/settings.json";
 import enStatuses from "./locales/en/statuses.json";
 import enStock from "./locales/en/stock.json";
+import enStorefront from "./locales/en/storefront.json";
 import ukCatalogue from "./locales/uk/catalogue.json";
 import ukCommon from "./locales/uk/common.json";
 import ukDashboard from "./locales/uk/dashboard.json";
@@ -23,6 +25,7 @@ import ukPrivacy from "./locales/uk/privacy.json";
 import ukSettings from "./locales/uk/settings.json";
 import ukStatuses from "./locales/uk/statuses.json";
 import ukStock from "./locales/uk/stock.json";
+import ukStorefront from "./locales/uk/storefront.json";
 import type { Locale } from "./locales";
 
 export const resources = {
@@ -38,6 +41,7 @@ export const resources = {
     onboarding: enOnboarding,
     dashboard: enDashboard,
     landing: enLanding,
+    storefront: enStorefront,
   },
   uk: {
     common: ukCommon,
@@ -51,6 +55,7 @@ export const resources = {
     onboarding: ukOnboarding,
     dashboard: ukDashboard,
     landing: ukLanding,
+    storefront: ukStorefront,
   },
 } satisfies Record<Locale, Record<string, unknown>>;
 

@@ -19,6 +19,7 @@ import {
 import { BATCH_PROOF, REMAP_KIND } from "../orders/states";
 import { rateLimitKey } from "../warehouse/limiter.server";
 import { requestRun } from "../work/schedule.server";
+import { requestReferenceRefresh } from "../reference/kinds";
 import { message, type Message } from "../i18n/message";
 import { readTexts, writeTexts } from "../i18n/texts";
 import { fieldMessages } from "./field-messages";
@@ -207,6 +208,8 @@ export async function saveSettings(
   );
   // The remap runs in the worker, never inside this request: a shop may have thousands of open orders.
   if (mappingChanged) await requestRun(deps.db, shop, REMAP_KIND, deps.clock());
+  // A new key may be another account: its carrier reference data is fetched (or found stored for the key).
+  if (keyChanged) await requestReferenceRefresh(deps.db, shop, deps.clock());
   // A loop running with the old key stops before its next step and starts again with the new one.
   if (keyChanged) (deps.shopChanged ?? deps.wake)?.(shop);
   else if (mappingChanged) deps.wake?.(shop);

@@ -599,6 +599,15 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
       return call({ operation, fields: { CityRef }, answer: "envelope", data });
     },
 
+    /**
+     * getWarehouses without a city (GET: every branch and parcel locker, tens of thousands), each record left
+     * for the caller to read (app/reference/records.ts): one malformed record must not cost the rest.
+     */
+    async getAllWarehouseRecords(): Promise<unknown[]> {
+      const operation = OPERATIONS.getWarehouses;
+      return call({ operation, method: "GET", answer: "envelope", data: z.array(z.unknown()) });
+    },
+
     /** getStreet (GET): the streets of a city for courier delivery, filtered by text. */
     async getStreet(query: { CityRef: string; FindByString?: string }) {
       const operation = OPERATIONS.getStreet;

@@ -2,6 +2,7 @@
 // and for `npm run worker` alike, so the two can never run with different limits or timings.
 import { finishIncompleteComplianceRequests } from "../compliance/compliance.server";
 import type { AppContext } from "../context.server";
+import { referenceUpkeep, referenceWork } from "../reference/refresh.server";
 import type { Env } from "../env.server";
 import { createShopAdmin, type ShopAdmin } from "../shopify/admin-graphql.server";
 import { warehouseEndpoints } from "../warehouse/config.server";
@@ -54,7 +55,10 @@ export function createEngine(
     ...context,
     ...engineSettings(source),
     admin: offlineShopAdmin,
-    periodic: [pruneWebhookEvents, finishComplianceRequests],
+    periodic: [pruneWebhookEvents, finishComplianceRequests, referenceUpkeep],
     ...overrides,
+    // Here rather than among the worker's own kinds: a worker a test starts fetches the whole branch list
+    // (tens of thousands of records) only when the test asks for this kind.
+    kinds: [referenceWork, ...(overrides.kinds ?? [])],
   });
 }

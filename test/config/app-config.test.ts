@@ -37,6 +37,18 @@ describe("shopify.app.toml", () => {
     expect(compliance.sort()).toEqual(["customers/data_request", "customers/redact", "shop/redact"]);
   });
 
+  it("declares the app proxy the branch picker calls, served by the proxy routes under the app's URL", async () => {
+    const { app_proxy, application_url } = appToml();
+    expect(app_proxy).toEqual({ url: `${application_url}/proxy`, subpath: "sklad-sync", prefix: "apps" });
+    for (const file of ["app/routes/proxy.cities.ts", "app/routes/proxy.branches.ts"]) {
+      const route = (await import(/* @vite-ignore */ path.resolve(file))) as { loader?: unknown };
+      expect(typeof route.loader, file).toBe("function");
+    }
+    // The blocks call the storefront path the proxy gives.
+    const block = readFileSync("extensions/branch-picker/snippets/branch-picker.liquid", "utf8");
+    expect(block).toContain(`/${app_proxy.prefix}/${app_proxy.subpath}`);
+  });
+
   it("justifies every requested scope in a comment", () => {
     const scopes = access_scopes.scopes.split(",");
     const comments = source.slice(source.indexOf("[access_scopes]"), source.indexOf("scopes = "));

@@ -15,7 +15,9 @@ interface Subscription {
 
 export function appToml() {
   return parse(readFileSync("shopify.app.toml", "utf8")) as unknown as {
+    application_url: string;
     access_scopes: { scopes: string };
+    app_proxy: { url: string; subpath: string; prefix: string };
     webhooks: { api_version: string; subscriptions: Subscription[] };
   };
 }

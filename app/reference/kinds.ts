@@ -1,0 +1,22 @@
+// The engine's kind for the carrier reference data, as a name and the one call other modules make: asking
+// for a refresh (a key saved, the merchant's "Refresh now"). Kept apart from the work itself so they can
+// ask without a cycle.
+import type { Db } from "../db.server";
+import { requestRun } from "../work/schedule.server";
+
+/** The ShopSchedule kind of the reference refresh (the branch list, then the cities described). */
+export const REFERENCE_KIND = "reference";
+
+/** The schedule row's cursor when the merchant asked: the full list is fetched even if fetched today. */
+export const MANUAL_REFRESH = "manual";
+
+/** Asks for the refresh of the shop's key's reference data at `at` or sooner; `manual` when the merchant asked. */
+export async function requestReferenceRefresh(db: Db, shop: string, at: Date, manual = false): Promise<void> {
+  await requestRun(db, shop, REFERENCE_KIND, at);
+  if (manual) {
+    await db.shopSchedule.updateMany({
+      where: { shop, kind: REFERENCE_KIND },
+      data: { cursor: MANUAL_REFRESH },
+    });
+  }
+}

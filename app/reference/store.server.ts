@@ -1,0 +1,381 @@
+// Carrier reference data as our database keeps it: one set per warehouse key (ReferenceSet, keyed by the
+// key's digest, as ShopSettings.apiKeyDigest names it), since the data is the carrier's, public, and the same
+// for every shop sending with that key. Written by the refresh (refresh.server.ts); read into an in-memory
+// search (search.ts) that each process builds once per version of the set.
+//
+// Replacing a set never shows a reader half of one. The new rows are upserted in batches, each its own short
+// transaction (SQLite has one writer: 50,000 rows in one transaction would hold every webhook for seconds);
+// then, in one transaction, the rows this save did not see are deleted and the set's version is bumped. A
+// reader between the two sees the old set with some rows already updated in place and none missing (a
+// superset); the bump makes every process rebuild from the finished set. A set is read only once it has a
+// version (its first save finished), so a first save half-written is never searched.
+import type { Db } from "../db.server";
+import { insertStatement, sqlQuery, sqlTransaction, type SqlArg } from "../db/sql.server";
+import type { WarehouseClient } from "../warehouse/client.server";
+import { streetRecordSchema, type StreetRecord } from "../warehouse/schemas";
+import { fold } from "./fold";
+import { buildReferenceSearch } from "./search";
+import type { CarrierBranch, CarrierCity, ReferenceSearch } from "./types";
+
+/** Rows per INSERT: 13 columns × 500 stays far below SQLite's and PostgreSQL's limits on arguments. */
+const BATCH = 500;
+
+/** Sets kept built in one process: a shop's key, and a few others a worker serves meanwhile. */
+const SETS_IN_MEMORY = 3;
+
+/** How long a getStreet answer is used before it is asked again. */
+export const STREETS_KEPT_MS = 7 * 24 * 3600_000;
+
+export interface ReferenceData {
+  cities: readonly CarrierCity[];
+  branches: readonly CarrierBranch[];
+}
+
+/** What a save stored (the set's counts) and its new version. */
+export interface SavedReferenceSet {
+  version: number;
+  cityCount: number;
+  branchCount: number;
+}
+
+/**
+ * Stores `data` as the whole set of the key: its cities and branches written (batched upserts), those
+ * not among them removed, the version bumped, the refresh time set and the last error cleared. Cities
+ * getCities described keep their Russian name, region, kind and when they were described.
+ */
+export async function saveReferenceSet(
+  db: Db,
+  keyDigest: string,
+  data: ReferenceData,
+  now: Date,
+): Promise<SavedReferenceSet> {
+  const cities = [...new Map(data.cities.map((city) => [city.ref, city])).values()];
+  const branches = [...new Map(data.branches.map((branch) => [branch.ref, branch])).values()];
+  for (let start = 0; start < cities.length; start += BATCH) {
+    const rows = cities.slice(start, start + BATCH).map((city) => cityRow(keyDigest, city, now));
+    const { sql, args } = insertStatement("CarrierCity", rows);
+    await sqlTransaction(db, (tx) =>
+      tx.execute(
+        `${sql} ON CONFLICT ("keyDigest", "ref") DO UPDATE SET "name" = excluded."name",
+           "nameRu" = COALESCE(excluded."nameRu", "CarrierCity"."nameRu"),
+           "area" = COALESCE(excluded."area", "CarrierCity"."area"),
+           "kind" = COALESCE(excluded."kind", "CarrierCity"."kind"),
+           "describedAt" = COALESCE(excluded."describedAt", "CarrierCity"."describedAt"),
+           "seenAt" = excluded."seenAt"`,
+        args,
+      ),
+    );
+  }
+  for (let start = 0; start < branches.length; start += BATCH) {
+    const rows = branches.slice(start, start + BATCH).map((branch) => branchRow(keyDigest, branch, now));
+    const { sql, args } = insertStatement("CarrierBranch", rows);
+    const updates = Object.keys(rows[0]!)
+      .filter((column) => column !== "keyDigest" && column !== "ref")
+      .map((column) => `"${column}" = excluded."${column}"`)
+      .join(", ");
+    await sqlTransaction(db, (tx) =>
+      tx.execute(`${sql} ON CONFLICT ("keyDigest", "ref") DO UPDATE SET ${updates}`, args),
+    );
+  }
+  const version = await sqlTransaction(db, async (tx) => {
+    await tx.execute(`DELETE FROM "CarrierBranch" WHERE "keyDigest" = ? AND "seenAt" < ?`, [keyDigest, now]);
+    await tx.execute(`DELETE FROM "CarrierCity" WHERE "keyDigest" = ? AND "seenAt" < ?`, [keyDigest, now]);
+    return bumpVersion(tx, keyDigest, {
+      refreshedAt: now,
+      cityCount: cities.length,
+      branchCount: branches.length,
+      lastError: null,
+      updatedAt: now,
+    });
+  });
+  return { version, cityCount: cities.length, branchCount: branches.length };
+}
+
+/** Makes the set's version one more (creating the row at version 1), with `fields`; answers the version. */
+async function bumpVersion(
+  tx: { query(sql: string, args?: readonly SqlArg[]): Promise<Record<string, unknown>[]> },
+  keyDigest: string,
+  fields: Record<string, SqlArg>,
+): Promise<number> {
+  const columns = Object.keys(fields);
+  const { sql, args } = insertStatement("ReferenceSet", [{ keyDigest, version: 1, ...fields }]);
+  const [row] = await tx.query(
+    `${sql} ON CONFLICT ("keyDigest") DO UPDATE SET "version" = "ReferenceSet"."version" + 1,
+       ${columns.map((column) => `"${column}" = excluded."${column}"`).join(", ")}
+     RETURNING "version"`,
+    args,
+  );
+  return Number(row!.version);
+}
+
+function cityRow(keyDigest: string, city: CarrierCity, now: Date): Record<string, SqlArg> {
+  const described = city.nameRu !== undefined || city.area !== undefined || city.kind !== undefined;
+  return {
+    keyDigest,
+    ref: city.ref,
+    name: city.name,
+    nameRu: city.nameRu ?? null,
+    area: city.area ?? null,
+    kind: city.kind ?? null,
+    describedAt: described ? now : null,
+    seenAt: now,
+  };
+}
+
+function branchRow(keyDigest: string, branch: CarrierBranch, now: Date): Record<string, SqlArg> {
+  return {
+    keyDigest,
+    ref: branch.ref,
+    cityRef: branch.cityRef,
+    number: branch.number,
+    category: branch.kind,
+    description: branch.description,
+    descriptionRu: branch.descriptionRu ?? null,
+    shortAddress: branch.shortAddress ?? null,
+    postcode: branch.postcode ?? null,
+    maxWeightKg: branch.maxWeightKg ?? null,
+    working: branch.working,
+    seenAt: now,
+  };
+}
+
+/**
+ * getCities' answer for `asked` kept on the set's cities it names (their Russian name, region and kind); the
+ * set's cities of that name are described then even when the answer left them out (the warehouse caps its
+ * answers), so the refresh goes on to the next name. Cities not in the set are not added: they have no
+ * branches. `bump`: make the set's version one more, so searches rebuild with the new names (the refresh does
+ * it every so many answers rather than each). Answers the number of cities described.
+ */
+export async function describeCities(
+  db: Db,
+  keyDigest: string,
+  asked: string,
+  described: readonly CarrierCity[],
+  now: Date,
+  bump: boolean,
+): Promise<number> {
+  return sqlTransaction(db, async (tx) => {
+    let count = 0;
+    for (const city of described) {
+      count += await tx.execute(
+        `UPDATE "CarrierCity" SET "nameRu" = ?, "area" = ?, "kind" = ?, "describedAt" = ?
+         WHERE "keyDigest" = ? AND "ref" = ?`,
+        [city.nameRu ?? null, city.area ?? null, city.kind ?? null, now, keyDigest, city.ref],
+      );
+    }
+    count += await tx.execute(
+      `UPDATE "CarrierCity" SET "describedAt" = ?
+       WHERE "keyDigest" = ? AND "name" = ? AND "describedAt" IS NULL`,
+      [now, keyDigest, asked],
+    );
+    if (bump) {
+      await tx.execute(
+        `UPDATE "ReferenceSet" SET "version" = "version" + 1, "updatedAt" = ? WHERE "keyDigest" = ?`,
+        [now, keyDigest],
+      );
+    }
+    return count;
+  });
+}
+
+/** The set's standing for the Settings page; null when the key has none yet. */
+export async function referenceSetStatus(db: Db, keyDigest: string) {
+  const set = await db.referenceSet.findUnique({ where: { keyDigest } });
+  if (!set) return null;
+  const undescribed = await db.carrierCity.count({ where: { keyDigest, describedAt: null } });
+  return {
+    cityCount: set.cityCount,
+    branchCount: set.branchCount,
+    undescribedCities: undescribed,
+    refreshedAt: set.refreshedAt,
+    lastError: set.lastError,
+    version: set.version,
+  };
+}
+
+/** Keeps what kept the key's refresh from finishing (English, for the log and Settings); null clears it. */
+export async function recordReferenceProblem(db: Db, keyDigest: string, problem: string | null, now: Date) {
+  await db.referenceSet.upsert({
+    where: { keyDigest },
+    create: { keyDigest, lastError: problem, updatedAt: now },
+    update: { lastError: problem },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The in-memory search, per process.
+
+interface Built {
+  version: number;
+  search: Promise<ReferenceSearch>;
+}
+
+/** Most recently used last; at most SETS_IN_MEMORY. */
+const built = new Map<string, Built>();
+
+/** The search over the reference data of the shop's saved key; null when it has no key or no data yet. */
+export async function referenceSearchFor(db: Db, shop: string): Promise<ReferenceSearch | null> {
+  const settings = await db.shopSettings.findUnique({ where: { shop }, select: { apiKeyDigest: true } });
+  return settings?.apiKeyDigest ? referenceSearchForKey(db, settings.apiKeyDigest) : null;
+}
+
+/**
+ * The search over the key's set: built from the database when the set's version differs from the one built
+ * (one read of one row by its key otherwise); callers meanwhile share the one build. Null until the set's
+ * first save finished.
+ */
+export async function referenceSearchForKey(db: Db, keyDigest: string): Promise<ReferenceSearch | null> {
+  const set = await db.referenceSet.findUnique({ where: { keyDigest }, select: { version: true } });
+  if (!set || set.version === 0) {
+    built.delete(keyDigest);
+    return null;
+  }
+  let entry = built.get(keyDigest);
+  if (entry?.version !== set.version) {
+    // Labelled with the version read before loading: rows written during the load bump it past this one,
+    // so the next call rebuilds.
+    const search = loadSearch(db, keyDigest);
+    entry = { version: set.version, search };
+    const mine = entry;
+    search.catch(() => {
+      if (built.get(keyDigest) === mine) built.delete(keyDigest);
+    });
+  }
+  built.delete(keyDigest);
+  built.set(keyDigest, entry);
+  for (const key of built.keys()) {
+    if (built.size <= SETS_IN_MEMORY) break;
+    built.delete(key);
+  }
+  return entry.search;
+}
+
+/**
+ * The key's cities and branches from the database, as the search takes them. Plain SQL (sqlQuery): Prisma's
+ * conversion of 50,000 rows took several times as long as reading them.
+ */
+export async function loadReferenceData(
+  db: Db,
+  keyDigest: string,
+): Promise<{ cities: CarrierCity[]; branches: CarrierBranch[] }> {
+  const cityRows = await sqlQuery(
+    db,
+    `SELECT "ref", "name", "nameRu", "area", "kind" FROM "CarrierCity" WHERE "keyDigest" = ?`,
+    [keyDigest],
+  );
+  const branchRows = await sqlQuery(
+    db,
+    `SELECT "ref", "cityRef", "number", "category", "description", "descriptionRu", "shortAddress",
+       "postcode", "maxWeightKg", "working"
+     FROM "CarrierBranch" WHERE "keyDigest" = ?`,
+    [keyDigest],
+  );
+  return {
+    cities: cityRows.map((row) => ({
+      ref: String(row.ref),
+      name: String(row.name),
+      nameRu: optionalText(row.nameRu),
+      area: optionalText(row.area),
+      kind: optionalText(row.kind),
+    })),
+    branches: branchRows.map((row) => ({
+      ref: String(row.ref),
+      cityRef: String(row.cityRef),
+      number: String(row.number),
+      kind: row.category === "postomat" || row.category === "branch" ? row.category : "store",
+      description: String(row.description),
+      descriptionRu: optionalText(row.descriptionRu),
+      shortAddress: optionalText(row.shortAddress),
+      postcode: optionalText(row.postcode),
+      maxWeightKg:
+        row.maxWeightKg === null || row.maxWeightKg === undefined ? undefined : Number(row.maxWeightKg),
+      // SQLite answers 0 and 1, PostgreSQL a boolean.
+      working: row.working === true || Number(row.working) === 1,
+    })),
+  };
+}
+
+function optionalText(value: unknown): string | undefined {
+  return value === null || value === undefined ? undefined : String(value);
+}
+
+async function loadSearch(db: Db, keyDigest: string): Promise<ReferenceSearch> {
+  const { cities, branches } = await loadReferenceData(db, keyDigest);
+  return buildReferenceSearch(cities, branches);
+}
+
+/** Forgets every built search (tests; a process that wants its memory back). */
+export function forgetReferenceSearches(): void {
+  built.clear();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Streets (getStreet), on demand.
+
+export interface StreetLookup {
+  db: Db;
+  /** The client of the key whose set this is (the shop's, in its lease or request). */
+  warehouse: Pick<WarehouseClient, "getStreet">;
+  keyDigest: string;
+  now: Date;
+}
+
+/**
+ * The city's streets matching `text` (all of them for ""), as getStreet answers: from CarrierStreetLookup
+ * when asked within STREETS_KEPT_MS (keyed by the folded text, so spellings that fold alike share an
+ * answer), else asked of the warehouse and kept. The warehouse's errors (rate limits included) are thrown as
+ * the client throws them: the caller (courier matching) decides whether to wait or go on without.
+ */
+export async function streetsFor(lookup: StreetLookup, cityRef: string, text = ""): Promise<StreetRecord[]> {
+  const { db, keyDigest, now } = lookup;
+  const query = fold(text);
+  const where = { keyDigest_cityRef_query: { keyDigest, cityRef, query } };
+  const kept = await db.carrierStreetLookup.findUnique({ where });
+  if (kept && now.getTime() - kept.fetchedAt.getTime() < STREETS_KEPT_MS) {
+    const parsed = streetRecordSchema.array().safeParse(safeJson(kept.streets));
+    if (parsed.success) return parsed.data;
+  }
+  const streets = await lookup.warehouse.getStreet({
+    CityRef: cityRef,
+    ...(text.trim() && { FindByString: text.trim() }),
+  });
+  const data = { streets: JSON.stringify(streets), fetchedAt: now };
+  await db.carrierStreetLookup.upsert({
+    where,
+    create: { keyDigest, cityRef, query, ...data },
+    update: data,
+  });
+  return streets;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Pruning.
+
+/**
+ * Removes the sets (with their cities, branches and street look-ups) of keys no shop's settings name any
+ * more: a key replaced or a shop erased. Answers the number of sets removed.
+ */
+export async function pruneReferenceSets(db: Db): Promise<number> {
+  const named = await db.shopSettings.findMany({
+    where: { apiKeyDigest: { not: null } },
+    select: { apiKeyDigest: true },
+    distinct: ["apiKeyDigest"],
+  });
+  const keep = named.map((row) => row.apiKeyDigest!);
+  const where = { keyDigest: { notIn: keep } };
+  const [sets] = await Promise.all([
+    db.referenceSet.deleteMany({ where }),
+    db.carrierBranch.deleteMany({ where }),
+    db.carrierCity.deleteMany({ where }),
+    db.carrierStreetLookup.deleteMany({ where }),
+  ]);
+  return sets.count;
+}

@@ -1,0 +1,11 @@
+// The branch picker's city search, reached through Shopify's app proxy (/apps/sklad-sync/cities on the shop's
+// domain). The library verifies Shopify's signature first: a missing or wrong one gets 400 and no data.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { appContext } from "../context.server";
+import { answerCities } from "../reference/proxy.server";
+import { authenticate } from "../shopify.server";
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  await authenticate.public.appProxy(request);
+  return answerCities(appContext(), request);
+};

@@ -1,0 +1,241 @@
+// The branch picker's app proxy routes over loopback HTTP, with queries signed as Shopify's proxy signs them:
+// a missing, wrong or stale signature gets no data; bad input a 400 that says which parameter; answers small,
+// cacheable (ETag, 304) and per shop; a visitor who asks too fast gets 429 with Retry-After.
+import { API_SECRET_KEY } from "@shopify/shopify-api/test-helpers";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { appContext } from "../../app/context.server";
+import { fromWarehouseRecords } from "../../app/reference/records";
+import { saveReferenceSet } from "../../app/reference/store.server";
+import { signedProxyQuery, startProxyRouteServer, type ProxyRouteServer } from "../support/app-proxy";
+import { defaultReferenceData, KYIV_CITY_REF } from "../warehouse-sim/reference-data";
+
+const SHOP = "kyiv-goods.myshopify.com";
+const OTHER_SHOP = "lviv-goods.myshopify.com";
+const EMPTY_SHOP = "new-goods.myshopify.com";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+let server: ProxyRouteServer;
+const data = (() => {
+  const sim = defaultReferenceData();
+  return fromWarehouseRecords(sim.cities, sim.branches);
+})();
+
+beforeAll(async () => {
+  server = await startProxyRouteServer();
+});
+afterAll(() => server.close());
+
+beforeEach(async () => {
+  const { db } = appContext();
+  const now = new Date();
+  // Each shop's data under its own warehouse key; the other shop's set has one city of its own only.
+  await db.shopSettings.create({ data: { shop: SHOP, apiKeyDigest: "digest-kyiv-goods" } });
+  await db.shopSettings.create({ data: { shop: OTHER_SHOP, apiKeyDigest: "digest-lviv-goods" } });
+  await db.shopSettings.create({ data: { shop: EMPTY_SHOP, apiKeyDigest: "digest-new-goods" } });
+  await saveReferenceSet(db, "digest-kyiv-goods", { cities: data.cities, branches: data.branches }, now);
+  const lonely = { ref: "0b1c2d3e-0000-4000-8000-000000000001", name: "Тестове", area: "Львівська" };
+  await saveReferenceSet(db, "digest-lviv-goods", { cities: [lonely], branches: [] }, now);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+let visitor = 0;
+/** A storefront request through the proxy; each call a new visitor unless `ip` says who. */
+function ask(
+  path: string,
+  params: Record<string, string>,
+  options: { shop?: string; ip?: string; customerId?: string; headers?: Record<string, string> } = {},
+) {
+  const query = signedProxyQuery(
+    new URLSearchParams(params),
+    { shop: options.shop ?? SHOP, customerId: options.customerId ?? "" },
+    API_SECRET_KEY,
+  );
+  return fetch(`${server.url}/proxy/${path}?${query}`, {
+    headers: { "X-Forwarded-For": options.ip ?? `203.0.113.${++visitor % 250}`, ...options.headers },
+  });
+}
+
+describe("the signature", () => {
+  it("is required, checked over the whole query, and recent", async () => {
+    const good = signedProxyQuery(new URLSearchParams({ q: "Київ" }), { shop: SHOP }, API_SECRET_KEY);
+    const unsigned = new URLSearchParams(good);
+    unsigned.delete("signature");
+    const tampered = new URLSearchParams(good);
+    tampered.set("shop", OTHER_SHOP);
+    const wrongSecret = signedProxyQuery(
+      new URLSearchParams({ q: "Київ" }),
+      { shop: SHOP },
+      "not-the-secret",
+    );
+    const stale = signedProxyQuery(
+      new URLSearchParams({ q: "Київ" }),
+      { shop: SHOP, timestamp: Math.trunc(Date.now() / 1000) - 600 },
+      API_SECRET_KEY,
+    );
+    for (const query of [unsigned, tampered, wrongSecret, stale]) {
+      const response = await fetch(`${server.url}/proxy/cities?${query}`);
+      expect(response.status).toBe(400);
+      expect(await response.text()).not.toContain("Київ");
+    }
+    const response = await fetch(`${server.url}/proxy/cities?${good}`);
+    expect(response.status).toBe(200);
+  });
+});
+
+describe("cities", () => {
+  it("finds a city by its Ukrainian name with only what the picker shows", async () => {
+    const response = await ask("cities", { q: "Київ", locale: "uk" });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { ready: boolean; cities: Record<string, string>[] };
+    expect(body.ready).toBe(true);
+    expect(body.cities[0]).toEqual({ ref: KYIV_CITY_REF, name: "Київ", label: "Київ, місто, Київська обл." });
+    expect(body.cities.length).toBeLessThanOrEqual(10);
+  });
+
+  it("adds its own words in the locale asked for, English by default", async () => {
+    const english = (await (await ask("cities", { q: "Київ" })).json()) as { cities: { label: string }[] };
+    expect(english.cities[0]!.label).toBe("Київ, місто, Київська region");
+  });
+
+  it("is cacheable: public, with an ETag the browser can send back for a 304", async () => {
+    const first = await ask("cities", { q: "Львів", locale: "uk" });
+    expect(first.headers.get("cache-control")).toBe("public, max-age=600");
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^W\/".+"$/);
+    const again = await ask("cities", { q: "Львів", locale: "uk" }, { headers: { "If-None-Match": etag! } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    const other = await ask("cities", { q: "Одеса", locale: "uk" }, { headers: { "If-None-Match": etag! } });
+    expect(other.status).toBe(200);
+  });
+
+  it("answers a shop without data yet with an empty list and a flag, briefly cached", async () => {
+    const response = await ask("cities", { q: "Київ", locale: "uk" }, { shop: EMPTY_SHOP });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("public, max-age=60");
+    const body = (await response.json()) as { ready: boolean; cities: unknown[]; message: string };
+    expect(body).toMatchObject({ ready: false, cities: [] });
+    expect(body.message).toContain("введіть місто");
+  });
+
+  it("never serves another shop's data", async () => {
+    const other = (await (await ask("cities", { q: "Київ" }, { shop: OTHER_SHOP })).json()) as {
+      cities: { name: string }[];
+    };
+    expect(other.cities).toEqual([]);
+    const own = (await (await ask("cities", { q: "Тестове" }, { shop: OTHER_SHOP })).json()) as {
+      cities: { name: string }[];
+    };
+    expect(own.cities.map((city) => city.name)).toEqual(["Тестове"]);
+    const mine = (await (await ask("cities", { q: "Тестове" })).json()) as { cities: unknown[] };
+    expect(mine.cities).toEqual([]);
+  });
+
+  it("refuses bad input with 400, naming the parameter, in the locale asked for", async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ q: "" }, "q"],
+      [{ q: "к".repeat(101) }, "q"],
+      [{ q: "Київ", limit: "50" }, "limit"],
+      [{ q: "Київ", limit: "two" }, "limit"],
+    ];
+    for (const [params, field] of cases) {
+      const response = await ask("cities", { ...params, locale: "uk" });
+      expect(response.status, JSON.stringify(params)).toBe(400);
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      const body = (await response.json()) as { error: string; fields: Record<string, string> };
+      expect(Object.keys(body.fields)).toEqual([field]);
+      expect(body.error).toContain("Запит неправильний");
+    }
+  });
+});
+
+describe("branches", () => {
+  type Branches = {
+    ready: boolean;
+    branches: { ref: string; number: string; kind: string; label: string }[];
+  };
+
+  it("lists a city's branches, or its parcel lockers, at most 20, with only what the picker shows", async () => {
+    const bytes = await (await ask("branches", { city: KYIV_CITY_REF, kind: "branch" })).text();
+    // A page of answers a phone fetches while the buyer types: about 5 KB.
+    expect(Buffer.byteLength(bytes)).toBeLessThan(8_192);
+    const branches = JSON.parse(bytes) as Branches;
+    expect(branches.branches).toHaveLength(20);
+    expect(branches.branches[0]).toEqual({
+      ref: expect.stringMatching(UUID) as string,
+      number: "1",
+      kind: "branch",
+      label: "Відділення №1 (до 1000 кг): вул. Одеська, 48",
+      city: { name: "Київ", area: "Київська" },
+    });
+    const lockers = (await (
+      await ask("branches", { city: KYIV_CITY_REF, kind: "postomat" })
+    ).json()) as Branches;
+    expect(lockers.branches.length).toBeGreaterThan(0);
+    expect(lockers.branches.every((branch) => branch.kind === "postomat")).toBe(true);
+  });
+
+  it("finds a branch by its number in the city", async () => {
+    const found = (await (
+      await ask("branches", { city: KYIV_CITY_REF, kind: "branch", q: "3" })
+    ).json()) as Branches;
+    expect(found.branches[0]).toMatchObject({
+      number: "3",
+      label: expect.stringContaining("Зелена") as string,
+    });
+  });
+
+  it("refuses a city that is not a carrier Ref, an unknown kind and a long text", async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ city: "Київ" }, "city"],
+      [{ city: KYIV_CITY_REF, kind: "store" }, "kind"],
+      [{ city: KYIV_CITY_REF, q: "1".repeat(101) }, "q"],
+      [{}, "city"],
+    ];
+    for (const [params, field] of cases) {
+      const response = await ask("branches", params);
+      expect(response.status, JSON.stringify(params)).toBe(400);
+      const body = (await response.json()) as { error: string; fields: Record<string, string> };
+      expect(Object.keys(body.fields)).toEqual([field]);
+      expect(body.error).toContain("not valid");
+    }
+  });
+
+  it("gives another shop nothing of this shop's city", async () => {
+    const other = (await (
+      await ask("branches", { city: KYIV_CITY_REF, kind: "branch" }, { shop: OTHER_SHOP })
+    ).json()) as Branches;
+    expect(other).toEqual({ ready: true, branches: [] });
+  });
+});
+
+describe("the rate limit", () => {
+  it("lets a visitor search in bursts, then answers 429 with Retry-After until tokens come back", async () => {
+    // Only Date is faked: the buckets and the signature's timestamp read it, nothing else waits on it.
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date() });
+    const ip = "198.51.100.7";
+    let allowed = 0;
+    for (let request = 0; request < 45; request++) {
+      const response = await ask("cities", { q: `К${request}` }, { ip });
+      if (response.status === 200) allowed++;
+      else {
+        expect(response.status).toBe(429);
+        expect(response.headers.get("retry-after")).toBe("1");
+        expect(response.headers.get("cache-control")).toBe("no-store");
+        expect(((await response.json()) as { error: string }).error).toContain("Too many searches");
+      }
+    }
+    expect(allowed).toBe(40);
+    // Another visitor of the same shop, and a logged-in customer behind the same address, are not held up.
+    expect((await ask("cities", { q: "Київ" }, { ip: "198.51.100.8" })).status).toBe(200);
+    expect((await ask("cities", { q: "Київ" }, { ip, customerId: "7301" })).status).toBe(200);
+    // Two tokens a second come back.
+    vi.setSystemTime(Date.now() + 1_000);
+    expect((await ask("cities", { q: "Київ" }, { ip })).status).toBe(200);
+    expect((await ask("cities", { q: "Київ" }, { ip })).status).toBe(200);
+    expect((await ask("cities", { q: "Київ" }, { ip })).status).toBe(429);
+  });
+});

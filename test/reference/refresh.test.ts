@@ -1,0 +1,250 @@
+// The carrier reference refresh over real HTTP, through the engine, against the simulator: the whole branch
+// list stored, the cities described over the runs that follow (one getCities per name, paced), orders going
+// first, a warehouse failure kept as the problem and tried again, a refused key pausing the shop; and the
+// hourly upkeep.
+import { afterEach, describe, expect, it } from "vitest";
+import { appContext } from "../../app/context.server";
+import { REFERENCE_KIND, requestReferenceRefresh } from "../../app/reference/kinds";
+import { referenceRefreshKind, referenceUpkeep, REFRESH_EVERY_MS } from "../../app/reference/refresh.server";
+import { referenceSearchFor, referenceSetStatus } from "../../app/reference/store.server";
+import { rateLimitKey } from "../../app/warehouse/limiter.server";
+import { OPERATIONS } from "../../app/warehouse/wire";
+import { wakeWorker } from "../../app/work/worker.server";
+import { eventually, orderPayload, SHOP, startOrderFlow, type OrderFlow } from "../e2e/harness";
+import { defaultReferenceData, type ReferenceData } from "../warehouse-sim/reference-data";
+
+const db = () => appContext().db;
+let flow: OrderFlow | undefined;
+afterEach(async () => {
+  await flow?.close();
+  flow = undefined;
+});
+
+/** A few cities of the simulator's country, two of them sharing a name, with all their branches. */
+function someCities(): ReferenceData {
+  const full = defaultReferenceData();
+  const counts = new Map<string, number>();
+  for (const city of full.cities) counts.set(city.Description, (counts.get(city.Description) ?? 0) + 1);
+  const shared = full.cities.filter(
+    (city) => counts.get(city.Description)! > 1 && full.branchesInCity(city.Ref).length,
+  );
+  const sharedName = shared[0]!.Description;
+  const twins = shared.filter((city) => city.Description === sharedName).slice(0, 2);
+  const others = full.cities
+    .filter((city) => counts.get(city.Description) === 1 && full.branchesInCity(city.Ref).length)
+    .slice(0, 3);
+  const cities = [...twins, ...others];
+  const refs = new Set(cities.map((city) => city.Ref));
+  const branches = full.branches.filter((branch) => refs.has(branch.CityRef));
+  return {
+    cities,
+    branches,
+    cityByRef: (ref) => (refs.has(ref) ? full.cityByRef(ref) : undefined),
+    branchByRef: (ref) => branches.find((branch) => branch.Ref === ref),
+    findCities: (name, limit) => full.findCities(name, limit).filter((city) => refs.has(city.Ref)),
+    branchesInCity: (ref) => (refs.has(ref) ? full.branchesInCity(ref) : []),
+    streets: (ref, text, limit) => full.streets(ref, text, limit),
+  };
+}
+
+/** The warehouse requests the worker sent, in order, with when each went. */
+function recorder() {
+  const sent: { operation: string; at: number }[] = [];
+  const recording: typeof fetch = (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    sent.push({ operation: url.pathname.split("/").at(-1)!, at: performance.now() });
+    return fetch(input, init);
+  };
+  return {
+    sent,
+    fetch: recording,
+    of: (operation: string) => sent.filter((entry) => entry.operation === operation),
+  };
+}
+
+const keyOf = (flow: OrderFlow) => rateLimitKey(flow.sim.apiKey);
+const schedule = () =>
+  db().shopSchedule.findUnique({ where: { shop_kind: { shop: SHOP, kind: REFERENCE_KIND } } });
+
+describe("the reference refresh", { timeout: 120_000 }, () => {
+  it("stores the whole branch list, then describes each city name once, paced, and comes back a day later", async () => {
+    const requests = recorder();
+    const describeEveryMs = 150;
+    const data = someCities();
+    flow = await startOrderFlow({
+      simulator: { referenceData: data },
+      worker: { kinds: [referenceRefreshKind({ describeEveryMs })], fetch: requests.fetch },
+    });
+    const key = keyOf(flow);
+    // Saving the key asked for the refresh.
+    await eventually(
+      async () => (await referenceSetStatus(db(), key))?.undescribedCities === 0,
+      "every city described",
+    );
+    const status = (await referenceSetStatus(db(), key))!;
+    expect(status).toMatchObject({ cityCount: 5, branchCount: data.branches.length, lastError: null });
+    expect(requests.of(OPERATIONS.getWarehouses)).toHaveLength(1);
+    // Four names for five cities: the two of one name are described by one answer.
+    const asked = requests.of(OPERATIONS.getCities);
+    expect(asked).toHaveLength(4);
+    for (let i = 1; i < asked.length; i++)
+      expect(asked[i]!.at - asked[i - 1]!.at).toBeGreaterThanOrEqual(describeEveryMs - 5);
+    expect(asked[0]!.at).toBeGreaterThan(requests.of(OPERATIONS.getWarehouses)[0]!.at);
+
+    const cities = await db().carrierCity.findMany({ where: { keyDigest: key } });
+    for (const city of cities) {
+      const record = data.cities.find((candidate) => candidate.Ref === city.ref)!;
+      expect([city.name, city.nameRu, city.area, city.kind]).toEqual([
+        record.Description,
+        record.DescriptionRu,
+        record.AreaDescription,
+        record.SettlementTypeDescription,
+      ]);
+    }
+    const search = await referenceSearchFor(db(), SHOP);
+    expect(search?.branchCount).toBe(data.branches.length);
+    expect(search?.city(cities[0]!.ref)?.nameRu).toBe(cities[0]!.nameRu);
+    // The next run is the next day's list.
+    const row = await schedule();
+    expect(row?.nextRunAt.getTime()).toBe(status.refreshedAt!.getTime() + REFRESH_EVERY_MS);
+    expect(row?.lastError).toBeNull();
+  });
+
+  it("stores the simulator's whole country in one request", async () => {
+    const requests = recorder();
+    flow = await startOrderFlow({
+      worker: { kinds: [referenceRefreshKind({ describeEveryMs: 3_600_000 })], fetch: requests.fetch },
+      warehouseTimeoutMs: 60_000,
+    });
+    const key = keyOf(flow);
+    const status = await eventually(
+      async () => (await referenceSetStatus(db(), key)) ?? undefined,
+      "the list stored",
+      90_000,
+    );
+    const all = defaultReferenceData().branches.length;
+    expect(status.branchCount).toBe(all);
+    expect(await db().carrierBranch.count({ where: { keyDigest: key } })).toBe(all);
+
+    expect(requests.of(OPERATIONS.getWarehouses)).toHaveLength(1);
+    // Not a day later: the list is not fetched again, whichever shop on the key runs.
+    expect((await schedule())?.nextRunAt.getTime()).toBeGreaterThan(Date.now() + 60_000);
+  });
+
+  it("lets the shop's due orders go first", async () => {
+    const requests = recorder();
+    flow = await startOrderFlow({
+      noWorker: true,
+      simulator: { referenceData: someCities() },
+      worker: { kinds: [referenceRefreshKind({ describeEveryMs: 3_600_000 })], fetch: requests.fetch },
+    });
+    await flow.post({ topic: "orders/create", payload: orderPayload(7101) });
+    flow.restartWorker();
+    await eventually(async () => (await referenceSetStatus(db(), keyOf(flow!)))?.version, "the list stored");
+    const operations = requests.sent.map((entry) => entry.operation);
+    expect(operations.indexOf(OPERATIONS.addOrder)).toBeGreaterThanOrEqual(0);
+    expect(operations.indexOf(OPERATIONS.addOrder)).toBeLessThan(
+      operations.indexOf(OPERATIONS.getWarehouses),
+    );
+  });
+
+  it("keeps a warehouse failure as the problem, keeps the stored set, and tries again later", async () => {
+    flow = await startOrderFlow({
+      simulator: { referenceData: someCities() },
+      worker: { kinds: [referenceRefreshKind({ describeEveryMs: 3_600_000 })] },
+    });
+    const key = keyOf(flow);
+    await eventually(async () => (await referenceSetStatus(db(), key))?.version, "the list stored");
+    const first = (await referenceSetStatus(db(), key))!;
+    // Fetched two minutes ago: "Refresh now" fetches it again (within a minute it would be a double press).
+    await db().referenceSet.update({
+      where: { keyDigest: key },
+      data: { refreshedAt: new Date(Date.now() - 120_000) },
+    });
+    flow.sim.faults.failNext({ count: 1, status: 500, operations: [OPERATIONS.getWarehouses] });
+    await requestReferenceRefresh(db(), SHOP, new Date(), true);
+    wakeWorker(SHOP);
+    const failed = await eventually(
+      async () => (await referenceSetStatus(db(), key))?.lastError,
+      "the problem kept",
+    );
+    expect(failed).toMatch(/500|server/i);
+    const row = (await schedule())!;
+    expect(row.lastError).toBe(failed);
+    expect(row.nextRunAt.getTime()).toBeGreaterThan(Date.now() + 5 * 60_000);
+    expect(await referenceSetStatus(db(), key)).toMatchObject({
+      version: first.version,
+      branchCount: first.branchCount,
+    });
+
+    // Later: the retry stores the list and clears the problem.
+    await db().shopSchedule.update({
+      where: { shop_kind: { shop: SHOP, kind: REFERENCE_KIND } },
+      data: { nextRunAt: new Date() },
+    });
+    wakeWorker(SHOP);
+    await eventually(
+      async () => (await referenceSetStatus(db(), key))!.version > first.version,
+      "the retry stored",
+    );
+    expect((await referenceSetStatus(db(), key))?.lastError).toBeNull();
+    expect(flow.sim.stats().requests[OPERATIONS.getWarehouses]).toBe(3);
+  });
+
+  it("pauses the shop when the warehouse refuses the key", async () => {
+    flow = await startOrderFlow({
+      noWorker: true,
+      simulator: { referenceData: someCities() },
+      worker: { kinds: [referenceRefreshKind()] },
+    });
+    flow.sim.faults.failNext({ count: 1, status: 401, operations: [OPERATIONS.getWarehouses] });
+    flow.restartWorker();
+    const settings = await eventually(
+      async () =>
+        (await db().shopSettings.findUnique({ where: { shop: SHOP } }))?.pausedAt &&
+        db().shopSettings.findUnique({ where: { shop: SHOP } }),
+      "the shop paused",
+    );
+    expect(settings?.pauseReason).toBeTruthy();
+    expect((await referenceSetStatus(db(), keyOf(flow)))?.lastError).toBeTruthy();
+    expect(await referenceSearchFor(db(), SHOP)).toBeNull();
+  });
+});
+
+describe("the reference upkeep", () => {
+  it("prunes the sets no key names and schedules a refresh for a shop with a key and none", async () => {
+    const { db: database, log, clock } = appContext();
+    await database.shop.create({
+      data: {
+        shop: "kept.myshopify.com",
+        name: "Kept",
+        currencyCode: "UAH",
+        ianaTimezone: "Europe/Kyiv",
+        primaryLocale: "uk",
+        scopes: "",
+        installedAt: new Date(),
+      },
+    });
+    await database.shopSettings.create({ data: { shop: "kept.myshopify.com", apiKeyDigest: "kept-key" } });
+    await database.referenceSet.create({ data: { keyDigest: "kept-key", version: 1 } });
+    await database.referenceSet.create({ data: { keyDigest: "gone-key", version: 1 } });
+    await database.carrierBranch.create({
+      data: {
+        keyDigest: "gone-key",
+        ref: "b",
+        cityRef: "c",
+        number: "1",
+        category: "branch",
+        description: "x",
+        seenAt: new Date(),
+      },
+    });
+    await referenceUpkeep.run({ db: database, log, clock });
+    expect((await database.referenceSet.findMany()).map((set) => set.keyDigest)).toEqual(["kept-key"]);
+    expect(await database.carrierBranch.count()).toBe(0);
+    const row = await database.shopSchedule.findUnique({
+      where: { shop_kind: { shop: "kept.myshopify.com", kind: REFERENCE_KIND } },
+    });
+    expect(row?.nextRunAt.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+});

@@ -1,0 +1,264 @@
+// The reference set as the database keeps it, on the real test database: saved whole, replaced without
+// leftovers, described cities kept, one set per key whatever the number of shops on it, and the in-memory
+// search rebuilt only when the set's version moves.
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { appContext } from "../../app/context.server";
+import { fromWarehouseRecords } from "../../app/reference/records";
+import * as search from "../../app/reference/search";
+import {
+  describeCities,
+  forgetReferenceSearches,
+  loadReferenceData,
+  pruneReferenceSets,
+  recordReferenceProblem,
+  referenceSearchFor,
+  referenceSearchForKey,
+  referenceSetStatus,
+  saveReferenceSet,
+  streetsFor,
+} from "../../app/reference/store.server";
+import type { CarrierBranch, CarrierCity } from "../../app/reference/types";
+import { buildReferenceData, defaultReferenceData } from "../warehouse-sim/reference-data";
+
+vi.mock("../../app/reference/search", async (importOriginal) => {
+  const real = await importOriginal<typeof search>();
+  return { ...real, buildReferenceSearch: vi.fn(real.buildReferenceSearch) };
+});
+const builds = () => vi.mocked(search.buildReferenceSearch).mock.calls.length;
+
+const KEY = "digest-of-key-a";
+const OTHER_KEY = "digest-of-key-b";
+const at = (minutes: number) => new Date(Date.UTC(2026, 10, 26, 3, minutes));
+
+const city = (ref: string, name: string, details: Partial<CarrierCity> = {}): CarrierCity => ({
+  ref,
+  name,
+  ...details,
+});
+const branch = (
+  ref: string,
+  cityRef: string,
+  number: string,
+  fields: Partial<CarrierBranch> = {},
+): CarrierBranch => ({
+  ref,
+  cityRef,
+  number,
+  kind: "branch",
+  description: `Відділення №${number}`,
+  working: true,
+  ...fields,
+});
+
+async function withKey(shop: string, keyDigest: string | null) {
+  await appContext().db.shopSettings.create({ data: { shop, apiKeyDigest: keyDigest } });
+}
+
+beforeEach(() => {
+  forgetReferenceSearches();
+  vi.mocked(search.buildReferenceSearch).mockClear();
+});
+
+describe("saveReferenceSet", () => {
+  it("stores the simulator's whole list, and a smaller set replaces it with no rows left over", async () => {
+    const { db } = appContext();
+    const full = fromWarehouseRecords([], defaultReferenceData().branches);
+    const first = await saveReferenceSet(db, KEY, full, at(0));
+    expect(first).toEqual({ version: 1, cityCount: full.cities.length, branchCount: full.branches.length });
+    expect(await db.carrierBranch.count({ where: { keyDigest: KEY } })).toBe(full.branches.length);
+    const loaded = await loadReferenceData(db, KEY);
+    const byRef = new Map(loaded.branches.map((b) => [b.ref, b]));
+    for (const original of full.branches.filter((_, i) => i % 101 === 0))
+      expect(byRef.get(original.ref)).toEqual(original);
+
+    const smaller = fromWarehouseRecords([], buildReferenceData({ seed: 7 }).branches.slice(0, 1_200));
+    const second = await saveReferenceSet(db, KEY, smaller, at(10));
+    expect(second.version).toBe(2);
+    const after = await loadReferenceData(db, KEY);
+    expect(new Set(after.branches.map((b) => b.ref))).toEqual(new Set(smaller.branches.map((b) => b.ref)));
+    expect(new Set(after.cities.map((c) => c.ref))).toEqual(new Set(smaller.cities.map((c) => c.ref)));
+    expect(await referenceSetStatus(db, KEY)).toMatchObject({
+      cityCount: smaller.cities.length,
+      branchCount: smaller.branches.length,
+      refreshedAt: at(10),
+      lastError: null,
+      version: 2,
+    });
+  });
+
+  it("updates a branch in place and keeps what getCities said of a city when the list comes again", async () => {
+    const { db } = appContext();
+    const cities = [city("c-kyiv", "Київ"), city("c-lviv", "Львів")];
+    await saveReferenceSet(
+      db,
+      KEY,
+      { cities, branches: [branch("b-1", "c-kyiv", "1"), branch("b-2", "c-lviv", "2")] },
+      at(0),
+    );
+    await describeCities(
+      db,
+      KEY,
+      "Київ",
+      [city("c-kyiv", "Київ", { nameRu: "Киев", area: "Київська", kind: "місто" })],
+      at(1),
+      true,
+    );
+    await saveReferenceSet(
+      db,
+      KEY,
+      {
+        cities,
+        branches: [
+          branch("b-1", "c-kyiv", "1", { working: false, maxWeightKg: 30 }),
+          branch("b-2", "c-lviv", "2"),
+        ],
+      },
+      at(2),
+    );
+    const { cities: kept, branches } = await loadReferenceData(db, KEY);
+    expect(kept.find((c) => c.ref === "c-kyiv")).toEqual(
+      city("c-kyiv", "Київ", { nameRu: "Киев", area: "Київська", kind: "місто" }),
+    );
+    expect(branches.find((b) => b.ref === "b-1")).toMatchObject({ working: false, maxWeightKg: 30 });
+    expect(await referenceSetStatus(db, KEY)).toMatchObject({ undescribedCities: 1, version: 3 });
+  });
+
+  it("describes every city of the name asked, even one the answer left out, and only the set's own", async () => {
+    const { db } = appContext();
+    const cities = [city("c-1", "Миколаївка"), city("c-2", "Миколаївка"), city("c-3", "Одеса")];
+    await saveReferenceSet(db, KEY, { cities, branches: [] }, at(0));
+    const count = await describeCities(
+      db,
+      KEY,
+      "Миколаївка",
+      [
+        city("c-1", "Миколаївка", { area: "Донецька" }),
+        city("c-elsewhere", "Миколаївка", { area: "Сумська" }),
+      ],
+      at(1),
+      false,
+    );
+    expect(count).toBe(2);
+    const rows = await db.carrierCity.findMany({ where: { keyDigest: KEY }, orderBy: { ref: "asc" } });
+    expect(rows.map((row) => [row.ref, row.area, row.describedAt])).toEqual([
+      ["c-1", "Донецька", at(1)],
+      ["c-2", null, at(1)],
+      ["c-3", null, null],
+    ]);
+    expect((await referenceSetStatus(db, KEY))?.version).toBe(1);
+  });
+});
+
+describe("the in-memory search", () => {
+  it("is null until a set's first save finished, and for a shop without a key", async () => {
+    const { db } = appContext();
+    await withKey("a.myshopify.com", KEY);
+    await withKey("nokey.myshopify.com", null);
+    expect(await referenceSearchFor(db, "a.myshopify.com")).toBeNull();
+    await recordReferenceProblem(db, KEY, "The warehouse did not answer.", at(0));
+    expect(await referenceSearchFor(db, "a.myshopify.com")).toBeNull();
+    expect(await referenceSearchFor(db, "nokey.myshopify.com")).toBeNull();
+    expect(await referenceSearchFor(db, "unknown.myshopify.com")).toBeNull();
+    expect(builds()).toBe(0);
+  });
+
+  it("is built once per version, shared by concurrent callers and by two shops on one key", async () => {
+    const { db } = appContext();
+    await withKey("a.myshopify.com", KEY);
+    await withKey("b.myshopify.com", KEY);
+    await saveReferenceSet(
+      db,
+      KEY,
+      { cities: [city("c-1", "Київ")], branches: [branch("b-1", "c-1", "1")] },
+      at(0),
+    );
+    const [one, two, three] = await Promise.all([
+      referenceSearchFor(db, "a.myshopify.com"),
+      referenceSearchFor(db, "b.myshopify.com"),
+      referenceSearchForKey(db, KEY),
+    ]);
+    expect(one).not.toBeNull();
+    expect(two).toBe(one);
+    expect(three).toBe(one);
+    expect(builds()).toBe(1);
+    expect(await referenceSearchFor(db, "a.myshopify.com")).toBe(one);
+    expect(builds()).toBe(1);
+
+    await saveReferenceSet(
+      db,
+      KEY,
+      { cities: [city("c-1", "Київ")], branches: [branch("b-2", "c-1", "2")] },
+      at(1),
+    );
+    const rebuilt = await referenceSearchFor(db, "b.myshopify.com");
+    expect(builds()).toBe(2);
+    expect(rebuilt).not.toBe(one);
+    expect(rebuilt?.branch("b-2")?.number).toBe("2");
+    expect(rebuilt?.branch("b-1")).toBeUndefined();
+    expect(await db.referenceSet.count()).toBe(1);
+  });
+
+  it("keeps a few sets, building again one it let go", async () => {
+    const { db } = appContext();
+    const keys = ["k1", "k2", "k3", "k4"];
+    for (const key of keys)
+      await saveReferenceSet(db, key, { cities: [city("c", "Київ")], branches: [] }, at(0));
+    for (const key of keys) await referenceSearchForKey(db, key);
+    expect(builds()).toBe(4);
+    await referenceSearchForKey(db, "k4");
+    await referenceSearchForKey(db, "k2");
+    expect(builds()).toBe(4);
+    await referenceSearchForKey(db, "k1");
+    expect(builds()).toBe(5);
+  });
+});
+
+describe("streetsFor", () => {
+  it("asks getStreet once and answers from the database until the answer is a week old", async () => {
+    const { db } = appContext();
+    const asked: unknown[] = [];
+    const warehouse = {
+      getStreet: async (query: { CityRef: string; FindByString?: string }) => {
+        asked.push(query);
+        return [{ Ref: `s-${asked.length}`, Description: "Хрещатик" }];
+      },
+    };
+    const lookup = (now: Date) => ({ db, warehouse, keyDigest: KEY, now });
+    expect(await streetsFor(lookup(at(0)), "c-kyiv", "Хрещ")).toEqual([
+      { Ref: "s-1", Description: "Хрещатик" },
+    ]);
+    expect(await streetsFor(lookup(at(5)), "c-kyiv", " хрещ ")).toEqual([
+      { Ref: "s-1", Description: "Хрещатик" },
+    ]);
+    expect(asked).toEqual([{ CityRef: "c-kyiv", FindByString: "Хрещ" }]);
+    const weekLater = new Date(at(0).getTime() + 7 * 24 * 3600_000);
+    expect(await streetsFor(lookup(weekLater), "c-kyiv", "Хрещ")).toEqual([
+      { Ref: "s-2", Description: "Хрещатик" },
+    ]);
+    await streetsFor(lookup(weekLater), "c-kyiv");
+    expect(asked).toEqual([
+      { CityRef: "c-kyiv", FindByString: "Хрещ" },
+      { CityRef: "c-kyiv", FindByString: "Хрещ" },
+      { CityRef: "c-kyiv" },
+    ]);
+  });
+});
+
+describe("pruneReferenceSets", () => {
+  it("removes the sets, rows and street look-ups of keys no shop names", async () => {
+    const { db } = appContext();
+    await withKey("a.myshopify.com", KEY);
+    const data = { cities: [city("c-1", "Київ")], branches: [branch("b-1", "c-1", "1")] };
+    await saveReferenceSet(db, KEY, data, at(0));
+    await saveReferenceSet(db, OTHER_KEY, data, at(0));
+    await db.carrierStreetLookup.create({
+      data: { keyDigest: OTHER_KEY, cityRef: "c-1", query: "", streets: "[]", fetchedAt: at(0) },
+    });
+    expect(await pruneReferenceSets(db)).toBe(1);
+    for (const model of [db.referenceSet, db.carrierCity, db.carrierBranch] as const) {
+      expect(await (model as typeof db.referenceSet).count({ where: { keyDigest: OTHER_KEY } })).toBe(0);
+      expect(await (model as typeof db.referenceSet).count({ where: { keyDigest: KEY } })).toBe(1);
+    }
+    expect(await db.carrierStreetLookup.count()).toBe(0);
+  });
+});
