@@ -110,6 +110,20 @@ describe("searchCities", () => {
     }
   });
 
+  it("reads an oblast in either language and case, and not in a surname that starts alike", () => {
+    const millsIn = (area: string) => cityNamed("Млини", area);
+    expect(firstCity("Млини, Івано-Франківська обл.")).toBe(millsIn("Івано-Франківська"));
+    expect(firstCity("Млини Ивано-Франковская область")).toBe(millsIn("Івано-Франківська"));
+    expect(firstCity("с. Млини Черкаської області")).toBe(millsIn("Черкаська"));
+    expect(firstCity("Mlyny, Cherkasy oblast")).toBe(millsIn("Черкаська"));
+    // Іваненко is a surname: no oblast is named, so the biggest Млини comes first.
+    const biggest = data.cities
+      .filter((city) => city.name === "Млини")
+      .sort((a, b) => branchesIn(b).length - branchesIn(a).length)[0]!;
+    expect(biggest.area).not.toBe("Івано-Франківська");
+    expect(firstCity("Млини Іваненко")).toBe(biggest);
+  });
+
   it("finds a city by one word of a longer name, and nothing for noise alone", () => {
     expect(firstCity("Франківськ")?.name).toBe("Івано-Франківськ");
     expect(search.searchCities("м.", 5)).toEqual([]);
@@ -206,6 +220,15 @@ describe("searchBranches", () => {
     const street = search.searchBranches({ cityRef: kyiv.ref, text: "Хрещатик", limit: 500 });
     const full = street.filter((hit) => hit.score === 1).map((hit) => hit.branch.ref);
     expect(new Set(full)).toEqual(new Set(onKhreshchatyk.map((branch) => branch.ref)));
+  });
+
+  it("weighs a marked branch number above the street of a home address beside it", () => {
+    const kyiv = cityNamed("Київ");
+    const far = branchesIn(kyiv).find((branch) => branch.number === "125")!;
+    expect(far.description).not.toContain("Хрещатик");
+    const hits = search.searchBranches({ text: "Київ, вул. Хрещатик, 5, Нова пошта відділення 125" });
+    expect(hits[0]?.branch).toBe(far);
+    expect(hits[1]!.score).toBeLessThan(hits[0]!.score);
   });
 
   it("reads a street named like the oblast as a street, and an oblast marked so as the oblast", () => {
