@@ -118,6 +118,19 @@ class TermIndex {
   }
 
   /**
+   * Terms whose start is within `max` edits of `word`. Trigrams cannot find a short start with a typo
+   * ("hvrk" shares none with "harkiv"), so this reads every term: a fallback for when nothing else matched,
+   * and cheap, as the bound stops most comparisons after a letter or two.
+   */
+  nearPrefix(word: string, max: number): number[] {
+    const found: number[] = [];
+    for (let id = 0; id < this.terms.length; id++) {
+      if (prefixDistance(word, this.terms[id]!, max) <= max) found.push(id);
+    }
+    return found;
+  }
+
+  /**
    * Terms within `max` edits of `word` (not `word` itself), with their distance. Candidates share enough
    * trigrams with the word (an edit spoils at most three), and only they are measured.
    */
@@ -148,6 +161,40 @@ class TermIndex {
     return found;
   }
 }
+
+/**
+ * The fewest edits (insertions, deletions, substitutions) that make `word` a start of `term`, or `max + 1`
+ * once it must exceed `max`. Only the band of `max` around the diagonal is filled.
+ */
+function prefixDistance(word: string, term: string, max: number): number {
+  const width = Math.min(term.length, word.length + max) + 1;
+  if (width - 1 < word.length - max) return max + 1;
+  let previous = PREFIX_ROWS[0]!;
+  let current = PREFIX_ROWS[1]!;
+  for (let j = 0; j < width; j++) previous[j] = j;
+  for (let i = 1; i <= word.length; i++) {
+    current[0] = i;
+    let rowMin = i;
+    const code = word.charCodeAt(i - 1);
+    for (let j = 1; j < width; j++) {
+      const value = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (code === term.charCodeAt(j - 1) ? 0 : 1),
+      );
+      current[j] = value;
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin > max) return max + 1;
+    [previous, current] = [current, previous];
+  }
+  let best = max + 1;
+  for (let j = Math.max(0, word.length - max); j < width; j++) best = Math.min(best, previous[j]!);
+  return best;
+}
+
+/** Two rows for prefixDistance, long enough for any name: it runs thousands of times per fallback. */
+const PREFIX_ROWS = [new Int32Array(256), new Int32Array(256)];
 
 /** Trigrams of a word padded with a space at each end, so that short words and word edges count. */
 function trigrams(word: string): string[] {
@@ -353,9 +400,14 @@ export function buildReferenceSearch(
         }
       }
     }
+    // Nothing starts so: perhaps a start typed with a typo ("Хврк" for Харків).
+    if (!into.size && phrase.length >= 4 && phrase.length < 200) {
+      for (const id of names.nearPrefix(phrase, 1)) {
+        for (const index of names.postingsOf(id)) add(index, 0.55 + 0.1 * sizeFactor[index]!);
+      }
+    }
   }
 
-  /** Whether a folded query word names the city's oblast ("київська", "kyivska", "киевская обл."). */
   /**
    * Whether a folded query word names the city's oblast, in any case and language: "Київська",
    * "Київської", "Kyivska", "Киевская" all have the stem "kiv"/"kev" before "sk", a letter from the

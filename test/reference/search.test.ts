@@ -92,6 +92,10 @@ describe("searchCities", () => {
     expect(firstCity("Льв")?.name).toBe("Львів");
     expect(firstCity("Od")?.name).toBe("Одеса");
     expect(firstCity("Дні")?.name).toBe("Дніпро");
+    // A start with a typo, when nothing starts so.
+    const typed = search.searchCities("Хврк", 3)[0]!;
+    expect(typed.city.name).toBe("Харків");
+    expect(typed.score).toBeLessThan(search.searchCities("Харк", 1)[0]!.score);
   });
 
   it("returns every city of a shared village name, each with its oblast, and the oblast named picks one", () => {
