@@ -308,7 +308,8 @@ export function buildReferenceSearch(
   cities.forEach((city, index) => cityIndexByRef.set(city.ref, index));
 
   // Branches grouped by city (in the cities' order) and by number within one: ids are positions here,
-  // so a city's branches are one range and every postings list comes out in that order.
+  // so a city's branches are one range and every postings list comes out in that order. A branch whose
+  // city the set lacks is left out: it could be neither shown with its city nor found through it.
   const known = branches.filter((branch) => cityIndexByRef.has(branch.cityRef));
   const byCity: CarrierBranch[][] = cities.map(() => []);
   for (const branch of known) byCity[cityIndexByRef.get(branch.cityRef)!]!.push(branch);
@@ -322,7 +323,7 @@ export function buildReferenceSearch(
   ordered.forEach((branch, id) => branchIndexByRef.set(branch.ref, id));
 
   // A city's size is its branch count: big cities first among equals, and a little higher in score.
-  const largest = Math.max(1, ...byCity.map((list) => list.length));
+  const largest = byCity.reduce((most, list) => Math.max(most, list.length), 1);
   const sizeFactor = Float64Array.from(byCity, (list) => Math.log1p(list.length) / Math.log1p(largest));
 
   // City names: whole folded names ("bila tserkva") and, for names of several words, each word.
