@@ -45,6 +45,13 @@ describe("the index", () => {
     );
     expect(search.branchesOf("no-such-city")).toEqual([]);
   });
+
+  it("leaves out a branch whose city the set lacks", () => {
+    const stray: CarrierBranch = { ...data.branches[0]!, ref: "stray-branch", cityRef: "no-such-city" };
+    const small = buildReferenceSearch(data.cities.slice(0, 3), [...data.branches.slice(0, 50), stray]);
+    expect(small.branch("stray-branch")).toBeUndefined();
+    expect(small.branchCount).toBe(data.branches.slice(0, 50).filter((b) => small.city(b.cityRef)).length);
+  });
 });
 
 describe("searchCities", () => {
