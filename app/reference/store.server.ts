@@ -193,6 +193,42 @@ export async function referenceSetStatus(db: Db, keyDigest: string) {
   };
 }
 
+/** What the Settings page says of the shop's carrier reference data. */
+export interface ReferenceCard {
+  hasKey: boolean;
+  cityCount: number;
+  branchCount: number;
+  /** Cities known only by their branches so far (getCities has not described them yet). */
+  undescribedCities: number;
+  /** ISO time of the last full list stored; null: none yet. */
+  refreshedAt: string | null;
+  /** What kept the last refresh from finishing, in English (the warehouse's own words included). */
+  lastError: string | null;
+  /** ISO time the next refresh of this shop is due; null: none scheduled. */
+  nextRunAt: string | null;
+}
+
+export async function referenceCard(db: Db, shop: string, kind: string): Promise<ReferenceCard> {
+  const [settings, schedule] = await Promise.all([
+    db.shopSettings.findUnique({ where: { shop }, select: { apiKeyDigest: true } }),
+    db.shopSchedule.findUnique({
+      where: { shop_kind: { shop, kind } },
+      select: { nextRunAt: true, lastError: true },
+    }),
+  ]);
+  const keyDigest = settings?.apiKeyDigest ?? null;
+  const status = keyDigest ? await referenceSetStatus(db, keyDigest) : null;
+  return {
+    hasKey: keyDigest !== null,
+    cityCount: status?.cityCount ?? 0,
+    branchCount: status?.branchCount ?? 0,
+    undescribedCities: status?.undescribedCities ?? 0,
+    refreshedAt: status?.refreshedAt?.toISOString() ?? null,
+    lastError: status?.lastError ?? schedule?.lastError ?? null,
+    nextRunAt: schedule?.nextRunAt.toISOString() ?? null,
+  };
+}
+
 /** Keeps what kept the key's refresh from finishing (English, for the log and Settings); null clears it. */
 export async function recordReferenceProblem(db: Db, keyDigest: string, problem: string | null, now: Date) {
   await db.referenceSet.upsert({
