@@ -6,7 +6,7 @@
 // (`recordsHeapMb` is the same before building, the records alone).
 // Prints one JSON object as its last line.
 //
-// 50,000 branches: the simulator's directory for its default seed (792 cities, 22,302 branches), then
+// 50,000 branches: the simulator's directory for one seed (792 cities, about 22,000 branches), then
 // the branches of further seeds added to it, each seed's branch joining the city of the same name and
 // oblast (real cities are in every seed, so Київ grows as it has grown in life) or, for a village the
 // directory lacks, bringing its city along; numbers continue after the city's last, Refs are made
@@ -21,7 +21,8 @@ import { percentile, round } from "./support";
 
 const BRANCHES = Number(process.env.BENCH_BRANCHES ?? 50_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 4_000);
-const SEEDS = [undefined, 7, 11, 13, 17, 19, 23];
+/** Not the default seed: its build is cached for the process's life and would count in the heap. */
+const SEEDS = [3, 7, 11, 13, 17, 19, 23];
 
 // A full collection before measuring the heap: the flag is set at run time, so `tsx` needs no node flags.
 setFlagsFromString("--expose-gc");
@@ -72,9 +73,14 @@ function combinedData(target: number): { cities: CarrierCity[]; branches: Carrie
         descriptionRu: renumber(branch.descriptionRu),
       });
     }
-    console.log(`seed ${seed ?? "default"}: ${cities.length} cities, ${branches.length} branches so far`);
+    console.log(`seed ${seed}: ${cities.length} cities, ${branches.length} branches so far`);
   }
-  return { cities, branches };
+  // Through JSON, as the app reads them back from its tables: the simulator builds its texts from shared
+  // pieces, which every first read of a string would otherwise pay to join, and stored data never has.
+  return JSON.parse(JSON.stringify({ cities, branches })) as {
+    cities: CarrierCity[];
+    branches: CarrierBranch[];
+  };
 }
 
 /** Another seed's Ref, its last hex digits marked with the round so that it cannot equal one before. */

@@ -429,6 +429,7 @@ const FLAT_MARKERS = folded([
   "корп",
   "корпус",
 ]);
+const IVANO = skeletonOfWord("івано");
 /** Longer runs of digits are phone numbers or order numbers, not places. */
 const LONGEST_NUMBER = 6;
 
@@ -467,8 +468,11 @@ export function queryTerms(text: string): QueryTerms {
     }
     const district = DISTRICT_MARKERS.has(word) || (word === "r" && words[i + 1] === "n");
     if (district || REGION_MARKERS.has(word)) {
-      if (lastWordAt === i - 1) (district ? terms.districts : terms.regions).push(terms.words.pop()!);
-      else if (!district) regionNext = true;
+      if (lastWordAt === i - 1) {
+        (district ? terms.districts : terms.regions).push(terms.words.pop()!);
+        // Івано-Франківська, the one oblast of two words: its first goes with it.
+        if (!district && terms.words.at(-1) === IVANO) terms.words.pop();
+      } else if (!district) regionNext = true;
       if (word === "r") i++;
       continue;
     }

@@ -43,6 +43,8 @@ const QUALITY = {
   otherKind: 0.8,
   /** A city outside the oblast the text names. */
   otherArea: 0.8,
+  /** How many words a marked branch number ("№25") weighs in a query's mean. */
+  markedNumberWeight: 2,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------
@@ -116,6 +118,19 @@ class TermIndex {
   }
 
   /**
+   * Terms whose start is within `max` edits of `word`. Trigrams cannot find a short start with a typo
+   * ("hvrk" shares none with "harkiv"), so this reads every term: a fallback for when nothing else matched,
+   * and cheap, as the bound stops most comparisons after a letter or two.
+   */
+  nearPrefix(word: string, max: number): number[] {
+    const found: number[] = [];
+    for (let id = 0; id < this.terms.length; id++) {
+      if (prefixDistance(word, this.terms[id]!, max) <= max) found.push(id);
+    }
+    return found;
+  }
+
+  /**
    * Terms within `max` edits of `word` (not `word` itself), with their distance. Candidates share enough
    * trigrams with the word (an edit spoils at most three), and only they are measured.
    */
@@ -146,6 +161,40 @@ class TermIndex {
     return found;
   }
 }
+
+/**
+ * The fewest edits (insertions, deletions, substitutions) that make `word` a start of `term`, or `max + 1`
+ * once it must exceed `max`. Only the band of `max` around the diagonal is filled.
+ */
+function prefixDistance(word: string, term: string, max: number): number {
+  const width = Math.min(term.length, word.length + max) + 1;
+  if (width - 1 < word.length - max) return max + 1;
+  let previous = PREFIX_ROWS[0]!;
+  let current = PREFIX_ROWS[1]!;
+  for (let j = 0; j < width; j++) previous[j] = j;
+  for (let i = 1; i <= word.length; i++) {
+    current[0] = i;
+    let rowMin = i;
+    const code = word.charCodeAt(i - 1);
+    for (let j = 1; j < width; j++) {
+      const value = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (code === term.charCodeAt(j - 1) ? 0 : 1),
+      );
+      current[j] = value;
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin > max) return max + 1;
+    [previous, current] = [current, previous];
+  }
+  let best = max + 1;
+  for (let j = Math.max(0, word.length - max); j < width; j++) best = Math.min(best, previous[j]!);
+  return best;
+}
+
+/** Two rows for prefixDistance, long enough for any name: it runs thousands of times per fallback. */
+const PREFIX_ROWS = [new Int32Array(256), new Int32Array(256)];
 
 /** Trigrams of a word padded with a space at each end, so that short words and word edges count. */
 function trigrams(word: string): string[] {
@@ -227,6 +276,12 @@ function branchTerms(branch: CarrierBranch, titles: Map<string, TextTerms>): Set
   return terms;
 }
 
+/** An oblast's name without its adjective ending: "kivska" → "kiv", "kevskaia" → "kev", "kiv" stays. */
+function areaStem(word: string): string {
+  const at = word.lastIndexOf("sk");
+  return at >= 3 ? word.slice(0, at) : word;
+}
+
 function numberOrder(a: CarrierBranch, b: CarrierBranch): number {
   const byValue = Number.parseInt(a.number, 10) - Number.parseInt(b.number, 10);
   if (byValue) return byValue;
@@ -253,7 +308,8 @@ export function buildReferenceSearch(
   cities.forEach((city, index) => cityIndexByRef.set(city.ref, index));
 
   // Branches grouped by city (in the cities' order) and by number within one: ids are positions here,
-  // so a city's branches are one range and every postings list comes out in that order.
+  // so a city's branches are one range and every postings list comes out in that order. A branch whose
+  // city the set lacks is left out: it could be neither shown with its city nor found through it.
   const known = branches.filter((branch) => cityIndexByRef.has(branch.cityRef));
   const byCity: CarrierBranch[][] = cities.map(() => []);
   for (const branch of known) byCity[cityIndexByRef.get(branch.cityRef)!]!.push(branch);
@@ -267,13 +323,14 @@ export function buildReferenceSearch(
   ordered.forEach((branch, id) => branchIndexByRef.set(branch.ref, id));
 
   // A city's size is its branch count: big cities first among equals, and a little higher in score.
-  const largest = Math.max(1, ...byCity.map((list) => list.length));
+  const largest = byCity.reduce((most, list) => Math.max(most, list.length), 1);
   const sizeFactor = Float64Array.from(byCity, (list) => Math.log1p(list.length) / Math.log1p(largest));
 
   // City names: whole folded names ("bila tserkva") and, for names of several words, each word.
   const nameEntries = new Map<string, number[]>();
   const nameWordEntries = new Map<string, number[]>();
-  const areaOf: string[] = [];
+  /** Each city's oblast, folded: its last word ("frankivska") and that word's stem ("frankiv"). */
+  const areaOf: ({ word: string; stem: string } | undefined)[] = [];
   cities.forEach((city, index) => {
     for (const name of [city.name, city.nameRu]) {
       if (!name) continue;
@@ -282,7 +339,8 @@ export function buildReferenceSearch(
       addPosting(nameEntries, words.join(" "), index);
       if (words.length > 1) for (const word of words) addPosting(nameWordEntries, word, index);
     }
-    areaOf.push(city.area ? fold(city.area) : "");
+    const areaWord = city.area ? fold(city.area).split(" ").pop()! : "";
+    areaOf.push(areaWord ? { word: areaWord, stem: areaStem(areaWord) } : undefined);
   });
   const names = new TermIndex(nameEntries);
   const nameWords = new TermIndex(nameWordEntries);
@@ -343,14 +401,29 @@ export function buildReferenceSearch(
         }
       }
     }
+    // Nothing starts so: perhaps a start typed with a typo ("Хврк" for Харків).
+    if (!into.size && phrase.length >= 4 && phrase.length < 200) {
+      for (const id of names.nearPrefix(phrase, 1)) {
+        for (const index of names.postingsOf(id)) add(index, 0.55 + 0.1 * sizeFactor[index]!);
+      }
+    }
   }
 
-  /** Whether a folded query word names the city's oblast ("київська", "kyivska", "киевская обл."). */
+  /**
+   * Whether a folded query word names the city's oblast, in any case and language: "Київська",
+   * "Київської", "Kyivska", "Киевская" all have the stem "kiv"/"kev" before "sk", a letter from the
+   * oblast's; the oblast named after its centre ("Kyiv oblast", "Cherkasy oblast", "Odesa region") starts
+   * with the stem or is a letter from the adjective. A surname or a street that merely starts alike
+   * ("Іваненко" and Івано-Франківська) has no such stem.
+   */
   function isAreaWord(index: number, word: string): boolean {
     const area = areaOf[index];
-    if (!area || word.length < 4) return false;
-    const head = Math.min(5, area.length, word.length);
-    return editDistance(word.slice(0, head), area.slice(0, head), 1) <= 1;
+    if (!area || word.length < 3) return false;
+    const stem = areaStem(word);
+    const allowance = area.stem.length >= 7 ? 2 : 1;
+    if (stem.length >= 3 && editDistance(stem, area.stem, allowance) <= allowance) return true;
+    if (area.stem.length >= 5 && word.startsWith(area.stem)) return true;
+    return editDistance(word, area.word, 1) <= 1;
   }
 
   function searchCities(text: string, limit = DEFAULT_CITY_LIMIT): CityHit[] {
@@ -368,7 +441,8 @@ export function buildReferenceSearch(
           const rest = [...words.slice(0, start), ...words.slice(start + length)];
           for (const [index, score] of found) {
             const areaNamed = rest.some((word) => isAreaWord(index, word));
-            const scaled = areaNamed ? score : score * 0.85 * (length / words.length + 0.1);
+            // Words beyond the name that name nothing make the name less sure, never below 0.7 of it.
+            const scaled = areaNamed ? score : score * (0.7 + 0.25 * (length / words.length));
             if (scaled > (scores.get(index) ?? 0)) scores.set(index, Math.min(1, scaled));
           }
         }
@@ -491,7 +565,10 @@ export function buildReferenceSearch(
     within: Map<number, number> | undefined,
     accept: (branch: CarrierBranch) => boolean,
   ): { id: number; score: number }[] {
-    const parts = words.length + queryNumbers.length;
+    // A number the text marks as a branch's ("відділення 25", "№25") is the strongest thing a buyer
+    // writes, above the street of a home address next to it: it weighs two words.
+    const weightOf = (number: { marked: boolean }) => (number.marked ? QUALITY.markedNumberWeight : 1);
+    const parts = queryNumbers.reduce((sum, number) => sum + weightOf(number), words.length);
     const candidates: number[] = [];
     const inScope = (id: number) => !within || within.has(cityOf[id]!);
     const consider = (id: number, quality: number, touched: number[]) => {
@@ -499,9 +576,9 @@ export function buildReferenceSearch(
       if (best[id] === 0) touched.push(id);
       if (quality > best[id]!) best[id] = quality;
     };
-    const settle = (touched: number[]) => {
+    const settle = (touched: number[], weight = 1) => {
       for (const id of touched) {
-        sums[id] = sums[id]! + best[id]!;
+        sums[id] = sums[id]! + best[id]! * weight;
         best[id] = 0;
         if (!seen[id]) {
           seen[id] = 1;
@@ -542,7 +619,7 @@ export function buildReferenceSearch(
           for (const id of terms.postingsOf(termId)) consider(id, QUALITY.house - 0.1, touched);
         }
       }
-      settle(touched);
+      settle(touched, weightOf(number));
     }
 
     const hits: { id: number; score: number }[] = [];

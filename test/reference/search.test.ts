@@ -45,6 +45,13 @@ describe("the index", () => {
     );
     expect(search.branchesOf("no-such-city")).toEqual([]);
   });
+
+  it("leaves out a branch whose city the set lacks", () => {
+    const stray: CarrierBranch = { ...data.branches[0]!, ref: "stray-branch", cityRef: "no-such-city" };
+    const small = buildReferenceSearch(data.cities.slice(0, 3), [...data.branches.slice(0, 50), stray]);
+    expect(small.branch("stray-branch")).toBeUndefined();
+    expect(small.branchCount).toBe(data.branches.slice(0, 50).filter((b) => small.city(b.cityRef)).length);
+  });
 });
 
 describe("searchCities", () => {
@@ -92,6 +99,10 @@ describe("searchCities", () => {
     expect(firstCity("Льв")?.name).toBe("Львів");
     expect(firstCity("Od")?.name).toBe("Одеса");
     expect(firstCity("Дні")?.name).toBe("Дніпро");
+    // A start with a typo, when nothing starts so.
+    const typed = search.searchCities("Хврк", 3)[0]!;
+    expect(typed.city.name).toBe("Харків");
+    expect(typed.score).toBeLessThan(search.searchCities("Харк", 1)[0]!.score);
   });
 
   it("returns every city of a shared village name, each with its oblast, and the oblast named picks one", () => {
@@ -108,6 +119,20 @@ describe("searchCities", () => {
     ] as const) {
       expect(firstCity(text), text).toMatchObject({ name: "Калинове", area });
     }
+  });
+
+  it("reads an oblast in either language and case, and not in a surname that starts alike", () => {
+    const millsIn = (area: string) => cityNamed("Млини", area);
+    expect(firstCity("Млини, Івано-Франківська обл.")).toBe(millsIn("Івано-Франківська"));
+    expect(firstCity("Млини Ивано-Франковская область")).toBe(millsIn("Івано-Франківська"));
+    expect(firstCity("с. Млини Черкаської області")).toBe(millsIn("Черкаська"));
+    expect(firstCity("Mlyny, Cherkasy oblast")).toBe(millsIn("Черкаська"));
+    // Іваненко is a surname: no oblast is named, so the biggest Млини comes first.
+    const biggest = data.cities
+      .filter((city) => city.name === "Млини")
+      .sort((a, b) => branchesIn(b).length - branchesIn(a).length)[0]!;
+    expect(biggest.area).not.toBe("Івано-Франківська");
+    expect(firstCity("Млини Іваненко")).toBe(biggest);
   });
 
   it("finds a city by one word of a longer name, and nothing for noise alone", () => {
@@ -206,6 +231,15 @@ describe("searchBranches", () => {
     const street = search.searchBranches({ cityRef: kyiv.ref, text: "Хрещатик", limit: 500 });
     const full = street.filter((hit) => hit.score === 1).map((hit) => hit.branch.ref);
     expect(new Set(full)).toEqual(new Set(onKhreshchatyk.map((branch) => branch.ref)));
+  });
+
+  it("weighs a marked branch number above the street of a home address beside it", () => {
+    const kyiv = cityNamed("Київ");
+    const far = branchesIn(kyiv).find((branch) => branch.number === "125")!;
+    expect(far.description).not.toContain("Хрещатик");
+    const hits = search.searchBranches({ text: "Київ, вул. Хрещатик, 5, Нова пошта відділення 125" });
+    expect(hits[0]?.branch).toBe(far);
+    expect(hits[1]!.score).toBeLessThan(hits[0]!.score);
   });
 
   it("reads a street named like the oblast as a street, and an oblast marked so as the oblast", () => {
