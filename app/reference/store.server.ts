@@ -49,10 +49,14 @@ export async function saveReferenceSet(
   data: ReferenceData,
   now: Date,
 ): Promise<SavedReferenceSet> {
+  // The rows this save did not see are those stamped before it: the stamp must come after the last save's,
+  // whatever the clocks of the processes that made them.
+  const last = await db.referenceSet.findUnique({ where: { keyDigest }, select: { refreshedAt: true } });
+  const stamp = last?.refreshedAt && last.refreshedAt >= now ? new Date(last.refreshedAt.getTime() + 1) : now;
   const cities = [...new Map(data.cities.map((city) => [city.ref, city])).values()];
   const branches = [...new Map(data.branches.map((branch) => [branch.ref, branch])).values()];
   for (let start = 0; start < cities.length; start += BATCH) {
-    const rows = cities.slice(start, start + BATCH).map((city) => cityRow(keyDigest, city, now));
+    const rows = cities.slice(start, start + BATCH).map((city) => cityRow(keyDigest, city, stamp));
     const { sql, args } = insertStatement("CarrierCity", rows);
     await sqlTransaction(db, (tx) =>
       tx.execute(
@@ -67,7 +71,7 @@ export async function saveReferenceSet(
     );
   }
   for (let start = 0; start < branches.length; start += BATCH) {
-    const rows = branches.slice(start, start + BATCH).map((branch) => branchRow(keyDigest, branch, now));
+    const rows = branches.slice(start, start + BATCH).map((branch) => branchRow(keyDigest, branch, stamp));
     const { sql, args } = insertStatement("CarrierBranch", rows);
     const updates = Object.keys(rows[0]!)
       .filter((column) => column !== "keyDigest" && column !== "ref")
@@ -78,14 +82,17 @@ export async function saveReferenceSet(
     );
   }
   const version = await sqlTransaction(db, async (tx) => {
-    await tx.execute(`DELETE FROM "CarrierBranch" WHERE "keyDigest" = ? AND "seenAt" < ?`, [keyDigest, now]);
-    await tx.execute(`DELETE FROM "CarrierCity" WHERE "keyDigest" = ? AND "seenAt" < ?`, [keyDigest, now]);
+    await tx.execute(`DELETE FROM "CarrierBranch" WHERE "keyDigest" = ? AND "seenAt" < ?`, [
+      keyDigest,
+      stamp,
+    ]);
+    await tx.execute(`DELETE FROM "CarrierCity" WHERE "keyDigest" = ? AND "seenAt" < ?`, [keyDigest, stamp]);
     return bumpVersion(tx, keyDigest, {
-      refreshedAt: now,
+      refreshedAt: stamp,
       cityCount: cities.length,
       branchCount: branches.length,
       lastError: null,
-      updatedAt: now,
+      updatedAt: stamp,
     });
   });
   return { version, cityCount: cities.length, branchCount: branches.length };
@@ -193,6 +200,42 @@ export async function referenceSetStatus(db: Db, keyDigest: string) {
   };
 }
 
+/** What the Settings page says of the shop's carrier reference data. */
+export interface ReferenceCard {
+  hasKey: boolean;
+  cityCount: number;
+  branchCount: number;
+  /** Cities known only by their branches so far (getCities has not described them yet). */
+  undescribedCities: number;
+  /** ISO time of the last full list stored; null: none yet. */
+  refreshedAt: string | null;
+  /** What kept the last refresh from finishing, in English (the warehouse's own words included). */
+  lastError: string | null;
+  /** ISO time the next refresh of this shop is due; null: none scheduled. */
+  nextRunAt: string | null;
+}
+
+export async function referenceCard(db: Db, shop: string, kind: string): Promise<ReferenceCard> {
+  const [settings, schedule] = await Promise.all([
+    db.shopSettings.findUnique({ where: { shop }, select: { apiKeyDigest: true } }),
+    db.shopSchedule.findUnique({
+      where: { shop_kind: { shop, kind } },
+      select: { nextRunAt: true, lastError: true },
+    }),
+  ]);
+  const keyDigest = settings?.apiKeyDigest ?? null;
+  const status = keyDigest ? await referenceSetStatus(db, keyDigest) : null;
+  return {
+    hasKey: keyDigest !== null,
+    cityCount: status?.cityCount ?? 0,
+    branchCount: status?.branchCount ?? 0,
+    undescribedCities: status?.undescribedCities ?? 0,
+    refreshedAt: status?.refreshedAt?.toISOString() ?? null,
+    lastError: status?.lastError ?? schedule?.lastError ?? null,
+    nextRunAt: schedule?.nextRunAt.toISOString() ?? null,
+  };
+}
+
 /** Keeps what kept the key's refresh from finishing (English, for the log and Settings); null clears it. */
 export async function recordReferenceProblem(db: Db, keyDigest: string, problem: string | null, now: Date) {
   await db.referenceSet.upsert({
@@ -208,23 +251,44 @@ export async function recordReferenceProblem(db: Db, keyDigest: string, problem:
 interface Built {
   version: number;
   search: Promise<ReferenceSearch>;
+  /** The search once built. */
+  ready: ReferenceSearch | null;
+  /** The previous version's search, answered while this one builds (a rebuild takes a second or more). */
+  stale: ReferenceSearch | null;
 }
 
 /** Most recently used last; at most SETS_IN_MEMORY. */
 const built = new Map<string, Built>();
 
+export interface SearchOptions {
+  /**
+   * Wait for the search of the set's current version even when a previous one is built (the default answers
+   * the previous one while the new one builds: a buyer's type-ahead should not wait for a rebuild).
+   */
+  newest?: boolean;
+}
+
 /** The search over the reference data of the shop's saved key; null when it has no key or no data yet. */
-export async function referenceSearchFor(db: Db, shop: string): Promise<ReferenceSearch | null> {
+export async function referenceSearchFor(
+  db: Db,
+  shop: string,
+  options: SearchOptions = {},
+): Promise<ReferenceSearch | null> {
   const settings = await db.shopSettings.findUnique({ where: { shop }, select: { apiKeyDigest: true } });
-  return settings?.apiKeyDigest ? referenceSearchForKey(db, settings.apiKeyDigest) : null;
+  return settings?.apiKeyDigest ? referenceSearchForKey(db, settings.apiKeyDigest, options) : null;
 }
 
 /**
  * The search over the key's set: built from the database when the set's version differs from the one built
- * (one read of one row by its key otherwise); callers meanwhile share the one build. Null until the set's
- * first save finished.
+ * (one read of one row by its key otherwise); callers meanwhile share the one build, and are answered the
+ * previous version's search while it runs unless they ask for the newest. Null until the set's first save
+ * finished.
  */
-export async function referenceSearchForKey(db: Db, keyDigest: string): Promise<ReferenceSearch | null> {
+export async function referenceSearchForKey(
+  db: Db,
+  keyDigest: string,
+  options: SearchOptions = {},
+): Promise<ReferenceSearch | null> {
   const set = await db.referenceSet.findUnique({ where: { keyDigest }, select: { version: true } });
   if (!set || set.version === 0) {
     built.delete(keyDigest);
@@ -234,12 +298,23 @@ export async function referenceSearchForKey(db: Db, keyDigest: string): Promise<
   if (entry?.version !== set.version) {
     // Labelled with the version read before loading: rows written during the load bump it past this one,
     // so the next call rebuilds.
-    const search = loadSearch(db, keyDigest);
-    entry = { version: set.version, search };
-    const mine = entry;
-    search.catch(() => {
-      if (built.get(keyDigest) === mine) built.delete(keyDigest);
-    });
+    const previous = entry;
+    const next: Built = {
+      version: set.version,
+      search: loadSearch(db, keyDigest),
+      ready: null,
+      stale: previous?.ready ?? previous?.stale ?? null,
+    };
+    next.search.then(
+      (search) => {
+        next.ready = search;
+        next.stale = null;
+      },
+      () => {
+        if (built.get(keyDigest) === next) built.delete(keyDigest);
+      },
+    );
+    entry = next;
   }
   built.delete(keyDigest);
   built.set(keyDigest, entry);
@@ -247,7 +322,8 @@ export async function referenceSearchForKey(db: Db, keyDigest: string): Promise<
     if (built.size <= SETS_IN_MEMORY) break;
     built.delete(key);
   }
-  return entry.search;
+  if (entry.ready) return entry.ready;
+  return options.newest || !entry.stale ? entry.search : entry.stale;
 }
 
 /**

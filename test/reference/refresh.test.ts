@@ -7,10 +7,13 @@ import { appContext } from "../../app/context.server";
 import { REFERENCE_KIND, requestReferenceRefresh } from "../../app/reference/kinds";
 import { referenceRefreshKind, referenceUpkeep, REFRESH_EVERY_MS } from "../../app/reference/refresh.server";
 import { referenceSearchFor, referenceSetStatus } from "../../app/reference/store.server";
+import { createWarehouseClient } from "../../app/warehouse/client.server";
+import { WarehouseTimeout } from "../../app/warehouse/errors";
 import { rateLimitKey } from "../../app/warehouse/limiter.server";
 import { OPERATIONS } from "../../app/warehouse/wire";
 import { wakeWorker } from "../../app/work/worker.server";
 import { eventually, orderPayload, SHOP, startOrderFlow, type OrderFlow } from "../e2e/harness";
+import { startWarehouseSimulator } from "../warehouse-sim";
 import { defaultReferenceData, type ReferenceData } from "../warehouse-sim/reference-data";
 
 const db = () => appContext().db;
@@ -70,10 +73,14 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
   it("stores the whole branch list, then describes each city name once, paced, and comes back a day later", async () => {
     const requests = recorder();
     const describeEveryMs = 150;
+    const describeRestMs = 800;
     const data = someCities();
     flow = await startOrderFlow({
       simulator: { referenceData: data },
-      worker: { kinds: [referenceRefreshKind({ describeEveryMs })], fetch: requests.fetch },
+      worker: {
+        kinds: [referenceRefreshKind({ describeEveryMs, describeBurst: 2, describeRestMs })],
+        fetch: requests.fetch,
+      },
     });
     const key = keyOf(flow);
     // Saving the key asked for the refresh.
@@ -87,8 +94,11 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
     // Four names for five cities: the two of one name are described by one answer.
     const asked = requests.of(OPERATIONS.getCities);
     expect(asked).toHaveLength(4);
-    for (let i = 1; i < asked.length; i++)
-      expect(asked[i]!.at - asked[i - 1]!.at).toBeGreaterThanOrEqual(describeEveryMs - 5);
+    // Paced: two names a burst, then a rest.
+    const gaps = asked.slice(1).map((entry, i) => entry.at - asked[i]!.at);
+    expect(gaps[0]).toBeGreaterThanOrEqual(describeEveryMs - 5);
+    expect(gaps[1]).toBeGreaterThanOrEqual(describeRestMs - 5);
+    expect(gaps[2]).toBeGreaterThanOrEqual(describeEveryMs - 5);
     expect(asked[0]!.at).toBeGreaterThan(requests.of(OPERATIONS.getWarehouses)[0]!.at);
 
     const cities = await db().carrierCity.findMany({ where: { keyDigest: key } });
@@ -101,7 +111,7 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
         record.SettlementTypeDescription,
       ]);
     }
-    const search = await referenceSearchFor(db(), SHOP);
+    const search = await referenceSearchFor(db(), SHOP, { newest: true });
     expect(search?.branchCount).toBe(data.branches.length);
     expect(search?.city(cities[0]!.ref)?.nameRu).toBe(cities[0]!.nameRu);
     // The next run is the next day's list.
@@ -191,6 +201,36 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
     expect(flow.sim.stats().requests[OPERATIONS.getWarehouses]).toBe(3);
   });
 
+  it("leaves a city the warehouse refuses to describe undescribed and goes on; a passing failure is retried", async () => {
+    const requests = recorder();
+    flow = await startOrderFlow({
+      noWorker: true,
+      simulator: { referenceData: someCities() },
+      worker: {
+        kinds: [referenceRefreshKind({ describeEveryMs: 20, describeRetryMs: 100 })],
+        fetch: requests.fetch,
+      },
+    });
+    flow.sim.faults.failNext({ count: 1, status: 400, operations: [OPERATIONS.getCities] });
+    flow.sim.faults.failNext({ count: 1, status: 503, operations: [OPERATIONS.getCities] });
+    flow.restartWorker();
+    const key = keyOf(flow);
+    await eventually(
+      async () => (await referenceSetStatus(db(), key))?.undescribedCities === 0,
+      "every city done",
+    );
+    const asked = requests.of(OPERATIONS.getCities);
+    // The refused name once, the failed one twice, the other two once each.
+    expect(asked).toHaveLength(5);
+    const cities = await db().carrierCity.findMany({ where: { keyDigest: key }, orderBy: { name: "asc" } });
+    const bare = cities.filter((city) => city.nameRu === null);
+    // The refused name's cities (one, or the two sharing a name): done with, without details.
+    expect(new Set(bare.map((city) => city.name)).size).toBe(1);
+    expect(bare.every((city) => city.describedAt !== null)).toBe(true);
+    expect(bare.length).toBeLessThan(cities.length);
+    expect((await referenceSetStatus(db(), key))?.lastError).toBeNull();
+  });
+
   it("pauses the shop when the warehouse refuses the key", async () => {
     flow = await startOrderFlow({
       noWorker: true,
@@ -246,5 +286,23 @@ describe("the reference upkeep", () => {
       where: { shop_kind: { shop: "kept.myshopify.com", kind: REFERENCE_KIND } },
     });
     expect(row?.nextRunAt.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+});
+
+describe("the whole branch list's request", () => {
+  it("may take longer than an ordinary call's timeout, and keeps every record for the caller to read", async () => {
+    const sim = await startWarehouseSimulator({ referenceData: someCities() });
+    try {
+      const warehouse = createWarehouseClient({
+        apiKey: sim.apiKey,
+        endpoints: { baseUrl: sim.url, baseUrlV2: sim.urlV2, timeoutMs: 150 },
+      });
+      sim.faults.delayMs = 400;
+      await expect(warehouse.getCities("Київ")).rejects.toBeInstanceOf(WarehouseTimeout);
+      const records = await warehouse.getAllWarehouseRecords();
+      expect(records.length).toBe(someCities().branches.length);
+    } finally {
+      await sim.close();
+    }
   });
 });
