@@ -13,6 +13,7 @@
 //
 // The set is the key's: two shops on one key fetch the list once a day between them (the second finds it
 // fresh), and describe cities from one list of those left (never the same city twice).
+import { REMAP_KIND } from "../orders/states";
 import { ordersGoFirst } from "../orders/submit.server";
 import {
   WarehouseAnswerInvalid,
@@ -24,7 +25,7 @@ import {
   WarehouseUnauthorized,
 } from "../warehouse/errors";
 import { OPERATIONS, type OperationName } from "../warehouse/wire";
-import { scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
+import { requestRun, scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
 import { KEY_REFUSED, type PeriodicTask, type ShopWork, type StepResult } from "../work/steps";
 import { MANUAL_REFRESH, REFERENCE_KIND, requestReferenceRefresh } from "./kinds";
 import { cityOf, fromWarehouseRecords } from "./records";
@@ -182,7 +183,20 @@ async function fetchList(
     },
     "carrier branch list stored",
   );
+  await remapOrdersOnKey(work, now);
   return { nextRunAt: new Date(work.clock().getTime() + pacing.describeEveryMs), cursor: null };
+}
+
+/**
+ * Orders held for a branch the directory did not have yet (none stored, or a branch opened since) are mapped
+ * again, for every shop on the key: the matcher may find their branch now.
+ */
+async function remapOrdersOnKey(work: ShopWork, now: Date): Promise<void> {
+  const shops = await work.db.shopSettings.findMany({
+    where: { apiKeyDigest: work.keyDigest },
+    select: { shop: true },
+  });
+  for (const { shop } of shops) await requestRun(work.db, shop, REMAP_KIND, now);
 }
 
 async function describeNextCity(
@@ -196,7 +210,8 @@ async function describeNextCity(
   const { db, keyDigest } = work;
   const next = await db.carrierCity.findFirst({
     where: { keyDigest, describedAt: null },
-    orderBy: [{ name: "asc" }, { ref: "asc" }],
+    // The biggest cities first: most orders go to them, and their Russian names are the most written.
+    orderBy: [{ branchCount: "desc" }, { name: "asc" }, { ref: "asc" }],
     select: { name: true },
   });
   if (!next) return { nextRunAt: listDueAt, cursor: null };
@@ -226,7 +241,14 @@ async function describeNextCity(
   const described = answer.flatMap((record) => cityOf(record) ?? []);
   await describeCities(db, keyDigest, next.name, described, now, false);
   const remaining = await db.carrierCity.count({ where: { keyDigest, describedAt: null } });
-  if (remaining === 0 || now.getTime() - setChangedAt.getTime() >= REBUILD_EVERY_MS || lastError !== null) {
+  // A burst's end makes its names searchable too: the first burst holds the biggest cities.
+  const burstEnds = asked >= pacing.describeBurst;
+  if (
+    remaining === 0 ||
+    burstEnds ||
+    now.getTime() - setChangedAt.getTime() >= REBUILD_EVERY_MS ||
+    lastError !== null
+  ) {
     await db.referenceSet.update({
       where: { keyDigest },
       data: { version: { increment: 1 }, lastError: null },
@@ -234,7 +256,7 @@ async function describeNextCity(
   }
   // The last city described: nothing more until the next day's list.
   if (remaining === 0) return { nextRunAt: listDueAt, cursor: null };
-  if (asked >= pacing.describeBurst) {
+  if (burstEnds) {
     return { nextRunAt: new Date(now.getTime() + pacing.describeRestMs), cursor: `${ASKED}0:${next.name}` };
   }
   return { nextRunAt: new Date(now.getTime() + pacing.describeEveryMs), cursor };

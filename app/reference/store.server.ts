@@ -55,8 +55,13 @@ export async function saveReferenceSet(
   const stamp = last?.refreshedAt && last.refreshedAt >= now ? new Date(last.refreshedAt.getTime() + 1) : now;
   const cities = [...new Map(data.cities.map((city) => [city.ref, city])).values()];
   const branches = [...new Map(data.branches.map((branch) => [branch.ref, branch])).values()];
+  const branchCounts = new Map<string, number>();
+  for (const branch of branches)
+    branchCounts.set(branch.cityRef, (branchCounts.get(branch.cityRef) ?? 0) + 1);
   for (let start = 0; start < cities.length; start += BATCH) {
-    const rows = cities.slice(start, start + BATCH).map((city) => cityRow(keyDigest, city, stamp));
+    const rows = cities
+      .slice(start, start + BATCH)
+      .map((city) => cityRow(keyDigest, city, stamp, branchCounts.get(city.ref) ?? 0));
     const { sql, args } = insertStatement("CarrierCity", rows);
     await sqlTransaction(db, (tx) =>
       tx.execute(
@@ -65,7 +70,7 @@ export async function saveReferenceSet(
            "area" = COALESCE(excluded."area", "CarrierCity"."area"),
            "kind" = COALESCE(excluded."kind", "CarrierCity"."kind"),
            "describedAt" = COALESCE(excluded."describedAt", "CarrierCity"."describedAt"),
-           "seenAt" = excluded."seenAt"`,
+           "seenAt" = excluded."seenAt", "branchCount" = excluded."branchCount"`,
         args,
       ),
     );
@@ -115,7 +120,12 @@ async function bumpVersion(
   return Number(row!.version);
 }
 
-function cityRow(keyDigest: string, city: CarrierCity, now: Date): Record<string, SqlArg> {
+function cityRow(
+  keyDigest: string,
+  city: CarrierCity,
+  now: Date,
+  branchCount: number,
+): Record<string, SqlArg> {
   const described = city.nameRu !== undefined || city.area !== undefined || city.kind !== undefined;
   return {
     keyDigest,
@@ -126,6 +136,7 @@ function cityRow(keyDigest: string, city: CarrierCity, now: Date): Record<string
     kind: city.kind ?? null,
     describedAt: described ? now : null,
     seenAt: now,
+    branchCount,
   };
 }
 

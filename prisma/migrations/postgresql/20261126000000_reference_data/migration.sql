@@ -22,6 +22,7 @@ CREATE TABLE "CarrierCity" (
     "kind" TEXT,
     "describedAt" TIMESTAMP(3),
     "seenAt" TIMESTAMP(3) NOT NULL,
+    "branchCount" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "CarrierCity_pkey" PRIMARY KEY ("keyDigest","ref")
 );

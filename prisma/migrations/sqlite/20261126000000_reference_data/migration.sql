@@ -20,6 +20,7 @@ CREATE TABLE "CarrierCity" (
     "kind" TEXT,
     "describedAt" DATETIME,
     "seenAt" DATETIME NOT NULL,
+    "branchCount" INTEGER NOT NULL DEFAULT 0,
 
     PRIMARY KEY ("keyDigest", "ref")
 );
