@@ -151,4 +151,10 @@ export const TABLES_WITHOUT_CUSTOMER_DATA: Record<string, string> = {
   CatalogueItem: "the store's variants as product cards (SKU, name, barcode) and their stock figures",
   StockSync: "counts, times and SKU-level differences of each stock sync, no orders",
   CatalogueSync: "progress counts of each full catalogue sync",
+  // The carrier's public reference data, kept per warehouse key (not per shop, so shop/redact leaves it):
+  // the hourly upkeep removes a key's set once no shop's settings name the key.
+  ReferenceSet: "when a warehouse key's carrier reference data was refreshed, its counts and last problem",
+  CarrierCity: "the carrier's public list of cities, per warehouse key",
+  CarrierBranch: "the carrier's public list of branches and parcel lockers, per warehouse key",
+  CarrierStreetLookup: "the carrier's public street names per city, as asked by text, per warehouse key",
 };

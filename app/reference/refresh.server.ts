@@ -4,10 +4,15 @@
 // name, so the search knows its Russian name, region and kind. The full list comes again a day after it was
 // stored, and whenever the merchant asks.
 //
-// Pacing: orders go first (a run waits while the shop's orders have work due), and a getCities goes at most
-// every DESCRIBE_EVERY_MS, 12 of the key's 60 requests a minute at most, so orders, statuses and stock keep
-// the rest. The set is the key's: two shops on one key fetch the list once a day between them (the second
-// finds it fresh), and describe cities from one list of those left (never the same city twice).
+// Pacing: orders go first (a run waits while the shop's orders have work due), and getCities goes in bursts
+// of DESCRIBE_BURST names, one every DESCRIBE_EVERY_MS (12 of the key's 60 requests a minute at most, so
+// orders, statuses and stock keep the rest), each burst followed by DESCRIBE_REST_MS without any. The rest
+// is longer than the engine's hold (a shop whose work is due within about a minute keeps its lease and one
+// of the worker's few slots): a steady pace of a few seconds would keep the slot for the hours describing
+// takes, and other shops' orders would wait for it. On average about 1.7 names a minute, some 100 an hour.
+//
+// The set is the key's: two shops on one key fetch the list once a day between them (the second finds it
+// fresh), and describe cities from one list of those left (never the same city twice).
 import { ordersGoFirst } from "../orders/submit.server";
 import {
   WarehouseAnswerInvalid,
@@ -28,8 +33,14 @@ import { describeCities, pruneReferenceSets, recordReferenceProblem, saveReferen
 /** The full list is fetched again this long after it was stored. */
 export const REFRESH_EVERY_MS = 24 * 3600_000;
 
-/** At most one getCities this often per shop: the reference work's share of the key's 60 a minute is a fifth. */
+/** Within a burst, one getCities this often at most: a fifth of the key's 60 a minute. */
 export const DESCRIBE_EVERY_MS = 5_000;
+
+/** Names asked in one burst (about 50 s at DESCRIBE_EVERY_MS). */
+export const DESCRIBE_BURST = 10;
+
+/** The pause after each burst: past the engine's hold (holdWaitMs, 65 s), so the shop's slot is let go. */
+export const DESCRIBE_REST_MS = 5 * 60_000;
 
 /** While the shop's orders have work due, the refresh waits this long: orders go first. */
 const ORDERS_FIRST_MS = 15_000;
@@ -46,18 +57,28 @@ const REBUILD_EVERY_MS = 10 * 60_000;
 /** A manual refresh within this of the last full list (another shop on the key, a double press) fetches nothing. */
 const MANUAL_FRESH_MS = 60_000;
 
-/** The schedule row's cursor while describing: the city name last asked, after this prefix. */
+/** The schedule row's cursor while describing: "city:<names asked in this burst>:<the last name>". */
 const ASKED = "city:";
+
+/** How many names the burst the cursor tells of has asked so far. */
+function askedInBurst(cursor: string | null): number {
+  const count = cursor?.startsWith(ASKED) ? Number(cursor.slice(ASKED.length).split(":")[0]) : 0;
+  return Number.isSafeInteger(count) && count > 0 ? count : 0;
+}
 
 /** The refresh's timings; a test shortens them. */
 export interface ReferencePacing {
   describeEveryMs: number;
+  describeBurst: number;
+  describeRestMs: number;
   listRetryMs: number;
   describeRetryMs: number;
 }
 
 const PACING: ReferencePacing = {
   describeEveryMs: DESCRIBE_EVERY_MS,
+  describeBurst: DESCRIBE_BURST,
+  describeRestMs: DESCRIBE_REST_MS,
   listRetryMs: LIST_RETRY_MS,
   describeRetryMs: DESCRIBE_RETRY_MS,
 };
@@ -84,7 +105,14 @@ async function refreshReference(
     (refreshedAt === null || now.getTime() - refreshedAt >= MANUAL_FRESH_MS);
   const listDueAt = refreshedAt === null ? now.getTime() : refreshedAt + REFRESH_EVERY_MS;
   if (manual || listDueAt <= now.getTime()) return fetchList(work, schedule, pacing);
-  return describeNextCity(work, pacing, new Date(listDueAt), set?.updatedAt ?? now, set?.lastError ?? null);
+  return describeNextCity(
+    work,
+    schedule,
+    pacing,
+    new Date(listDueAt),
+    set?.updatedAt ?? now,
+    set?.lastError ?? null,
+  );
 }
 
 /** Whether the refresh must wait (orders due, or the key's limits): the run's answer then; else null. */
@@ -159,6 +187,7 @@ async function fetchList(
 
 async function describeNextCity(
   work: ShopWork,
+  schedule: Schedule,
   pacing: ReferencePacing,
   listDueAt: Date,
   setChangedAt: Date,
@@ -173,7 +202,8 @@ async function describeNextCity(
   if (!next) return { nextRunAt: listDueAt, cursor: null };
   const waiting = await waitFor(work, OPERATIONS.getCities);
   if (waiting) return waiting;
-  const cursor = ASKED + next.name;
+  const asked = askedInBurst(schedule.cursor) + 1;
+  const cursor = `${ASKED}${asked}:${next.name}`;
   let answer: unknown[];
   try {
     answer = await work.warehouse.getCities(next.name);
@@ -185,7 +215,7 @@ async function describeNextCity(
       error instanceof WarehouseBadRequest ||
       error instanceof WarehouseBusinessError ||
       error instanceof WarehouseAnswerInvalid;
-    if (!lasting) return failed(work, error, pacing.describeRetryMs, cursor);
+    if (!lasting) return failed(work, error, pacing.describeRetryMs, schedule.cursor);
     work.log.warn(
       { event: "reference.city_not_described", city: next.name, err: error },
       "getCities failed for a city; left undescribed",
@@ -204,6 +234,9 @@ async function describeNextCity(
   }
   // The last city described: nothing more until the next day's list.
   if (remaining === 0) return { nextRunAt: listDueAt, cursor: null };
+  if (asked >= pacing.describeBurst) {
+    return { nextRunAt: new Date(now.getTime() + pacing.describeRestMs), cursor: `${ASKED}0:${next.name}` };
+  }
   return { nextRunAt: new Date(now.getTime() + pacing.describeEveryMs), cursor };
 }
 

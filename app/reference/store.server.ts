@@ -49,10 +49,14 @@ export async function saveReferenceSet(
   data: ReferenceData,
   now: Date,
 ): Promise<SavedReferenceSet> {
+  // The rows this save did not see are those stamped before it: the stamp must come after the last save's,
+  // whatever the clocks of the processes that made them.
+  const last = await db.referenceSet.findUnique({ where: { keyDigest }, select: { refreshedAt: true } });
+  const stamp = last?.refreshedAt && last.refreshedAt >= now ? new Date(last.refreshedAt.getTime() + 1) : now;
   const cities = [...new Map(data.cities.map((city) => [city.ref, city])).values()];
   const branches = [...new Map(data.branches.map((branch) => [branch.ref, branch])).values()];
   for (let start = 0; start < cities.length; start += BATCH) {
-    const rows = cities.slice(start, start + BATCH).map((city) => cityRow(keyDigest, city, now));
+    const rows = cities.slice(start, start + BATCH).map((city) => cityRow(keyDigest, city, stamp));
     const { sql, args } = insertStatement("CarrierCity", rows);
     await sqlTransaction(db, (tx) =>
       tx.execute(
@@ -67,7 +71,7 @@ export async function saveReferenceSet(
     );
   }
   for (let start = 0; start < branches.length; start += BATCH) {
-    const rows = branches.slice(start, start + BATCH).map((branch) => branchRow(keyDigest, branch, now));
+    const rows = branches.slice(start, start + BATCH).map((branch) => branchRow(keyDigest, branch, stamp));
     const { sql, args } = insertStatement("CarrierBranch", rows);
     const updates = Object.keys(rows[0]!)
       .filter((column) => column !== "keyDigest" && column !== "ref")
@@ -78,14 +82,17 @@ export async function saveReferenceSet(
     );
   }
   const version = await sqlTransaction(db, async (tx) => {
-    await tx.execute(`DELETE FROM "CarrierBranch" WHERE "keyDigest" = ? AND "seenAt" < ?`, [keyDigest, now]);
-    await tx.execute(`DELETE FROM "CarrierCity" WHERE "keyDigest" = ? AND "seenAt" < ?`, [keyDigest, now]);
+    await tx.execute(`DELETE FROM "CarrierBranch" WHERE "keyDigest" = ? AND "seenAt" < ?`, [
+      keyDigest,
+      stamp,
+    ]);
+    await tx.execute(`DELETE FROM "CarrierCity" WHERE "keyDigest" = ? AND "seenAt" < ?`, [keyDigest, stamp]);
     return bumpVersion(tx, keyDigest, {
-      refreshedAt: now,
+      refreshedAt: stamp,
       cityCount: cities.length,
       branchCount: branches.length,
       lastError: null,
-      updatedAt: now,
+      updatedAt: stamp,
     });
   });
   return { version, cityCount: cities.length, branchCount: branches.length };
@@ -190,6 +197,42 @@ export async function referenceSetStatus(db: Db, keyDigest: string) {
     refreshedAt: set.refreshedAt,
     lastError: set.lastError,
     version: set.version,
+  };
+}
+
+/** What the Settings page says of the shop's carrier reference data. */
+export interface ReferenceCard {
+  hasKey: boolean;
+  cityCount: number;
+  branchCount: number;
+  /** Cities known only by their branches so far (getCities has not described them yet). */
+  undescribedCities: number;
+  /** ISO time of the last full list stored; null: none yet. */
+  refreshedAt: string | null;
+  /** What kept the last refresh from finishing, in English (the warehouse's own words included). */
+  lastError: string | null;
+  /** ISO time the next refresh of this shop is due; null: none scheduled. */
+  nextRunAt: string | null;
+}
+
+export async function referenceCard(db: Db, shop: string, kind: string): Promise<ReferenceCard> {
+  const [settings, schedule] = await Promise.all([
+    db.shopSettings.findUnique({ where: { shop }, select: { apiKeyDigest: true } }),
+    db.shopSchedule.findUnique({
+      where: { shop_kind: { shop, kind } },
+      select: { nextRunAt: true, lastError: true },
+    }),
+  ]);
+  const keyDigest = settings?.apiKeyDigest ?? null;
+  const status = keyDigest ? await referenceSetStatus(db, keyDigest) : null;
+  return {
+    hasKey: keyDigest !== null,
+    cityCount: status?.cityCount ?? 0,
+    branchCount: status?.branchCount ?? 0,
+    undescribedCities: status?.undescribedCities ?? 0,
+    refreshedAt: status?.refreshedAt?.toISOString() ?? null,
+    lastError: status?.lastError ?? schedule?.lastError ?? null,
+    nextRunAt: schedule?.nextRunAt.toISOString() ?? null,
   };
 }
 

@@ -152,6 +152,38 @@ describe("settings", () => {
       0,
     );
   });
+
+  it("shows the carrier reference data stored for the key, its last problem, and asks for a refresh", async () => {
+    const { db } = appContext();
+    await db.shopSettings.create({
+      data: { shop: SHOP, apiKeyHint: "••••8b70", apiKeyDigest: "key-digest" },
+    });
+    await db.referenceSet.create({
+      data: {
+        keyDigest: "key-digest",
+        refreshedAt: new Date("2026-03-02T06:15:00Z"),
+        cityCount: 792,
+        branchCount: 22302,
+        version: 1,
+        lastError: "getWarehouses: the warehouse answered HTTP 503.",
+      },
+    });
+    const { page } = pages.admin;
+    await pages.admin.open("/app/settings");
+    const body = () => textOf(page.locator("body"));
+    expect(await body()).toContain("792 cities, 22,302 branches and parcel lockers stored.");
+    expect(await body()).toContain("Last refreshed 2 Mar 2026, 08:15.");
+    expect(await body()).toContain("The last refresh did not finish; it is tried again later");
+    expect(await body()).toContain("getWarehouses: the warehouse answered HTTP 503.");
+
+    await page.getByRole("button", { name: "Refresh now" }).click();
+    await expect.poll(body).toContain("The carrier reference data will be refreshed within a few minutes");
+    const row = await db.shopSchedule.findUniqueOrThrow({
+      where: { shop_kind: { shop: SHOP, kind: "reference" } },
+    });
+    expect(row.cursor).toBe("manual");
+    expect(row.nextRunAt.getTime()).toBeLessThanOrEqual(Date.now());
+  });
 });
 
 describe("settings in Ukrainian", () => {

@@ -70,10 +70,14 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
   it("stores the whole branch list, then describes each city name once, paced, and comes back a day later", async () => {
     const requests = recorder();
     const describeEveryMs = 150;
+    const describeRestMs = 800;
     const data = someCities();
     flow = await startOrderFlow({
       simulator: { referenceData: data },
-      worker: { kinds: [referenceRefreshKind({ describeEveryMs })], fetch: requests.fetch },
+      worker: {
+        kinds: [referenceRefreshKind({ describeEveryMs, describeBurst: 2, describeRestMs })],
+        fetch: requests.fetch,
+      },
     });
     const key = keyOf(flow);
     // Saving the key asked for the refresh.
@@ -87,8 +91,11 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
     // Four names for five cities: the two of one name are described by one answer.
     const asked = requests.of(OPERATIONS.getCities);
     expect(asked).toHaveLength(4);
-    for (let i = 1; i < asked.length; i++)
-      expect(asked[i]!.at - asked[i - 1]!.at).toBeGreaterThanOrEqual(describeEveryMs - 5);
+    // Paced: two names a burst, then a rest.
+    const gaps = asked.slice(1).map((entry, i) => entry.at - asked[i]!.at);
+    expect(gaps[0]).toBeGreaterThanOrEqual(describeEveryMs - 5);
+    expect(gaps[1]).toBeGreaterThanOrEqual(describeRestMs - 5);
+    expect(gaps[2]).toBeGreaterThanOrEqual(describeEveryMs - 5);
     expect(asked[0]!.at).toBeGreaterThan(requests.of(OPERATIONS.getWarehouses)[0]!.at);
 
     const cities = await db().carrierCity.findMany({ where: { keyDigest: key } });

@@ -86,6 +86,16 @@ describe("saveReferenceSet", () => {
     });
   });
 
+  it("replaces the set even when saved again at the same instant (another process's clock)", async () => {
+    const { db } = appContext();
+    const kyiv = city("c-kyiv", "Київ");
+    await saveReferenceSet(db, KEY, { cities: [kyiv], branches: [branch("b-1", "c-kyiv", "1")] }, at(5));
+    await saveReferenceSet(db, KEY, { cities: [kyiv], branches: [branch("b-2", "c-kyiv", "2")] }, at(5));
+    expect((await loadReferenceData(db, KEY)).branches.map((b) => b.ref)).toEqual(["b-2"]);
+    await saveReferenceSet(db, KEY, { cities: [kyiv], branches: [branch("b-3", "c-kyiv", "3")] }, at(1));
+    expect((await loadReferenceData(db, KEY)).branches.map((b) => b.ref)).toEqual(["b-3"]);
+  });
+
   it("updates a branch in place and keeps what getCities said of a city when the list comes again", async () => {
     const { db } = appContext();
     const cities = [city("c-kyiv", "Київ"), city("c-lviv", "Львів")];

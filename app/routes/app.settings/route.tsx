@@ -35,14 +35,17 @@ import { sayTexts } from "../../components/use-texts";
 import { notifyAddress, rotateNotifyToken } from "../../statuses/notify-token.server";
 import { authenticate } from "../../shopify.server";
 import { shopChanged, wakeWorker } from "../../work/worker.server";
+import { REFERENCE_KIND, requestReferenceRefresh } from "../../reference/kinds";
+import { referenceCard, type ReferenceCard } from "../../reference/store.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { db, log } = appContext();
-  const [settings, keyConflict, notifications] = await Promise.all([
+  const [settings, keyConflict, notifications, reference] = await Promise.all([
     loadSettings(db, session.shop, log),
     sharedKeyConflict(db, session.shop),
     notifyAddress(db, session.shop),
+    referenceCard(db, session.shop, REFERENCE_KIND),
   ]);
   return {
     settings: {
@@ -58,6 +61,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     },
     defaultLiterals: DEFAULT_ORDER_SETTINGS.deliveryLiterals,
     notifications,
+    reference,
   };
 };
 
@@ -66,6 +70,8 @@ type ActionAnswer =
 
 /** What the form sends to replace the notification address, instead of the settings. */
 const ROTATE_NOTIFY_ADDRESS = "rotateNotifyAddress";
+/** What the "Refresh now" button of the carrier reference data sends. */
+const REFRESH_REFERENCE = "refreshReference";
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAnswer> => {
   const { session } = await authenticate.admin(request);
@@ -80,6 +86,16 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAns
       saved: false,
       message: message("settings:notifications.replaced"),
     };
+  }
+  if ((input as { intent?: unknown }).intent === REFRESH_REFERENCE) {
+    const { db, clock } = appContext();
+    const hasKey = await db.shopSettings.count({
+      where: { shop: session.shop, apiKeyDigest: { not: null } },
+    });
+    if (!hasKey) return { ok: false, errors: { form: message("settings:reference.noKey") } };
+    await requestReferenceRefresh(db, session.shop, clock(), true);
+    wakeWorker(session.shop);
+    return { ok: true, saved: false, message: message("settings:reference.requested") };
   }
   const saved = await saveSettings({ ...appContext(), wake: wakeWorker, shopChanged }, session.shop, input);
   // Only a message goes back: the saved settings reach the page through the loader, without the key.
@@ -96,7 +112,7 @@ const FIELD_PATH =
 type Rule<M extends string> = { match: string; method: M };
 
 export default function Settings() {
-  const { settings, defaultLiterals, notifications } = useLoaderData<typeof loader>();
+  const { settings, defaultLiterals, notifications, reference } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const submit = useSubmit();
   const navigation = useNavigation();
@@ -105,7 +121,9 @@ export default function Settings() {
   const submitting = navigation.state === "submitting";
   const replacing =
     submitting && (navigation.json as { intent?: unknown } | undefined)?.intent === ROTATE_NOTIFY_ADDRESS;
-  const saving = submitting && !replacing;
+  const refreshing =
+    submitting && (navigation.json as { intent?: unknown } | undefined)?.intent === REFRESH_REFERENCE;
+  const saving = submitting && !replacing && !refreshing;
 
   const [apiKey, setApiKey] = useState("");
   const [environment, setEnvironment] = useState<string>(settings.environment);
@@ -346,6 +364,13 @@ export default function Settings() {
               submit({ intent: ROTATE_NOTIFY_ADDRESS }, { method: "post", encType: "application/json" })
             }
           />
+          <CarrierReference
+            reference={reference}
+            refreshing={refreshing}
+            onRefresh={() =>
+              submit({ intent: REFRESH_REFERENCE }, { method: "post", encType: "application/json" })
+            }
+          />
           <StatusesLink />
         </Layout>
       </BlockStack>
@@ -441,6 +466,62 @@ function NotificationAddress({
           ) : (
             <InlineStack>
               <Button onClick={() => setConfirming(true)}>{t("notifications.replace")}</Button>
+            </InlineStack>
+          )}
+        </BlockStack>
+      </Card>
+    </Layout.AnnotatedSection>
+  );
+}
+
+/** The carrier reference data (cities and branches) of the shop's key: counts, last refresh, problem, refresh. */
+function CarrierReference({
+  reference,
+  refreshing,
+  onRefresh,
+}: {
+  reference: ReferenceCard;
+  refreshing: boolean;
+  onRefresh: () => void;
+}) {
+  const { t } = useTranslation("settings");
+  const format = useFormat();
+  return (
+    <Layout.AnnotatedSection title={t("reference.title")} description={t("reference.description")}>
+      <Card>
+        <BlockStack gap="300">
+          {!reference.hasKey ? (
+            <Text as="p">{t("reference.noKey")}</Text>
+          ) : reference.refreshedAt ? (
+            <BlockStack gap="100">
+              <Text as="p">
+                {t("reference.counts", {
+                  cities: format.number(reference.cityCount),
+                  branches: format.number(reference.branchCount),
+                })}
+              </Text>
+              <Text as="p" tone="subdued">
+                {t("reference.refreshedAt", { at: format.dateTime(reference.refreshedAt) })}
+              </Text>
+              {reference.undescribedCities > 0 && (
+                <Text as="p" tone="subdued">
+                  {t("reference.describing", { cities: format.number(reference.undescribedCities) })}
+                </Text>
+              )}
+            </BlockStack>
+          ) : (
+            <Text as="p">{t("reference.none")}</Text>
+          )}
+          {reference.lastError && (
+            <Banner tone="warning" title={t("reference.problem")}>
+              <p>{reference.lastError}</p>
+            </Banner>
+          )}
+          {reference.hasKey && (
+            <InlineStack>
+              <Button onClick={onRefresh} loading={refreshing}>
+                {t("reference.refresh")}
+              </Button>
             </InlineStack>
           )}
         </BlockStack>
