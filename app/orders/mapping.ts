@@ -8,7 +8,7 @@ import { CARRIER_REF_PATTERN, PAYMENT_METHOD } from "../warehouse/wire";
 import { type ShopifyAddress, type ShopifyLineItem, type ShopifyOrder } from "./payload";
 import { message, type Message, type MessageValues } from "../i18n/message";
 import { normaliseUkrainianPhone } from "./phone";
-import { percent, type BranchCandidate, type BranchMatch } from "../reference/types";
+import { percent, type BranchCandidate, type BranchMatch, type CityMatch } from "../reference/types";
 import { inEnglish } from "./words";
 import {
   KYIV_CITY_REF,
@@ -94,11 +94,23 @@ export interface FoundBranch {
   evidence: BranchMatch["evidence"];
 }
 
+/** A courier order's city the order did not give as a Ref, found for it by the address matcher: for the timeline. */
+export interface FoundCity {
+  ref: string;
+  label: string;
+  confidence: number;
+  source: CityMatch["source"];
+}
+
 export type MappingResult =
-  { ok: true; order: WarehouseOrder; foundBranch?: FoundBranch } | { ok: false; hold: HoldReason[] };
+  | { ok: true; order: WarehouseOrder; foundBranch?: FoundBranch; foundCity?: FoundCity }
+  | { ok: false; hold: HoldReason[] };
 
 /** Reads a branch from an order that names none (app/reference/matcher.ts over the shop's reference data). */
 export type BranchMatcher = (order: ShopifyOrder) => BranchMatch;
+
+/** Reads a courier order's city from its address or another checkout app's data (app/reference/matcher.ts). */
+export type CityMatcher = (order: ShopifyOrder) => CityMatch;
 
 export interface MappingInput {
   order: ShopifyOrder;
@@ -111,6 +123,11 @@ export interface MappingInput {
    * order is held for the merchant to choose.
    */
   branchMatcher?: BranchMatcher | null;
+  /**
+   * Finds the city of a courier order that gives no city Ref (neither the merchant nor the buyer chose
+   * one); without one, or below the shop's threshold, the courier goes to Kyiv as before there was a matcher.
+   */
+  cityMatcher?: CityMatcher | null;
 }
 
 /** `id_order`: the shop's prefix and the order number customers see ("#1001" → "1001", "UA-1001"). */
@@ -134,9 +151,16 @@ export function mapOrder(input: MappingInput): MappingResult {
   }
 
   const payment = paymentFor(order, settings, hold);
-  const found: { branch?: FoundBranch } = {};
+  const found: { branch?: FoundBranch; city?: FoundCity } = {};
   const delivery = deliveryFor(
-    { order, settings, overrides, matcher: input.branchMatcher ?? null, found },
+    {
+      order,
+      settings,
+      overrides,
+      matcher: input.branchMatcher ?? null,
+      cityMatcher: input.cityMatcher ?? null,
+      found,
+    },
     hold,
   );
   const goods = productsOf(order, hold);
@@ -184,7 +208,12 @@ export function mapOrder(input: MappingInput): MappingResult {
       ],
     };
   }
-  return { ok: true, order: checked.data, ...(found.branch && { foundBranch: found.branch }) };
+  return {
+    ok: true,
+    order: checked.data,
+    ...(found.branch && { foundBranch: found.branch }),
+    ...(found.city && { foundCity: found.city }),
+  };
 }
 
 /** What the merchant does about an order whose payload lacks something the mapping needs. */
@@ -439,8 +468,9 @@ interface DeliveryInput {
   settings: OrderSettings;
   overrides: OrderOverrides;
   matcher: BranchMatcher | null;
-  /** Where a branch the matcher found is put, for the result. */
-  found: { branch?: FoundBranch };
+  cityMatcher: CityMatcher | null;
+  /** Where a branch or courier city the matcher found is put, for the result. */
+  found: { branch?: FoundBranch; city?: FoundCity };
 }
 
 function deliveryFor(
@@ -494,7 +524,7 @@ function addressFor(
       return { postcode };
     }
     case "kyivCourier":
-      return courierAddressFor(order, overrides, hold);
+      return courierAddressFor(input, hold);
     case "pickup":
       return {};
   }
@@ -531,14 +561,28 @@ function matchedBranch(input: DeliveryInput, hold: HoldReason[]): DeliveryAddres
 
 const COURIER_FIX = "courier";
 
-function courierAddressFor(
-  order: ShopifyOrder,
-  overrides: OrderOverrides,
-  hold: HoldReason[],
-): DeliveryAddress | null {
-  const cityRef = (overrides.courier?.cityRef || attribute(order, NP_CITY_REF_ATTRIBUTE) || KYIV_CITY_REF)
-    .trim()
-    .toLowerCase();
+/**
+ * A courier order's city, in order of trust: the merchant's correction, the buyer's choice in the cart, the
+ * matcher's city when it is sure enough (its source said for the timeline), else Kyiv, the warehouse's
+ * courier city.
+ */
+function courierCityFor(input: DeliveryInput): string {
+  const { order, overrides, cityMatcher, settings } = input;
+  const chosen = overrides.courier?.cityRef || attribute(order, NP_CITY_REF_ATTRIBUTE);
+  if (chosen) return chosen.trim().toLowerCase();
+  const match = cityMatcher?.(order);
+  const best = match?.candidates[0];
+  if (match?.cityRef && best?.ref === match.cityRef && match.confidence >= settings.branchMatchThreshold) {
+    const ref = match.cityRef.toLowerCase();
+    input.found.city = { ref, label: best.label, confidence: match.confidence, source: match.source };
+    return ref;
+  }
+  return KYIV_CITY_REF;
+}
+
+function courierAddressFor(input: DeliveryInput, hold: HoldReason[]): DeliveryAddress | null {
+  const { order, overrides } = input;
+  const cityRef = courierCityFor(input);
   let cityOk = true;
   if (!isCarrierRef(cityRef)) {
     hold.push(reason("city_invalid", "courierAddress", "cityInvalid", { ref: cityRef }, "city"));
