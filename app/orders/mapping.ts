@@ -70,6 +70,8 @@ export interface HoldReason {
   fixText?: Message;
   /** A branch held for: the address matcher's best guesses, offered as one-click choices. */
   candidates?: BranchCandidate[];
+  /** A courier address held for: the carrier's Ref of the city it goes to, for the street search. */
+  cityRef?: string;
 }
 
 /** A hold reason: its words in holds.json, kept in English too for logs and older readers. */
@@ -595,15 +597,22 @@ function courierAddressFor(input: DeliveryInput, hold: HoldReason[]): DeliveryAd
         flat: clean(overrides.courier.flat),
       }
     : (pickedCourierAddress(order) ?? splitStreetAddress(order.shipping_address));
+  // The city the address is in goes with its hold, so that the order page searches that city's streets
+  // and the merchant's correction keeps it.
+  const inCity = cityOk ? { cityRef } : {};
   if (!parts.street) {
-    hold.push(
-      reason("courier_address_missing", "courierAddress", "courier.noStreet", undefined, COURIER_FIX),
-    );
+    hold.push({
+      ...reason("courier_address_missing", "courierAddress", "courier.noStreet", undefined, COURIER_FIX),
+      ...inCity,
+    });
     return null;
   }
   if (!parts.house) {
     const values = { street: parts.street };
-    hold.push(reason("courier_address_missing", "courierAddress", "courier.noHouse", values, COURIER_FIX));
+    hold.push({
+      ...reason("courier_address_missing", "courierAddress", "courier.noHouse", values, COURIER_FIX),
+      ...inCity,
+    });
     return null;
   }
   if (!cityOk) return null;

@@ -539,6 +539,7 @@ describe("delivery_address", () => {
     it("holds an address without a street, or without a house number naming it", () => {
       const noStreet = only(holds(courierTo(null)), "courier_address_missing");
       expect(noStreet.action).toBe("courierAddress");
+      expect(noStreet.cityRef).toBe(KYIV_CITY_REF);
       const noHouse = only(holds(courierTo("вул. Хрещатик")), "courier_address_missing");
       expect(noHouse.message).toContain('"вул. Хрещатик"');
     });
@@ -579,6 +580,14 @@ describe("delivery_address", () => {
           source: "address",
         });
         expect(result.foundBranch).toBeUndefined();
+      });
+
+      it("names the matcher's city with a courier address held for its street, for the street search", () => {
+        const held = only(
+          holds(courierTo(null), { cityMatcher: cityMatcher(cityGuess(0.9)) }),
+          "courier_address_missing",
+        );
+        expect(held.cityRef).toBe(OTHER_CITY_REF);
       });
 
       it("sends the courier to Kyiv below the threshold, or when the matcher found nothing", () => {

@@ -134,13 +134,14 @@ describe("the street search", () => {
   });
 
   it("refuses a query it cannot read, asking nothing of the warehouse", async () => {
-    for (const params of [
+    const unreadable: Record<string, string>[] = [
       { q: "", cityRef: KYIV_CITY_REF },
       { q: "Х", cityRef: KYIV_CITY_REF },
       { q: "Хрещатик".repeat(20), cityRef: KYIV_CITY_REF },
       { q: "Хрещатик", cityRef: "Київ" },
       { q: "Хрещатик" },
-    ]) {
+    ];
+    for (const params of unreadable) {
       expect(await ask(params)).toEqual({ available: true, streets: [], invalid: true });
     }
     expect(streetRequests()).toBe(0);
