@@ -251,23 +251,44 @@ export async function recordReferenceProblem(db: Db, keyDigest: string, problem:
 interface Built {
   version: number;
   search: Promise<ReferenceSearch>;
+  /** The search once built. */
+  ready: ReferenceSearch | null;
+  /** The previous version's search, answered while this one builds (a rebuild takes a second or more). */
+  stale: ReferenceSearch | null;
 }
 
 /** Most recently used last; at most SETS_IN_MEMORY. */
 const built = new Map<string, Built>();
 
+export interface SearchOptions {
+  /**
+   * Wait for the search of the set's current version even when a previous one is built (the default answers
+   * the previous one while the new one builds: a buyer's type-ahead should not wait for a rebuild).
+   */
+  newest?: boolean;
+}
+
 /** The search over the reference data of the shop's saved key; null when it has no key or no data yet. */
-export async function referenceSearchFor(db: Db, shop: string): Promise<ReferenceSearch | null> {
+export async function referenceSearchFor(
+  db: Db,
+  shop: string,
+  options: SearchOptions = {},
+): Promise<ReferenceSearch | null> {
   const settings = await db.shopSettings.findUnique({ where: { shop }, select: { apiKeyDigest: true } });
-  return settings?.apiKeyDigest ? referenceSearchForKey(db, settings.apiKeyDigest) : null;
+  return settings?.apiKeyDigest ? referenceSearchForKey(db, settings.apiKeyDigest, options) : null;
 }
 
 /**
  * The search over the key's set: built from the database when the set's version differs from the one built
- * (one read of one row by its key otherwise); callers meanwhile share the one build. Null until the set's
- * first save finished.
+ * (one read of one row by its key otherwise); callers meanwhile share the one build, and are answered the
+ * previous version's search while it runs unless they ask for the newest. Null until the set's first save
+ * finished.
  */
-export async function referenceSearchForKey(db: Db, keyDigest: string): Promise<ReferenceSearch | null> {
+export async function referenceSearchForKey(
+  db: Db,
+  keyDigest: string,
+  options: SearchOptions = {},
+): Promise<ReferenceSearch | null> {
   const set = await db.referenceSet.findUnique({ where: { keyDigest }, select: { version: true } });
   if (!set || set.version === 0) {
     built.delete(keyDigest);
@@ -277,12 +298,23 @@ export async function referenceSearchForKey(db: Db, keyDigest: string): Promise<
   if (entry?.version !== set.version) {
     // Labelled with the version read before loading: rows written during the load bump it past this one,
     // so the next call rebuilds.
-    const search = loadSearch(db, keyDigest);
-    entry = { version: set.version, search };
-    const mine = entry;
-    search.catch(() => {
-      if (built.get(keyDigest) === mine) built.delete(keyDigest);
-    });
+    const previous = entry;
+    const next: Built = {
+      version: set.version,
+      search: loadSearch(db, keyDigest),
+      ready: null,
+      stale: previous?.ready ?? previous?.stale ?? null,
+    };
+    next.search.then(
+      (search) => {
+        next.ready = search;
+        next.stale = null;
+      },
+      () => {
+        if (built.get(keyDigest) === next) built.delete(keyDigest);
+      },
+    );
+    entry = next;
   }
   built.delete(keyDigest);
   built.set(keyDigest, entry);
@@ -290,7 +322,8 @@ export async function referenceSearchForKey(db: Db, keyDigest: string): Promise<
     if (built.size <= SETS_IN_MEMORY) break;
     built.delete(key);
   }
-  return entry.search;
+  if (entry.ready) return entry.ready;
+  return options.newest || !entry.stale ? entry.search : entry.stale;
 }
 
 /**

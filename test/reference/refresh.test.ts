@@ -108,7 +108,7 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
         record.SettlementTypeDescription,
       ]);
     }
-    const search = await referenceSearchFor(db(), SHOP);
+    const search = await referenceSearchFor(db(), SHOP, { newest: true });
     expect(search?.branchCount).toBe(data.branches.length);
     expect(search?.city(cities[0]!.ref)?.nameRu).toBe(cities[0]!.nameRu);
     // The next run is the next day's list.
@@ -196,6 +196,36 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
     );
     expect((await referenceSetStatus(db(), key))?.lastError).toBeNull();
     expect(flow.sim.stats().requests[OPERATIONS.getWarehouses]).toBe(3);
+  });
+
+  it("leaves a city the warehouse refuses to describe undescribed and goes on; a passing failure is retried", async () => {
+    const requests = recorder();
+    flow = await startOrderFlow({
+      noWorker: true,
+      simulator: { referenceData: someCities() },
+      worker: {
+        kinds: [referenceRefreshKind({ describeEveryMs: 20, describeRetryMs: 100 })],
+        fetch: requests.fetch,
+      },
+    });
+    flow.sim.faults.failNext({ count: 1, status: 400, operations: [OPERATIONS.getCities] });
+    flow.sim.faults.failNext({ count: 1, status: 503, operations: [OPERATIONS.getCities] });
+    flow.restartWorker();
+    const key = keyOf(flow);
+    await eventually(
+      async () => (await referenceSetStatus(db(), key))?.undescribedCities === 0,
+      "every city done",
+    );
+    const asked = requests.of(OPERATIONS.getCities);
+    // The refused name once, the failed one twice, the other two once each.
+    expect(asked).toHaveLength(5);
+    const cities = await db().carrierCity.findMany({ where: { keyDigest: key }, orderBy: { name: "asc" } });
+    const bare = cities.filter((city) => city.nameRu === null);
+    // The refused name's cities (one, or the two sharing a name): done with, without details.
+    expect(new Set(bare.map((city) => city.name)).size).toBe(1);
+    expect(bare.every((city) => city.describedAt !== null)).toBe(true);
+    expect(bare.length).toBeLessThan(cities.length);
+    expect((await referenceSetStatus(db(), key))?.lastError).toBeNull();
   });
 
   it("pauses the shop when the warehouse refuses the key", async () => {

@@ -200,9 +200,12 @@ describe("the in-memory search", () => {
       { cities: [city("c-1", "Київ")], branches: [branch("b-2", "c-1", "2")] },
       at(1),
     );
-    const rebuilt = await referenceSearchFor(db, "b.myshopify.com");
+    // While the new version builds, the previous one answers; asked for the newest, the caller waits.
+    expect(await referenceSearchFor(db, "a.myshopify.com")).toBe(one);
+    const rebuilt = await referenceSearchFor(db, "b.myshopify.com", { newest: true });
     expect(builds()).toBe(2);
     expect(rebuilt).not.toBe(one);
+    expect(await referenceSearchFor(db, "a.myshopify.com")).toBe(rebuilt);
     expect(rebuilt?.branch("b-2")?.number).toBe("2");
     expect(rebuilt?.branch("b-1")).toBeUndefined();
     expect(await db.referenceSet.count()).toBe(1);
