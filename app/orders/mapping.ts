@@ -568,35 +568,54 @@ const COURIER_FIX = "courier";
  * matcher's city when it is sure enough (its source said for the timeline), else Kyiv, the warehouse's
  * courier city.
  */
-function courierCityFor(input: DeliveryInput): string {
+function courierCityFor(input: DeliveryInput): { cityRef: string; match?: CityMatch } {
   const { order, overrides, cityMatcher, settings } = input;
   const chosen = overrides.courier?.cityRef || attribute(order, NP_CITY_REF_ATTRIBUTE);
-  if (chosen) return chosen.trim().toLowerCase();
+  if (chosen) return { cityRef: chosen.trim().toLowerCase() };
   const match = cityMatcher?.(order);
   const best = match?.candidates[0];
   if (match?.cityRef && best?.ref === match.cityRef && match.confidence >= settings.branchMatchThreshold) {
     const ref = match.cityRef.toLowerCase();
     input.found.city = { ref, label: best.label, confidence: match.confidence, source: match.source };
-    return ref;
+    return { cityRef: ref, match };
   }
-  return KYIV_CITY_REF;
+  return { cityRef: KYIV_CITY_REF };
+}
+
+/**
+ * Street, house and flat: the merchant's, the buyer's from the cart, the shipping address's; when the
+ * address names no street, those another checkout app left with the order beside the city it was sure of.
+ */
+function courierPartsFor(
+  order: ShopifyOrder,
+  overrides: OrderOverrides,
+  match: CityMatch | undefined,
+): { street: string; house: string; flat: string } {
+  if (overrides.courier) {
+    return {
+      street: clean(overrides.courier.street),
+      house: clean(overrides.courier.house),
+      flat: clean(overrides.courier.flat),
+    };
+  }
+  const given = pickedCourierAddress(order) ?? splitStreetAddress(order.shipping_address);
+  if (given.street || match?.source !== "structured" || !clean(match.street)) return given;
+  return {
+    street: clean(match.street),
+    house: clean(match.house),
+    flat: clean(match.flat).replace(FLAT_PREFIX, ""),
+  };
 }
 
 function courierAddressFor(input: DeliveryInput, hold: HoldReason[]): DeliveryAddress | null {
   const { order, overrides } = input;
-  const cityRef = courierCityFor(input);
+  const { cityRef, match } = courierCityFor(input);
   let cityOk = true;
   if (!isCarrierRef(cityRef)) {
     hold.push(reason("city_invalid", "courierAddress", "cityInvalid", { ref: cityRef }, "city"));
     cityOk = false;
   }
-  const parts = overrides.courier
-    ? {
-        street: clean(overrides.courier.street),
-        house: clean(overrides.courier.house),
-        flat: clean(overrides.courier.flat),
-      }
-    : (pickedCourierAddress(order) ?? splitStreetAddress(order.shipping_address));
+  const parts = courierPartsFor(order, overrides, match);
   // The city the address is in goes with its hold, so that the order page searches that city's streets
   // and the merchant's correction keeps it.
   const inCity = cityOk ? { cityRef } : {};

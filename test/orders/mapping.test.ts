@@ -590,6 +590,30 @@ describe("delivery_address", () => {
         expect(held.cityRef).toBe(OTHER_CITY_REF);
       });
 
+      it("takes the street another checkout app left beside its city when the address names none", () => {
+        const structured = {
+          ...cityGuess(1, "structured"),
+          street: "вул. Личаківська",
+          house: "8",
+          flat: "кв. 3",
+        };
+        expect(mapped(courierTo(null), { cityMatcher: cityMatcher(structured) }).delivery_address).toEqual({
+          DeliveryCity: OTHER_CITY_REF,
+          Street: "вул. Личаківська",
+          House: "8",
+          Flat: "3",
+        });
+        // The shipping address's own street comes first; an address match's street is the same text.
+        expect(
+          mapped(courierTo("вул. Городоцька, 15"), { cityMatcher: cityMatcher(structured) }).delivery_address,
+        ).toMatchObject({ Street: "вул. Городоцька", House: "15" });
+        const unsure = { ...structured, confidence: 0.5 };
+        expect(
+          only(holds(courierTo(null), { cityMatcher: cityMatcher(unsure) }), "courier_address_missing")
+            .cityRef,
+        ).toBe(KYIV_CITY_REF);
+      });
+
       it("sends the courier to Kyiv below the threshold, or when the matcher found nothing", () => {
         for (const match of [cityGuess(0.79), { ...cityGuess(0), cityRef: null, candidates: [] }]) {
           const result = map(courierTo("вул. Хрещатик, 22"), { cityMatcher: cityMatcher(match) });
