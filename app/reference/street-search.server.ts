@@ -19,6 +19,8 @@ import { streetsFor } from "./store.server";
 /** How many letters of the name the warehouse is asked for; longer texts are narrowed from that answer. */
 export const STREET_STEM_LENGTH = 3;
 export const STREET_HITS_LIMIT = 15;
+/** The longest the type-ahead waits for the key's rate limits before answering that it could not ask. */
+const LIMITER_WAIT_MS = 1_000;
 
 export interface StreetHit {
   ref: string;
@@ -40,10 +42,14 @@ export interface StreetSearchAnswer {
 const STREET_TYPE =
   /^(?:вул|вулиця|ул|улица|просп|проспект|пров|провулок|пер|переулок|бульв|бульвар|пл|площа|площадь|наб|набережна|шосе|шоссе|узвіз|тупик|str|st|vul)\.?\s+/iu;
 
-/** The name part of what was typed: "вул. Хрещатик" → "Хрещатик". */
+// A house number typed after the name ("Хрещатик, 22", "Хрещатик 22а"): not part of the street's name.
+const HOUSE_AFTER = /(?:\s*,.*|\s+\d+[\p{L}]?(?:\/\d+[\p{L}]?)?)$/u;
+
+/** The name part of what was typed: "вул. Хрещатик, 22" → "Хрещатик". */
 export function streetNameOf(text: string): string {
   const trimmed = text.replace(/\s+/g, " ").trim();
-  return trimmed.replace(STREET_TYPE, "").trim() || trimmed;
+  const name = trimmed.replace(STREET_TYPE, "").replace(HOUSE_AFTER, "").trim();
+  return name || trimmed;
 }
 
 export const streetLabel = (street: StreetRecord) =>
@@ -77,7 +83,8 @@ export async function searchStreets(
   const warehouse = createWarehouseClient({
     apiKey: access.apiKey,
     endpoints: { ...warehouseEndpoints(), ...deps.endpoints },
-    // The key's limits, shared with the engine's requests for the shop; never waited for here.
+    // The key's limits, shared with the engine's requests for the shop: waited for a moment at most.
+    maxLimiterWaitMs: LIMITER_WAIT_MS,
     limiter: new WarehouseRateLimiter(new DatabaseRateLimitStore(db, shop), {
       limits: { windowMs: env().WAREHOUSE_RATE_WINDOW_MS },
       now: () => clock().getTime(),

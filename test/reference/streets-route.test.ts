@@ -8,9 +8,12 @@ import type { AddressInfo } from "node:net";
 import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpers";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { streetNameOf } from "../../app/reference/street-search.server";
 import type { StreetSearchAnswer } from "../../app/routes/app.streets";
 import { saveSettings } from "../../app/settings/settings.server";
+import { WarehouseRateLimiter } from "../../app/warehouse/limiter.server";
 import { OPERATIONS } from "../../app/warehouse/wire";
+import { DatabaseRateLimitStore } from "../../app/work/rate-limit-store.server";
 import { startShopifyFake, type ShopifyFake } from "../shopify-fake";
 import { sendResponse, toRequest } from "../support/app-server";
 import { routeShopifyTo } from "../support/network";
@@ -105,6 +108,19 @@ async function ask(params: Record<string, string>, shopName = SHOP_NAME) {
 
 const streetRequests = () => sim.stats().requests[OPERATIONS.getStreet] ?? 0;
 
+describe("what was typed", () => {
+  it.each([
+    ["вул. Хрещатик", "Хрещатик"],
+    ["Хрещатик, 22, кв. 5", "Хрещатик"],
+    ["просп. Перемоги 37/1", "Перемоги"],
+    ["8 Березня", "8 Березня"],
+    ["вул. 8 Березня, 5", "8 Березня"],
+    ["вулиця", "вулиця"],
+  ])("%j is looked up as the name %j", (typed, name) => {
+    expect(streetNameOf(typed)).toBe(name);
+  });
+});
+
 describe("the street search", () => {
   it("answers the city's streets by what was typed, type and name together, with the carrier's Ref", async () => {
     const answer = await ask({ q: "Хрещ", cityRef: KYIV_CITY_REF });
@@ -154,6 +170,20 @@ describe("the street search", () => {
       streets: [],
       problem: "rateLimited",
     });
+  });
+
+  it("shares the key's limits with the shop's other work: a key used up answers so without asking", async () => {
+    // The engine (another process, say) has used the key's minute: the limiter state in the database says so.
+    const engine = new WarehouseRateLimiter(new DatabaseRateLimitStore(appContext().db, SHOP));
+    let granted = 0;
+    while ((await engine.tryAcquire(sim.apiKey, OPERATIONS.addOrder)).granted) granted++;
+    expect(granted).toBeGreaterThan(1);
+    expect(await ask({ q: "Хре", cityRef: KYIV_CITY_REF })).toEqual({
+      available: true,
+      streets: [],
+      problem: "rateLimited",
+    });
+    expect(streetRequests()).toBe(0);
   });
 
   it("answers an empty list that says so when the warehouse fails, and asks again once it answers", async () => {
