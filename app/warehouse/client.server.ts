@@ -143,6 +143,8 @@ interface Call<T> extends SendOptions {
   data: z.ZodType<T>;
   /** Keyless operations (GetToken) send no key at all. */
   keyless?: boolean;
+  /** How long this call may take, answer read included, instead of the endpoints' timeoutMs. */
+  timeoutMs?: number;
 }
 
 export interface SendOptions {
@@ -165,6 +167,9 @@ export interface SubmitOptions {
    */
   proveBatch?: (expected: boolean) => void;
 }
+
+/** The whole branch list's answer may take this long (it is read once a day, in the background). */
+const FULL_LIST_TIMEOUT_MS = 120_000;
 
 export function createWarehouseClient(options: WarehouseClientOptions) {
   const endpoints = { ...DEFAULT_ENDPOINTS, ...options.endpoints };
@@ -194,6 +199,7 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
   async function exchange(spec: Omit<Call<unknown>, "data" | "answer"> & { answer?: AnswerForm }) {
     const { operation, fields = {} } = spec;
     const method = spec.method ?? "POST";
+    const timeoutMs = spec.timeoutMs ?? endpoints.timeoutMs;
     const isV2 = spec.answer === "v2";
     const keyField = isV2 ? V2_API_KEY_FIELD[operation as keyof typeof V2_API_KEY_FIELD] : API_KEY_FIELD;
     const withKey = (key: string) =>
@@ -245,12 +251,12 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
               ? { "content-type": "application/json", accept: "application/json" }
               : { accept: "application/json" },
           body: method === "POST" ? JSON.stringify(withKey(apiKey)) : undefined,
-          signal: AbortSignal.timeout(endpoints.timeoutMs),
+          signal: AbortSignal.timeout(timeoutMs),
         });
         status = response.status;
         text = await response.text();
       } catch (error) {
-        throw transportError(operation, error, endpoints.timeoutMs);
+        throw transportError(operation, error, timeoutMs);
       }
       const statusError = httpStatusError(operation, response, text, maskedUrl);
       if (statusError) {
@@ -605,7 +611,14 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
      */
     async getAllWarehouseRecords(): Promise<unknown[]> {
       const operation = OPERATIONS.getWarehouses;
-      return call({ operation, method: "GET", answer: "envelope", data: z.array(z.unknown()) });
+      return call({
+        operation,
+        method: "GET",
+        answer: "envelope",
+        data: z.array(z.unknown()),
+        // Tens of megabytes: the timeout of an ordinary call would cut the answer off on a slow link.
+        timeoutMs: Math.max(endpoints.timeoutMs, FULL_LIST_TIMEOUT_MS),
+      });
     },
 
     /** getStreet (GET): the streets of a city for courier delivery, filtered by text. */

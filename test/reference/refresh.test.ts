@@ -7,10 +7,13 @@ import { appContext } from "../../app/context.server";
 import { REFERENCE_KIND, requestReferenceRefresh } from "../../app/reference/kinds";
 import { referenceRefreshKind, referenceUpkeep, REFRESH_EVERY_MS } from "../../app/reference/refresh.server";
 import { referenceSearchFor, referenceSetStatus } from "../../app/reference/store.server";
+import { createWarehouseClient } from "../../app/warehouse/client.server";
+import { WarehouseTimeout } from "../../app/warehouse/errors";
 import { rateLimitKey } from "../../app/warehouse/limiter.server";
 import { OPERATIONS } from "../../app/warehouse/wire";
 import { wakeWorker } from "../../app/work/worker.server";
 import { eventually, orderPayload, SHOP, startOrderFlow, type OrderFlow } from "../e2e/harness";
+import { startWarehouseSimulator } from "../warehouse-sim";
 import { defaultReferenceData, type ReferenceData } from "../warehouse-sim/reference-data";
 
 const db = () => appContext().db;
@@ -283,5 +286,23 @@ describe("the reference upkeep", () => {
       where: { shop_kind: { shop: "kept.myshopify.com", kind: REFERENCE_KIND } },
     });
     expect(row?.nextRunAt.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+});
+
+describe("the whole branch list's request", () => {
+  it("may take longer than an ordinary call's timeout, and keeps every record for the caller to read", async () => {
+    const sim = await startWarehouseSimulator({ referenceData: someCities() });
+    try {
+      const warehouse = createWarehouseClient({
+        apiKey: sim.apiKey,
+        endpoints: { baseUrl: sim.url, baseUrlV2: sim.urlV2, timeoutMs: 150 },
+      });
+      sim.faults.delayMs = 400;
+      await expect(warehouse.getCities("Київ")).rejects.toBeInstanceOf(WarehouseTimeout);
+      const records = await warehouse.getAllWarehouseRecords();
+      expect(records.length).toBe(someCities().branches.length);
+    } finally {
+      await sim.close();
+    }
   });
 });
