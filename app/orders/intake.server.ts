@@ -11,7 +11,7 @@ import { idOrderFor } from "./mapping";
 import { customerIdOf, shopifyOrderSchema, type ShopifyOrder } from "./payload";
 import { orderOverridesSchema, type OrderOverrides, type ShopMapping } from "./settings";
 import { mapWithShopMapping } from "./shop-mapping";
-import { branchMatcherFor } from "../reference/order-matcher.server";
+import { orderMatchersFor } from "../reference/order-matcher.server";
 import { applyToOrders, asChange } from "./commit.server";
 import {
   created,
@@ -177,11 +177,11 @@ async function createOrder(deps: ServiceDeps, input: OrderWebhook, delivery: Del
   const cancelled = isCancelled(input.topic, order);
   const id = randomUUID();
   // Read before the transaction: a first read of the reference data builds its search.
-  const branchMatcher = await branchMatcherFor(deps, shop, order);
+  const matchers = await orderMatchersFor(deps, shop, order);
   await sqlTransaction(db, async (tx) => {
     const settings = await shopMappingIn(tx, shop, deps.log);
     const idOrder = idOrderFor(order, settings.mapping);
-    const result = mapWithShopMapping({ order, shopMapping: settings, idOrder, branchMatcher });
+    const result = mapWithShopMapping({ order, shopMapping: settings, idOrder, ...matchers });
     const { columns, events } = created({ result, cancelled, orderName: order.name, now });
     const statements = [
       insertStatement("WarehouseOrder", [
@@ -253,9 +253,9 @@ export async function applyChange(
   // The matcher for the corrections as given; corrections read from the row below choose their branch,
   // if any, the same way (a row's saved branch is the merchant's and never needs the matcher).
   const storedOverrides = orderOverridesSchema.parse(JSON.parse(row.overrides));
-  const branchMatcher = change.cancelled
+  const matchers = change.cancelled
     ? null
-    : await branchMatcherFor(deps, row.shop, change.order, change.overrides ?? storedOverrides);
+    : await orderMatchersFor(deps, row.shop, change.order, change.overrides ?? storedOverrides);
   await applyToOrders(
     deps,
     [row.id],
@@ -277,7 +277,7 @@ export async function applyChange(
           shopMapping: change.settings,
           overrides,
           idOrder: current.idOrder,
-          branchMatcher,
+          ...matchers,
         });
         const columns = mappingColumns(mapping);
         changed = columns.mapped !== current.mapped || columns.holdReasons !== current.holdReasons;

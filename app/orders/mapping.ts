@@ -8,7 +8,7 @@ import { CARRIER_REF_PATTERN, PAYMENT_METHOD } from "../warehouse/wire";
 import { type ShopifyAddress, type ShopifyLineItem, type ShopifyOrder } from "./payload";
 import { message, type Message, type MessageValues } from "../i18n/message";
 import { normaliseUkrainianPhone } from "./phone";
-import { percent, type BranchCandidate, type BranchMatch } from "../reference/types";
+import { percent, type BranchCandidate, type BranchMatch, type CityMatch } from "../reference/types";
 import { inEnglish } from "./words";
 import {
   KYIV_CITY_REF,
@@ -70,6 +70,8 @@ export interface HoldReason {
   fixText?: Message;
   /** A branch held for: the address matcher's best guesses, offered as one-click choices. */
   candidates?: BranchCandidate[];
+  /** A courier address held for: the carrier's Ref of the city it goes to, for the street search. */
+  cityRef?: string;
 }
 
 /** A hold reason: its words in holds.json, kept in English too for logs and older readers. */
@@ -94,11 +96,23 @@ export interface FoundBranch {
   evidence: BranchMatch["evidence"];
 }
 
+/** A courier order's city the order did not give as a Ref, found for it by the address matcher: for the timeline. */
+export interface FoundCity {
+  ref: string;
+  label: string;
+  confidence: number;
+  source: CityMatch["source"];
+}
+
 export type MappingResult =
-  { ok: true; order: WarehouseOrder; foundBranch?: FoundBranch } | { ok: false; hold: HoldReason[] };
+  | { ok: true; order: WarehouseOrder; foundBranch?: FoundBranch; foundCity?: FoundCity }
+  | { ok: false; hold: HoldReason[] };
 
 /** Reads a branch from an order that names none (app/reference/matcher.ts over the shop's reference data). */
 export type BranchMatcher = (order: ShopifyOrder) => BranchMatch;
+
+/** Reads a courier order's city from its address or another checkout app's data (app/reference/matcher.ts). */
+export type CityMatcher = (order: ShopifyOrder) => CityMatch;
 
 export interface MappingInput {
   order: ShopifyOrder;
@@ -111,6 +125,11 @@ export interface MappingInput {
    * order is held for the merchant to choose.
    */
   branchMatcher?: BranchMatcher | null;
+  /**
+   * Finds the city of a courier order that gives no city Ref (neither the merchant nor the buyer chose
+   * one); without one, or below the shop's threshold, the courier goes to Kyiv as before there was a matcher.
+   */
+  cityMatcher?: CityMatcher | null;
 }
 
 /** `id_order`: the shop's prefix and the order number customers see ("#1001" → "1001", "UA-1001"). */
@@ -134,9 +153,16 @@ export function mapOrder(input: MappingInput): MappingResult {
   }
 
   const payment = paymentFor(order, settings, hold);
-  const found: { branch?: FoundBranch } = {};
+  const found: { branch?: FoundBranch; city?: FoundCity } = {};
   const delivery = deliveryFor(
-    { order, settings, overrides, matcher: input.branchMatcher ?? null, found },
+    {
+      order,
+      settings,
+      overrides,
+      matcher: input.branchMatcher ?? null,
+      cityMatcher: input.cityMatcher ?? null,
+      found,
+    },
     hold,
   );
   const goods = productsOf(order, hold);
@@ -184,7 +210,12 @@ export function mapOrder(input: MappingInput): MappingResult {
       ],
     };
   }
-  return { ok: true, order: checked.data, ...(found.branch && { foundBranch: found.branch }) };
+  return {
+    ok: true,
+    order: checked.data,
+    ...(found.branch && { foundBranch: found.branch }),
+    ...(found.city && { foundCity: found.city }),
+  };
 }
 
 /** What the merchant does about an order whose payload lacks something the mapping needs. */
@@ -439,8 +470,9 @@ interface DeliveryInput {
   settings: OrderSettings;
   overrides: OrderOverrides;
   matcher: BranchMatcher | null;
-  /** Where a branch the matcher found is put, for the result. */
-  found: { branch?: FoundBranch };
+  cityMatcher: CityMatcher | null;
+  /** Where a branch or courier city the matcher found is put, for the result. */
+  found: { branch?: FoundBranch; city?: FoundCity };
 }
 
 function deliveryFor(
@@ -494,7 +526,7 @@ function addressFor(
       return { postcode };
     }
     case "kyivCourier":
-      return courierAddressFor(order, overrides, hold);
+      return courierAddressFor(input, hold);
     case "pickup":
       return {};
   }
@@ -531,35 +563,75 @@ function matchedBranch(input: DeliveryInput, hold: HoldReason[]): DeliveryAddres
 
 const COURIER_FIX = "courier";
 
-function courierAddressFor(
+/**
+ * A courier order's city, in order of trust: the merchant's correction, the buyer's choice in the cart, the
+ * matcher's city when it is sure enough (its source said for the timeline), else Kyiv, the warehouse's
+ * courier city.
+ */
+function courierCityFor(input: DeliveryInput): { cityRef: string; match?: CityMatch } {
+  const { order, overrides, cityMatcher, settings } = input;
+  const chosen = overrides.courier?.cityRef || attribute(order, NP_CITY_REF_ATTRIBUTE);
+  if (chosen) return { cityRef: chosen.trim().toLowerCase() };
+  const match = cityMatcher?.(order);
+  const best = match?.candidates[0];
+  if (match?.cityRef && best?.ref === match.cityRef && match.confidence >= settings.branchMatchThreshold) {
+    const ref = match.cityRef.toLowerCase();
+    input.found.city = { ref, label: best.label, confidence: match.confidence, source: match.source };
+    return { cityRef: ref, match };
+  }
+  return { cityRef: KYIV_CITY_REF };
+}
+
+/**
+ * Street, house and flat: the merchant's, the buyer's from the cart, the shipping address's; when the
+ * address names no street, those another checkout app left with the order beside the city it was sure of.
+ */
+function courierPartsFor(
   order: ShopifyOrder,
   overrides: OrderOverrides,
-  hold: HoldReason[],
-): DeliveryAddress | null {
-  const cityRef = (overrides.courier?.cityRef || attribute(order, NP_CITY_REF_ATTRIBUTE) || KYIV_CITY_REF)
-    .trim()
-    .toLowerCase();
+  match: CityMatch | undefined,
+): { street: string; house: string; flat: string } {
+  if (overrides.courier) {
+    return {
+      street: clean(overrides.courier.street),
+      house: clean(overrides.courier.house),
+      flat: clean(overrides.courier.flat),
+    };
+  }
+  const given = pickedCourierAddress(order) ?? splitStreetAddress(order.shipping_address);
+  if (given.street || match?.source !== "structured" || !clean(match.street)) return given;
+  return {
+    street: clean(match.street),
+    house: clean(match.house),
+    flat: clean(match.flat).replace(FLAT_PREFIX, ""),
+  };
+}
+
+function courierAddressFor(input: DeliveryInput, hold: HoldReason[]): DeliveryAddress | null {
+  const { order, overrides } = input;
+  const { cityRef, match } = courierCityFor(input);
   let cityOk = true;
   if (!isCarrierRef(cityRef)) {
     hold.push(reason("city_invalid", "courierAddress", "cityInvalid", { ref: cityRef }, "city"));
     cityOk = false;
   }
-  const parts = overrides.courier
-    ? {
-        street: clean(overrides.courier.street),
-        house: clean(overrides.courier.house),
-        flat: clean(overrides.courier.flat),
-      }
-    : (pickedCourierAddress(order) ?? splitStreetAddress(order.shipping_address));
+  const parts = courierPartsFor(order, overrides, match);
+  // The city the address is in goes with its hold, so that the order page searches that city's streets
+  // and the merchant's correction keeps it.
+  const inCity = cityOk ? { cityRef } : {};
   if (!parts.street) {
-    hold.push(
-      reason("courier_address_missing", "courierAddress", "courier.noStreet", undefined, COURIER_FIX),
-    );
+    hold.push({
+      ...reason("courier_address_missing", "courierAddress", "courier.noStreet", undefined, COURIER_FIX),
+      ...inCity,
+    });
     return null;
   }
   if (!parts.house) {
     const values = { street: parts.street };
-    hold.push(reason("courier_address_missing", "courierAddress", "courier.noHouse", values, COURIER_FIX));
+    hold.push({
+      ...reason("courier_address_missing", "courierAddress", "courier.noHouse", values, COURIER_FIX),
+      ...inCity,
+    });
     return null;
   }
   if (!cityOk) return null;

@@ -9,6 +9,7 @@ import { parseStatusSettings, type StatusSettings } from "../statuses/settings";
 import { carrierOfDeliveryMethod, trackingFor } from "../fulfillment/carriers";
 import { orderSettingsSchema, type OrderSettings } from "./settings";
 import { BATCH_PROOF, ORDER_STATES, STAGES, type OrderState, type Stage } from "./states";
+import { CARRIER_REF_PATTERN } from "../warehouse/wire";
 
 /** A list filter: one state, or the orders with a problem only the merchant can solve. */
 export const ORDER_FILTERS = [...ORDER_STATES, "attention"] as const;
@@ -65,6 +66,8 @@ const holdReasonSchema = z.object({
     .max(3)
     .optional()
     .catch(undefined),
+  /** A courier address held for: its city's carrier Ref (the order page searches its streets). */
+  cityRef: z.string().regex(CARRIER_REF_PATTERN).optional().catch(undefined),
 });
 export type HoldReasonView = z.infer<typeof holdReasonSchema>;
 

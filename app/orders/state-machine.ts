@@ -197,6 +197,20 @@ function branchFound(result: MappingResult): TimelineEntry[] {
   return [{ kind: EVENT.branchFound, message: inEnglish(text), data: found }];
 }
 
+/** The timeline's word on a courier city the order gave no Ref for and the matcher found. */
+function cityFound(result: MappingResult): TimelineEntry[] {
+  const found = result.ok ? result.foundCity : undefined;
+  if (!found) return [];
+  const text =
+    found.source === "structured"
+      ? message("orders:timeline.courierCityFromData", { label: found.label })
+      : message("orders:timeline.courierCityFromAddress", {
+          label: found.label,
+          percent: percent(found.confidence),
+        });
+  return [{ kind: EVENT.cityFound, message: inEnglish(text), data: found }];
+}
+
 /** The columns and events of a new order, from its first webhook. */
 export function created(input: { result: MappingResult; cancelled: boolean; orderName: string; now: Date }) {
   const { result, cancelled, orderName, now } = input;
@@ -210,7 +224,7 @@ export function created(input: { result: MappingResult; cancelled: boolean; orde
   ];
   if (cancelled) events.push({ kind: EVENT.cancelled, message: "Cancelled in Shopify before it was sent." });
   else if (result.ok)
-    events.push(...branchFound(result), {
+    events.push(...branchFound(result), ...cityFound(result), {
       kind: EVENT.ready,
       message: "Mapped; waiting to be sent.",
       data: result.order,
@@ -472,7 +486,7 @@ function remapped(row: OrderFacts, result: MappingResult, now: Date): Transition
           attentionMessage: null,
         });
         if (row.state !== ORDER_STATE.ready)
-          events.push(...branchFound(result), {
+          events.push(...branchFound(result), ...cityFound(result), {
             kind: EVENT.ready,
             message: "Mapped; waiting to be sent.",
             data: result.order,

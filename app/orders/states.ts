@@ -113,6 +113,7 @@ export const EVENT = {
   awaitingCards: "awaiting_cards",
   cardsAccepted: "cards_accepted",
   branchFound: "branch_found",
+  cityFound: "city_found",
 } as const;
 export type EventKind = (typeof EVENT)[keyof typeof EVENT];
 

@@ -40,6 +40,7 @@ import { percent, type BranchCandidate } from "../reference/types";
 import { authenticate } from "../shopify.server";
 import { CARRIER_REF_PATTERN } from "../warehouse/wire";
 import type { BranchSearchAnswer } from "./app.branches";
+import type { StreetSearchAnswer } from "./app.streets";
 import { wakeWorker } from "../work/worker.server";
 
 const timelineCursorSchema = z.string().regex(/^[a-z0-9]{1,64}$/);
@@ -144,6 +145,8 @@ function overridesFrom(fix: Fix, form: FormData): Record<string, unknown> {
           street: text(form.get("street")),
           house: text(form.get("house")),
           flat: text(form.get("flat")) || undefined,
+          // The city the held address is in (its hold names it); without one, Kyiv.
+          cityRef: text(form.get("cityRef")) || undefined,
         },
       };
   }
@@ -335,6 +338,7 @@ export default function OrderPage() {
                           <FixForm
                             action={reason.action}
                             candidates={reason.candidates ?? []}
+                            cityRef={reason.cityRef}
                             overrides={order.overrides}
                             deliveryMethods={deliveryMethods}
                             error={
@@ -771,9 +775,78 @@ function BranchChoice({
   );
 }
 
+/**
+ * The street of a courier address, with the carrier's streets of the order's city offered as the merchant
+ * types (app/routes/app.streets.ts); choosing one writes its type and name ("вул. Хрещатик") in the field.
+ * Whatever the warehouse answers, the field takes what is typed.
+ */
+function StreetField({
+  cityRef,
+  value,
+  onChange,
+  error,
+}: {
+  cityRef: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+}) {
+  const { t } = useTranslation("orders");
+  const search = useFetcher<StreetSearchAnswer>();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const typed = (text: string) => {
+    onChange(text);
+    clearTimeout(timer.current);
+    const trimmed = text.trim();
+    if (trimmed.length < 2) return;
+    timer.current = setTimeout(
+      () => search.load(`/app/streets?${new URLSearchParams({ q: trimmed, cityRef })}`),
+      SEARCH_DEBOUNCE_MS,
+    );
+  };
+  const answer = search.data;
+  const streets = answer?.streets ?? [];
+  const helpText = answer?.problem
+    ? t("detail.streetSearchProblem")
+    : answer && !answer.available
+      ? t("detail.streetSearchUnavailable")
+      : t("detail.streetSearchHelp");
+  return (
+    <Autocomplete
+      options={streets.map((street) => ({ value: street.ref, label: street.label }))}
+      selected={[]}
+      loading={search.state === "loading"}
+      onSelect={([ref]) => {
+        const street = streets.find((each) => each.ref === ref);
+        if (street) onChange(street.label);
+      }}
+      emptyState={
+        value.trim().length >= 2 && answer?.available && !answer.problem && !answer.invalid ? (
+          <Box padding="300">
+            <Text as="p">{t("detail.streetSearchNothing")}</Text>
+          </Box>
+        ) : undefined
+      }
+      textField={
+        <Autocomplete.TextField
+          label={t("detail.street")}
+          name="street"
+          helpText={helpText}
+          error={error}
+          value={value}
+          onChange={typed}
+          autoComplete="off"
+        />
+      }
+    />
+  );
+}
+
 function FixForm({
   action,
   candidates,
+  cityRef,
   overrides,
   deliveryMethods,
   error,
@@ -781,6 +854,8 @@ function FixForm({
 }: {
   action: string;
   candidates: BranchCandidate[];
+  /** A courier address held for: its city, whose streets are offered. */
+  cityRef: string | undefined;
   overrides: Record<string, unknown>;
   deliveryMethods: readonly DeliveryMethodKey[];
   error: string | undefined;
@@ -861,7 +936,19 @@ function FixForm({
         )}
         {action === "courierAddress" && (
           <FormLayout.Group>
-            <TextField label={t("detail.street")} error={error} {...field("street")} />
+            {cityRef ? (
+              <>
+                <input type="hidden" name="cityRef" value={cityRef} />
+                <StreetField
+                  cityRef={cityRef}
+                  value={values.street ?? ""}
+                  onChange={(value) => setValues((current) => ({ ...current, street: value }))}
+                  error={error}
+                />
+              </>
+            ) : (
+              <TextField label={t("detail.street")} error={error} {...field("street")} />
+            )}
             <TextField label={t("detail.house")} {...field("house")} />
             <TextField label={t("detail.flat")} {...field("flat")} />
           </FormLayout.Group>

@@ -22,7 +22,7 @@ import {
   type OrderOverridesInput,
   type OrderSettingsInput,
 } from "../../app/orders/settings";
-import type { BranchMatch } from "../../app/reference/types";
+import type { BranchMatch, CityMatch } from "../../app/reference/types";
 import { warehouseOrderSchema, type WarehouseOrder } from "../../app/warehouse/schemas";
 import { DELIVERY_METHOD, PAYMENT_METHOD } from "../../app/warehouse/wire";
 import { FIXTURE, exampleOrder, fixtureJson, lineItem, uaOrder } from "./support";
@@ -35,6 +35,7 @@ interface Options {
   overrides?: OrderOverridesInput;
   idOrder?: string;
   branchMatcher?: MappingInput["branchMatcher"];
+  cityMatcher?: MappingInput["cityMatcher"];
 }
 
 function map(order: ShopifyOrder, options: Options = {}) {
@@ -44,6 +45,7 @@ function map(order: ShopifyOrder, options: Options = {}) {
     overrides: options.overrides ? orderOverridesSchema.parse(options.overrides) : undefined,
     idOrder: options.idOrder,
     branchMatcher: options.branchMatcher,
+    cityMatcher: options.cityMatcher,
   };
   return mapOrder(input);
 }
@@ -537,6 +539,7 @@ describe("delivery_address", () => {
     it("holds an address without a street, or without a house number naming it", () => {
       const noStreet = only(holds(courierTo(null)), "courier_address_missing");
       expect(noStreet.action).toBe("courierAddress");
+      expect(noStreet.cityRef).toBe(KYIV_CITY_REF);
       const noHouse = only(holds(courierTo("вул. Хрещатик")), "courier_address_missing");
       expect(noHouse.message).toContain('"вул. Хрещатик"');
     });
@@ -544,6 +547,108 @@ describe("delivery_address", () => {
     it("holds a city attribute that is not a carrier Ref", () => {
       const order = courierTo("вул. Хрещатик, 22", null, { [NP_CITY_REF_ATTRIBUTE]: "Київ" });
       expect(only(holds(order), "city_invalid").message).toContain('"київ"');
+    });
+
+    describe("a city the order gives no Ref for", () => {
+      const cityGuess = (confidence: number, source: CityMatch["source"] = "address"): CityMatch => ({
+        cityRef: OTHER_CITY_REF.toUpperCase(),
+        confidence,
+        candidates: [
+          { ref: OTHER_CITY_REF.toUpperCase(), label: "Львів (Львівська обл.)", score: confidence },
+          { ref: KYIV_CITY_REF, label: "Київ", score: confidence / 2 },
+        ],
+        source,
+      });
+      const asked: ShopifyOrder[] = [];
+      const cityMatcher = (match: CityMatch) => (order: ShopifyOrder) => {
+        asked.push(order);
+        return match;
+      };
+
+      it("takes the matcher's city at or above the shop's threshold, and says which for the timeline", () => {
+        const result = map(courierTo("вул. Городоцька, 15"), { cityMatcher: cityMatcher(cityGuess(0.9)) });
+        if (!result.ok) throw new Error(JSON.stringify(result.hold));
+        expect(result.order.delivery_address).toEqual({
+          DeliveryCity: OTHER_CITY_REF,
+          Street: "вул. Городоцька",
+          House: "15",
+        });
+        expect(result.foundCity).toEqual({
+          ref: OTHER_CITY_REF,
+          label: "Львів (Львівська обл.)",
+          confidence: 0.9,
+          source: "address",
+        });
+        expect(result.foundBranch).toBeUndefined();
+      });
+
+      it("names the matcher's city with a courier address held for its street, for the street search", () => {
+        const held = only(
+          holds(courierTo(null), { cityMatcher: cityMatcher(cityGuess(0.9)) }),
+          "courier_address_missing",
+        );
+        expect(held.cityRef).toBe(OTHER_CITY_REF);
+      });
+
+      it("takes the street another checkout app left beside its city when the address names none", () => {
+        const structured = {
+          ...cityGuess(1, "structured"),
+          street: "вул. Личаківська",
+          house: "8",
+          flat: "кв. 3",
+        };
+        expect(mapped(courierTo(null), { cityMatcher: cityMatcher(structured) }).delivery_address).toEqual({
+          DeliveryCity: OTHER_CITY_REF,
+          Street: "вул. Личаківська",
+          House: "8",
+          Flat: "3",
+        });
+        // The shipping address's own street comes first; an address match's street is the same text.
+        expect(
+          mapped(courierTo("вул. Городоцька, 15"), { cityMatcher: cityMatcher(structured) }).delivery_address,
+        ).toMatchObject({ Street: "вул. Городоцька", House: "15" });
+        const unsure = { ...structured, confidence: 0.5 };
+        expect(
+          only(holds(courierTo(null), { cityMatcher: cityMatcher(unsure) }), "courier_address_missing")
+            .cityRef,
+        ).toBe(KYIV_CITY_REF);
+      });
+
+      it("sends the courier to Kyiv below the threshold, or when the matcher found nothing", () => {
+        for (const match of [cityGuess(0.79), { ...cityGuess(0), cityRef: null, candidates: [] }]) {
+          const result = map(courierTo("вул. Хрещатик, 22"), { cityMatcher: cityMatcher(match) });
+          if (!result.ok) throw new Error(JSON.stringify(result.hold));
+          expect(result.order.delivery_address).toMatchObject({ DeliveryCity: KYIV_CITY_REF });
+          expect(result.foundCity).toBeUndefined();
+        }
+        const settings = { branchMatchThreshold: 0.75 };
+        expect(
+          mapped(courierTo("вул. Хрещатик, 22"), { settings, cityMatcher: cityMatcher(cityGuess(0.79)) })
+            .delivery_address,
+        ).toMatchObject({ DeliveryCity: OTHER_CITY_REF });
+      });
+
+      it("never asks the matcher when the buyer or the merchant chose the city", () => {
+        asked.length = 0;
+        const chosen = courierTo("вул. Хрещатик, 22", null, { [NP_CITY_REF_ATTRIBUTE]: BRANCH_REF });
+        const fromCart = map(chosen, { cityMatcher: cityMatcher(cityGuess(1)) });
+        expect(fromCart.ok && fromCart.order.delivery_address).toMatchObject({ DeliveryCity: BRANCH_REF });
+        expect(fromCart.ok && fromCart.foundCity).toBeUndefined();
+        const overrides = { courier: { street: "вул. Велика Васильківська", house: "72" } };
+        expect(
+          mapped(courierTo(null), { overrides, cityMatcher: cityMatcher(cityGuess(1)) }).delivery_address,
+        ).toMatchObject({ DeliveryCity: KYIV_CITY_REF });
+        expect(asked).toEqual([]);
+      });
+
+      it("asks only for courier orders, not for a branch or a post office", () => {
+        asked.length = 0;
+        const toBranch = withAttributes({ [NP_WAREHOUSE_REF_ATTRIBUTE]: BRANCH_REF });
+        expect(mapped(toBranch, { cityMatcher: cityMatcher(cityGuess(1)) }).delivery_address).toEqual({
+          WarehouseRef: BRANCH_REF,
+        });
+        expect(asked).toEqual([]);
+      });
     });
 
     it("takes the merchant's courier address whole, over the shipping address", () => {

@@ -151,3 +151,42 @@ describe("a branch the matcher found", () => {
     expect(events.map((event) => event.kind)).toEqual(["received", "ready"]);
   });
 });
+
+describe("a courier city the matcher found", () => {
+  const order = { delivery_method: "Курьерская доставка Киев" } as never;
+  const events = (source: "address" | "structured") =>
+    created({
+      result: {
+        ok: true,
+        order,
+        foundCity: {
+          ref: "db5c88f5-391c-11dd-90d9-001a92567626",
+          label: "Львів (Львівська обл.)",
+          confidence: 0.905,
+          source,
+        },
+      },
+      cancelled: false,
+      orderName: "#1002",
+      now: new Date(),
+    }).events;
+
+  it("is on the timeline before the order is ready, saying which city and how sure", () => {
+    const all = events("address");
+    expect(all.map((event) => event.kind)).toEqual(["received", "city_found", "ready"]);
+    const event = all.find((each) => each.kind === "city_found")!;
+    expect(fromEnglish(event.message)).toEqual({
+      key: "orders:timeline.courierCityFromAddress",
+      values: { label: "Львів (Львівська обл.)", percent: "90" },
+    });
+    expect(translate(uk, fromEnglish(event.message))).toContain("впевненість 90 %");
+  });
+
+  it("says the city came from another checkout app's data", () => {
+    const event = events("structured").find((each) => each.kind === "city_found")!;
+    expect(fromEnglish(event.message)).toMatchObject({
+      key: "orders:timeline.courierCityFromData",
+      values: { label: "Львів (Львівська обл.)" },
+    });
+  });
+});

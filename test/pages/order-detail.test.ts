@@ -1,9 +1,21 @@
 // One order's page in a real browser: hold reasons with their fix forms, the actions, where the order is
 // at the warehouse, the exact body sent, the warehouse ids and the timeline.
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { takeInOrderWebhook } from "../../app/orders/intake.server";
+import { shopifyOrderSchema } from "../../app/orders/payload";
+import { saveSettings } from "../../app/settings/settings.server";
+import { OPERATIONS } from "../../app/warehouse/wire";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
-import { driveOrder, seedOrder, statusReport } from "../support/orders";
+import { driveOrder, FIXTURE_ORDER, seedOrder, statusReport } from "../support/orders";
+import { startWarehouseSimulator } from "../warehouse-sim/server";
+import { KYIV_CITY_REF } from "../warehouse-sim/reference-data";
+
+// The courier address's street search asks the warehouse (getStreet) through the shop's key.
+const sim = await startWarehouseSimulator();
+process.env.WAREHOUSE_API_URL = sim.url;
+process.env.WAREHOUSE_API_V2_URL = sim.urlV2;
+afterAll(() => sim.close());
 
 const pages = useAdminPages();
 
@@ -34,6 +46,60 @@ describe("order page", () => {
     expect(JSON.parse(row.mapped!)).toMatchObject({ rec_phone: "380671234567", id_order: "1001" });
     // What will be sent is on the page.
     expect(await textOf(page.getByLabel("Order to send"))).toContain('"rec_phone": "380671234567"');
+  });
+
+  it("offers the carrier's streets for a courier address held for its street, and sends the one chosen", async () => {
+    const context = appContext();
+    const { db } = context;
+    const saved = await saveSettings(context, SHOP, {
+      apiKey: sim.apiKey,
+      environment: "production",
+      batchAddOrder: true,
+      mapping: {},
+    });
+    if (!saved.ok) throw new Error(JSON.stringify(saved.errors));
+    // A Kyiv courier order whose address names no street.
+    const id = 6123456781001;
+    await takeInOrderWebhook(context, {
+      shop: SHOP,
+      topic: "orders/create",
+      eventId: "courier-1001",
+      order: shopifyOrderSchema.parse({
+        ...FIXTURE_ORDER,
+        id,
+        admin_graphql_api_id: `gid://shopify/Order/${id}`,
+        name: "#1001",
+        order_number: 1001,
+        note_attributes: [],
+        shipping_lines: [{ title: "Кур'єр по Києву", code: null, source: "shopify" }],
+        shipping_address: {
+          ...FIXTURE_ORDER.shipping_address,
+          phone: "067 123 45 67",
+          address1: "",
+          address2: null,
+        },
+      }),
+    });
+    const order = await db.warehouseOrder.findFirstOrThrow({ where: { shop: SHOP } });
+    expect(order.state).toBe("held");
+    const { page } = pages.admin;
+    await pages.admin.open(`/app/orders/${order.id}`);
+
+    const street = page.getByLabel("Street");
+    await street.fill("Хрещ");
+    await page.getByRole("option", { name: "вул. Хрещатик", exact: true }).click();
+    await expect.poll(() => street.inputValue()).toBe("вул. Хрещатик");
+    await page.getByLabel("House").fill("22");
+    await page.getByRole("button", { name: "Save and check again" }).click();
+
+    const standing = page.getByText("Where it stands").locator("..");
+    await expect.poll(() => textOf(standing)).toContain("Ready to send");
+    const row = await db.warehouseOrder.findUniqueOrThrow({ where: { id: order.id } });
+    expect(JSON.parse(row.mapped!)).toMatchObject({
+      delivery_address: { DeliveryCity: KYIV_CITY_REF, Street: "вул. Хрещатик", House: "22" },
+    });
+    // Typing the name through asked the warehouse for its first letters once.
+    expect(sim.stats().requests[OPERATIONS.getStreet]).toBe(1);
   });
 
   it("a phone that is not Ukrainian is refused beside the field and changes nothing", async () => {
