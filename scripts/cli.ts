@@ -14,7 +14,7 @@ import { matchBranch } from "../app/reference/matcher";
 import { buildReferenceSearch } from "../app/reference/search";
 import { readStructuredHints } from "../app/reference/structured";
 import type { CarrierBranch, CarrierCity, ReferenceSearch } from "../app/reference/types";
-import { fromWire } from "../app/reference/wire-records";
+import { fromWarehouseRecords } from "../app/reference/records";
 import { createWarehouseClient } from "../app/warehouse/client.server";
 import type { CityRecord } from "../app/warehouse/schemas";
 
@@ -174,7 +174,7 @@ async function matchBranchCommand(args: string[]): Promise<number> {
 async function simulatorSearch(): Promise<ReferenceSearch> {
   const { defaultReferenceData } = await import("../test/warehouse-sim/reference-data");
   const data = defaultReferenceData();
-  const { cities, branches } = fromWire(data.cities, data.branches);
+  const { cities, branches } = fromWarehouseRecords(data.cities, data.branches);
   return buildReferenceSearch(cities, branches);
 }
 
@@ -200,7 +200,7 @@ async function warehouseSearch(url: string, apiKey: string, order: ShopifyOrder)
   });
   try {
     const branchRecords = await client.getWarehouses();
-    const bare = fromWire([], branchRecords);
+    const bare = fromWarehouseRecords([], branchRecords);
     const names = new Set<string>();
     for (const name of cityNamesOf(order, bare.cities, bare.branches)) {
       if (names.size >= MAX_CITY_LOOKUPS) break;
@@ -208,7 +208,7 @@ async function warehouseSearch(url: string, apiKey: string, order: ShopifyOrder)
     }
     const cityRecords: CityRecord[] = [];
     for (const name of names) cityRecords.push(...(await client.getCities(name)));
-    const { cities, branches } = fromWire(cityRecords, branchRecords);
+    const { cities, branches } = fromWarehouseRecords(cityRecords, branchRecords);
     return buildReferenceSearch(cities, branches);
   } catch (error) {
     throw new InputError(`cannot read the reference data of ${baseUrl}: ${(error as Error).message}`);

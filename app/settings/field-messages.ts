@@ -53,6 +53,7 @@ export const FIELD_RULES: readonly FieldRule[] = [
   },
   { path: /^mapping\.idOrderPrefix$/, codes: ["custom"], text: fixed("settings:errors.prefix.endsInDigit") },
   { path: /^mapping\.sendNoteAsComment$/, text: fixed("settings:errors.checkbox") },
+  { path: /^mapping\.branchMatchThreshold$/, text: fixed("settings:errors.branchThreshold") },
   // The status settings (app/statuses/settings.ts).
   { path: /^locationId$/, text: fixed("statuses:errors.location") },
   { path: /^trackingUrls\.\w+$/, text: fixed("statuses:errors.trackingUrl") },

@@ -75,6 +75,24 @@ const settingsRow = (shop = SHOP) => appContext().db.shopSettings.findUniqueOrTh
 const remapRequest = (shop = SHOP) =>
   appContext().db.shopSchedule.findUnique({ where: { shop_kind: { shop, kind: REMAP_KIND } } });
 
+describe("the branch matching threshold", () => {
+  it("is refused below a coin toss, beside its field, and a sure one is kept and maps the open orders again", async () => {
+    const { services } = deps();
+    const low = await saveSettings(services, SHOP, form({ branchMatchThreshold: 0.3 }));
+    expect(errorsOf(low)).toEqual({
+      "mapping.branchMatchThreshold": message("settings:errors.branchThreshold"),
+    });
+    expect(inWords(errorsOf(low)["mapping.branchMatchThreshold"], "uk")).toBe(
+      "Введіть цілий відсоток від 50 до 100.",
+    );
+    expect(await appContext().db.shopSettings.count()).toBe(0);
+
+    expect((await saveSettings(services, SHOP, form({ branchMatchThreshold: 0.95 }))).ok).toBe(true);
+    expect(JSON.parse((await settingsRow()).mapping)).toMatchObject({ branchMatchThreshold: 0.95 });
+    expect(await remapRequest()).not.toBeNull();
+  });
+});
+
 describe("the order number prefix", () => {
   it("is refused when it ends in a digit, with the rule and the reason beside the field", async () => {
     const { services } = deps();

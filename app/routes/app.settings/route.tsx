@@ -108,7 +108,7 @@ type Mapping = OrderSettings;
 
 /** The error paths shown beside a field of this form. */
 const FIELD_PATH =
-  /^(apiKey|environment|batchAddOrder|mapping\.(paymentRules|deliveryRules)\.\d+\.(match|method)|mapping\.deliveryLiterals\.\w+|mapping\.(payerType|idOrderPrefix|sendNoteAsComment))$/;
+  /^(apiKey|environment|batchAddOrder|mapping\.(paymentRules|deliveryRules)\.\d+\.(match|method)|mapping\.deliveryLiterals\.\w+|mapping\.(payerType|idOrderPrefix|sendNoteAsComment|branchMatchThreshold))$/;
 type Rule<M extends string> = { match: string; method: M };
 
 export default function Settings() {
@@ -283,6 +283,19 @@ export default function Settings() {
                 onChange={(sendNoteAsComment) => update({ sendNoteAsComment })}
                 error={error("mapping.sendNoteAsComment")}
               />
+              <TextField
+                label={t("orders.branchThreshold")}
+                type="number"
+                min={50}
+                max={100}
+                step={1}
+                suffix="%"
+                autoComplete="off"
+                value={String(Math.round(mapping.branchMatchThreshold * 100))}
+                onChange={(percent) => update({ branchMatchThreshold: Number(percent) / 100 })}
+                helpText={t("orders.branchThresholdHelp")}
+                error={error("mapping.branchMatchThreshold")}
+              />
             </FormLayout>
           </Card>
         </Layout.AnnotatedSection>
@@ -393,6 +406,7 @@ function fieldName(t: ReturnType<typeof useTranslation<"settings">>["t"], path: 
     payerType: t("delivery.payer"),
     idOrderPrefix: t("orders.prefix"),
     sendNoteAsComment: t("orders.noteAsComment"),
+    branchMatchThreshold: t("orders.branchThreshold"),
   };
   return names[top ?? ""] ?? path;
 }
