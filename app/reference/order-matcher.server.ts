@@ -61,14 +61,3 @@ export async function orderMatchersFor(
     return NO_MATCHERS;
   }
 }
-
-/** The branch matcher alone (see orderMatchersFor). */
-export async function branchMatcherFor(
-  deps: { db: Db; log: Log },
-  shop: string,
-  order: ShopifyOrder,
-  overrides?: OrderOverrides,
-): Promise<BranchMatcher | null> {
-  if (!choosesNoBranch(order, overrides)) return null;
-  return (await orderMatchersFor(deps, shop, order, overrides)).branchMatcher;
-}
