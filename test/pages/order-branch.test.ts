@@ -94,7 +94,8 @@ describe("an order held for its branch", () => {
     await search.fill("Полтава 7");
     // The branch numbered 7 first: a number the text marks by its city outranks house numbers.
     const first = page.getByRole("option").first();
-    await first.waitFor();
+    // The search's route is compiled on its first request: a loaded machine takes a while.
+    await first.waitFor({ timeout: 30_000 });
     expect(await textOf(first)).toContain(wanted.description);
     await first.click();
     await expect.poll(() => search.inputValue()).toContain("№7");
