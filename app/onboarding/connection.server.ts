@@ -9,8 +9,9 @@ import { env } from "../env.server";
 import { message, type Message } from "../i18n/message";
 import { encryptionKey, readApiKey } from "../settings/secret-box.server";
 import { WAREHOUSE_ENVIRONMENTS } from "../settings/settings.server";
-import { createWarehouseClient, requestApiKey, type WarehouseEndpoints } from "../warehouse/client.server";
+import { requestApiKey, type WarehouseEndpoints } from "../warehouse/client.server";
 import { warehouseEndpoints } from "../warehouse/config.server";
+import { shopWarehouseClient } from "../warehouse/shop-client.server";
 import {
   WarehouseAnswerInvalid,
   WarehouseBadRequest,
@@ -23,8 +24,6 @@ import {
   WarehouseUnauthorized,
   WarehouseUnknownMethod,
 } from "../warehouse/errors";
-import { WarehouseRateLimiter } from "../warehouse/limiter.server";
-import { DatabaseRateLimitStore } from "../work/rate-limit-store.server";
 
 /** What the connection step's form sends. The key or the login and password; blank key: the saved one. */
 export const connectionFormSchema = z.discriminatedUnion("how", [
@@ -109,14 +108,12 @@ export async function checkApiKey(
   shop: string,
   apiKey: string,
 ): Promise<ConnectionCheck> {
-  const endpoints = { ...warehouseEndpoints(), ...deps.endpoints };
-  const warehouse = createWarehouseClient({
+  const { warehouse, endpoints } = shopWarehouseClient({
+    db: deps.db,
+    clock: deps.clock,
+    shop,
     apiKey,
-    endpoints,
-    limiter: new WarehouseRateLimiter(new DatabaseRateLimitStore(deps.db, shop), {
-      limits: { windowMs: env().WAREHOUSE_RATE_WINDOW_MS },
-      now: () => deps.clock().getTime(),
-    }),
+    ...(deps.endpoints && { endpoints: deps.endpoints }),
     ...(deps.fetch && { fetch: deps.fetch }),
   });
   try {

@@ -5,14 +5,11 @@
 // missing, a warehouse that is rate limited or failing, answers an empty list that says so, and the
 // merchant types the street by hand as before.
 import type { AppContext } from "../context.server";
-import { env } from "../env.server";
 import { warehouseAccess } from "../settings/settings.server";
-import { createWarehouseClient, type WarehouseEndpoints } from "../warehouse/client.server";
-import { warehouseEndpoints } from "../warehouse/config.server";
 import { WarehouseRateLimited } from "../warehouse/errors";
-import { WarehouseRateLimiter } from "../warehouse/limiter.server";
+import type { WarehouseEndpoints } from "../warehouse/client.server";
 import type { StreetRecord } from "../warehouse/schemas";
-import { DatabaseRateLimitStore } from "../work/rate-limit-store.server";
+import { shopWarehouseClient } from "../warehouse/shop-client.server";
 import { fold } from "./fold";
 import { streetsFor } from "./store.server";
 
@@ -80,15 +77,14 @@ export async function searchStreets(
     return { available: false, streets: [] };
   }
   if (!access) return { available: false, streets: [] };
-  const warehouse = createWarehouseClient({
+  const { warehouse } = shopWarehouseClient({
+    db,
+    clock,
+    shop,
     apiKey: access.apiKey,
-    endpoints: { ...warehouseEndpoints(), ...deps.endpoints },
+    ...(deps.endpoints && { endpoints: deps.endpoints }),
     // The key's limits, shared with the engine's requests for the shop: waited for a moment at most.
     maxLimiterWaitMs: LIMITER_WAIT_MS,
-    limiter: new WarehouseRateLimiter(new DatabaseRateLimitStore(db, shop), {
-      limits: { windowMs: env().WAREHOUSE_RATE_WINDOW_MS },
-      now: () => clock().getTime(),
-    }),
   });
   const name = streetNameOf(text);
   const stem = Array.from(name).slice(0, STREET_STEM_LENGTH).join("");

@@ -3,10 +3,8 @@
 // every `key=value` (a repeated key's values joined with commas), sorted, concatenated with no separator,
 // HMAC-SHA256 with the app's API secret, in hex, as `signature`.
 import { createHmac } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { sendResponse, toRequest } from "./app-server";
+import { serveOnLoopback, type RouteServer } from "./route-server";
 
 export const PROXY_PREFIX = "/apps/sklad-sync";
 
@@ -47,10 +45,7 @@ type Loader = (args: {
   context: object;
 }) => Promise<Response>;
 
-export interface ProxyRouteServer {
-  url: string;
-  close(): Promise<void>;
-}
+export type ProxyRouteServer = RouteServer;
 
 /**
  * The app's proxy routes (app/routes/proxy.<name>.ts) behind a loopback HTTP server, each request going to
@@ -74,23 +69,5 @@ export async function startProxyRouteServer(): Promise<ProxyRouteServer> {
       throw thrown;
     }
   };
-  let origin = "";
-  const server: Server = createServer((req, res) => {
-    void answer(toRequest(req, res, origin))
-      .catch((error: unknown) => new Response(String(error), { status: 500 }))
-      .then((response) => sendResponse(response, res));
-  });
-  // Longer than the client's idle keep-alive, so a pooled connection is never closed under a request
-  // about to reuse it (which the client sees as ECONNRESET).
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url: origin,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return serveOnLoopback(answer);
 }

@@ -40,10 +40,17 @@ async function answer(request: Request): Promise<Response> {
   }
 }
 
-export async function startRouteServer(): Promise<RouteServer> {
+export function startRouteServer(): Promise<RouteServer> {
+  return serveOnLoopback(answer);
+}
+
+/** `answer` behind a loopback HTTP server, requests converted as Remix's adapter converts them. */
+export async function serveOnLoopback(answer: (request: Request) => Promise<Response>): Promise<RouteServer> {
   let origin = "";
   const server: Server = createServer((req, res) => {
-    void answer(toRequest(req, res, origin)).then((response) => sendResponse(response, res));
+    void answer(toRequest(req, res, origin))
+      .catch((error: unknown) => new Response(String(error), { status: 500 }))
+      .then((response) => sendResponse(response, res));
   });
   // Longer than the client's idle keep-alive, so a pooled connection is never closed under a request
   // about to reuse it (which the client sees as ECONNRESET).
