@@ -114,10 +114,16 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
     const search = await referenceSearchFor(db(), SHOP, { newest: true });
     expect(search?.branchCount).toBe(data.branches.length);
     expect(search?.city(cities[0]!.ref)?.nameRu).toBe(cities[0]!.nameRu);
-    // The next run is the next day's list.
-    const row = await schedule();
-    expect(row?.nextRunAt.getTime()).toBe(status.refreshedAt!.getTime() + REFRESH_EVERY_MS);
-    expect(row?.lastError).toBeNull();
+    // The next run is the next day's list. The last run wrote its cities before its outcome: wait for the outcome.
+    const nextDay = status.refreshedAt!.getTime() + REFRESH_EVERY_MS;
+    const row = await eventually(
+      async () => {
+        const current = await schedule();
+        return current?.nextRunAt.getTime() === nextDay && current;
+      },
+      "the next day's run scheduled",
+    );
+    expect(row.lastError).toBeNull();
   });
 
   it("stores the simulator's whole country in one request", async () => {
@@ -136,9 +142,12 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
     expect(status.branchCount).toBe(all);
     expect(await db().carrierBranch.count({ where: { keyDigest: key } })).toBe(all);
 
+    // The run stored the list before it wrote its outcome: the next run, an hour's describing away, not sooner.
+    await eventually(
+      async () => ((await schedule())?.nextRunAt.getTime() ?? 0) > Date.now() + 60_000,
+      "the next run scheduled after the list",
+    );
     expect(requests.of(OPERATIONS.getWarehouses)).toHaveLength(1);
-    // Not a day later: the list is not fetched again, whichever shop on the key runs.
-    expect((await schedule())?.nextRunAt.getTime()).toBeGreaterThan(Date.now() + 60_000);
   });
 
   it("lets the shop's due orders go first", async () => {
