@@ -9,7 +9,9 @@ import enHolds from "./locales/en/holds.json";
 import enLanding from "./locales/en/landing.json";
 import enOnboarding from "./locales/en/onboarding.json";
 import enOrders from "./locales/en/orders.json";
+import enDeliveries from "./locales/en/deliveries.json";
 import enPrivacy from "./locales/en/privacy.json";
+import enReturns from "./locales/en/returns.json";
 import enSettings from "./locales/en/settings.json";
 import enStatuses from "./locales/en/statuses.json";
 import enStock from "./locales/en/stock.json";
@@ -21,7 +23,9 @@ import ukHolds from "./locales/uk/holds.json";
 import ukLanding from "./locales/uk/landing.json";
 import ukOnboarding from "./locales/uk/onboarding.json";
 import ukOrders from "./locales/uk/orders.json";
+import ukDeliveries from "./locales/uk/deliveries.json";
 import ukPrivacy from "./locales/uk/privacy.json";
+import ukReturns from "./locales/uk/returns.json";
 import ukSettings from "./locales/uk/settings.json";
 import ukStatuses from "./locales/uk/statuses.json";
 import ukStock from "./locales/uk/stock.json";
@@ -42,6 +46,8 @@ export const resources = {
     dashboard: enDashboard,
     landing: enLanding,
     storefront: enStorefront,
+    returns: enReturns,
+    deliveries: enDeliveries,
   },
   uk: {
     common: ukCommon,
@@ -56,6 +62,8 @@ export const resources = {
     dashboard: ukDashboard,
     landing: ukLanding,
     storefront: ukStorefront,
+    returns: ukReturns,
+    deliveries: ukDeliveries,
   },
 } satisfies Record<Locale, Record<string, unknown>>;
 

@@ -43,6 +43,8 @@ function Navigation() {
       </Link>
       <Link to="/app/orders">{t("nav.orders")}</Link>
       <Link to="/app/stock">{t("nav.stock")}</Link>
+      <Link to="/app/returns">{t("nav.returns")}</Link>
+      <Link to="/app/deliveries">{t("nav.deliveries")}</Link>
       <Link to="/app/catalogue">{t("nav.catalogue")}</Link>
       <Link to="/app/settings">{t("nav.settings")}</Link>
       <Link to="/app/privacy">{t("nav.privacy")}</Link>
