@@ -116,13 +116,10 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
     expect(search?.city(cities[0]!.ref)?.nameRu).toBe(cities[0]!.nameRu);
     // The next run is the next day's list. The last run wrote its cities before its outcome: wait for the outcome.
     const nextDay = status.refreshedAt!.getTime() + REFRESH_EVERY_MS;
-    const row = await eventually(
-      async () => {
-        const current = await schedule();
-        return current?.nextRunAt.getTime() === nextDay && current;
-      },
-      "the next day's run scheduled",
-    );
+    const row = await eventually(async () => {
+      const current = await schedule();
+      return current?.nextRunAt.getTime() === nextDay && current;
+    }, "the next day's run scheduled");
     expect(row.lastError).toBeNull();
   });
 
