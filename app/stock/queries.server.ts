@@ -2,6 +2,7 @@
 // problems, and the drift as CSV rows. Every list is bounded.
 import type { Db } from "../db.server";
 import { catalogueProblems } from "../catalogue/record.server";
+import { csvDocument, type CsvValue } from "../http/csv";
 
 /** The lists a finished sync keeps (app/stock/work.server.ts); tolerant of a record written by older code. */
 export interface SyncDrift {
@@ -79,13 +80,6 @@ export async function stockOverview(db: Db, shop: string) {
   };
 }
 
-/** A CSV field: quoted, quotes doubled, and a leading formula character neutralised for spreadsheets. */
-function csvField(value: string | number): string {
-  const text = String(value);
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return `"${safe.replaceAll('"', '""')}"`;
-}
-
 /** The newest sync's drift as CSV: one row per SKU that does not match, with what each side has. */
 export async function driftCsv(db: Db, shop: string): Promise<string> {
   const last = await db.stockSync.findFirst({
@@ -94,11 +88,11 @@ export async function driftCsv(db: Db, shop: string): Promise<string> {
     select: { report: true },
   });
   const drift = driftOf(last?.report ?? null);
-  const rows: (string | number)[][] = [["sku", "difference", "shopify_quantity", "warehouse_quantity"]];
+  const rows: CsvValue[][] = [["sku", "difference", "shopify_quantity", "warehouse_quantity"]];
   for (const sku of drift.missingInShopify) rows.push([sku, "not_in_shopify", "", ""]);
   for (const item of drift.missingAtWarehouse) rows.push([item.sku, "not_at_warehouse", item.quantity, ""]);
   for (const item of drift.written) rows.push([item.sku, "quantity_differed", item.from, item.to]);
   for (const item of drift.sharedSkus) rows.push([item.sku, "shared_in_shopify", "", ""]);
   for (const item of drift.untracked) rows.push([item.sku, "not_tracked_in_shopify", "", ""]);
-  return rows.map((row) => row.map(csvField).join(",")).join("\r\n") + "\r\n";
+  return csvDocument(rows);
 }
