@@ -1,33 +1,16 @@
-// The command line as a person runs it: `npx tsx scripts/cli.ts …` in a child process, on the real files.
-import { execFile } from "node:child_process";
+// The command line as a person runs it: node with tsx running scripts/cli.ts in a child process, on the real
+// files.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../support/cli";
 import { mapOrder } from "../../app/orders/mapping";
 import { shopifyOrderSchema } from "../../app/orders/payload";
 import { DEFAULT_ORDER_SETTINGS } from "../../app/orders/settings";
-import { FIXTURE, ROOT, exampleMetadataPath, fixtureJson } from "./support";
+import { FIXTURE, exampleMetadataPath, fixtureJson } from "./support";
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      "npx",
-      ["tsx", "scripts/cli.ts", ...args],
-      { cwd: ROOT, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (...args: string[]) => runCli(args);
 
 let dir: string;
 beforeAll(async () => {

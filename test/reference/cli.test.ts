@@ -1,23 +1,16 @@
-// `npm run --silent cli -- match-branch FILE [--warehouse-url URL]` as a person runs it: `npx tsx
-// scripts/cli.ts …` in a child process, against the simulator's default reference data, or against a
+// `npm run --silent cli -- match-branch FILE [--warehouse-url URL]` as a person runs it: node with tsx
+// running scripts/cli.ts in a child process, against the simulator's default reference data, or against a
 // simulator on loopback with another data set, read over HTTP.
-import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, type CliRun } from "../support/cli";
 import { DEFAULT_BRANCH_MATCH_THRESHOLD } from "../../app/reference/matcher";
 import { branchLabel, type CarrierBranch, type CarrierCity } from "../../app/reference/types";
 import { startWarehouseSimulator, type WarehouseSimulator } from "../warehouse-sim";
 import { buildReferenceData } from "../warehouse-sim/reference-data";
-import { ROOT } from "../orders/support";
 import { simulatorReferenceData, type SimulatorReference } from "./sim-data";
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 interface Printed {
   ref: string | null;
@@ -25,19 +18,7 @@ interface Printed {
   candidates: { ref: string; label: string; score: number }[];
 }
 
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      "npx",
-      ["tsx", "scripts/cli.ts", ...args],
-      { cwd: ROOT, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (...args: string[]) => runCli(args, 60_000);
 
 const OTHER_SEED = 7;
 let dir: string;
@@ -80,7 +61,7 @@ function branchIn(data: SimulatorReference, city: CarrierCity, number: string): 
   return branch;
 }
 
-function onlyLine(run: Run): Printed {
+function onlyLine(run: CliRun): Printed {
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
   const lines = run.stdout.trim().split("\n");
