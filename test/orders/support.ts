@@ -4,7 +4,6 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { shopifyOrderSchema, type ShopifyOrder, type ShopifyOrderInput } from "../../app/orders/payload";
 
-export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const FIXTURES_DIR = fileURLToPath(new URL("../fixtures/orders/", import.meta.url));
 
 export const FIXTURE = {
