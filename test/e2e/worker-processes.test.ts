@@ -13,6 +13,7 @@ import { saveSettings } from "../../app/settings/settings.server";
 import { requestStatusCheck } from "../../app/statuses/kinds";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { startShopifyFake, type ShopifyFake } from "../shopify-fake";
+import { defaultReferenceData, KYIV_CITY_REF, referenceDataOf } from "../warehouse-sim/reference-data";
 import {
   eventually,
   orderPayload,
@@ -23,6 +24,8 @@ import {
   type OrderFlow,
 } from "./harness";
 
+// The orders go to Kyiv's branches; the workers' reference refresh then stores Kyiv alone, not the country.
+const KYIV_ONLY = referenceDataOf(defaultReferenceData(), [defaultReferenceData().cityByRef(KYIV_CITY_REF)!]);
 const onPostgres = databaseFlavour(process.env.DATABASE_URL ?? "file:") === "postgresql";
 let flow: OrderFlow | undefined;
 let fake: ShopifyFake | undefined;
@@ -122,7 +125,10 @@ describe("worker processes", () => {
   it.runIf(onPostgres)(
     "loses and doubles nothing when killed with SIGKILL mid-batch and started again",
     async () => {
-      flow = await startOrderFlow({ noWorker: true, simulator: { rateLimits: SCALED_LIMITS } });
+      flow = await startOrderFlow({
+        noWorker: true,
+        simulator: { rateLimits: SCALED_LIMITS, referenceData: KYIV_ONLY },
+      });
       for (let n = 1; n <= 250; n++) await takeIn(SHOP, n);
       // Each answer takes a while, so the kill lands while a batch is at the warehouse.
       flow.sim.faults.setDelay(1_000);
@@ -169,7 +175,10 @@ describe("worker processes", () => {
   it.runIf(onPostgres)(
     "two workers on PostgreSQL send each of 1,000 orders of four shops exactly once",
     async () => {
-      flow = await startOrderFlow({ noWorker: true, simulator: { rateLimits: SCALED_LIMITS } });
+      flow = await startOrderFlow({
+        noWorker: true,
+        simulator: { rateLimits: SCALED_LIMITS, referenceData: KYIV_ONLY },
+      });
       const { db } = appContext();
       // Four stores sharing one warehouse account, told apart by their id_order prefix.
       const shops = [
@@ -223,7 +232,10 @@ describe("worker processes", () => {
   it.runIf(onPostgres)(
     "two workers on PostgreSQL make each order's Shopify fulfillment once, one of them killed meanwhile",
     async () => {
-      flow = await startOrderFlow({ noWorker: true, simulator: { rateLimits: SCALED_LIMITS } });
+      flow = await startOrderFlow({
+        noWorker: true,
+        simulator: { rateLimits: SCALED_LIMITS, referenceData: KYIV_ONLY },
+      });
       fake = await startShopifyFake();
       const { db } = appContext();
       const shops = [SHOP, "lviv-goods.myshopify.com", "odesa-goods.myshopify.com"];

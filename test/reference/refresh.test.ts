@@ -14,7 +14,7 @@ import { OPERATIONS } from "../../app/warehouse/wire";
 import { wakeWorker } from "../../app/work/worker.server";
 import { eventually, orderPayload, SHOP, startOrderFlow, type OrderFlow } from "../e2e/harness";
 import { startWarehouseSimulator } from "../warehouse-sim";
-import { defaultReferenceData, type ReferenceData } from "../warehouse-sim/reference-data";
+import { defaultReferenceData, referenceDataOf, type ReferenceData } from "../warehouse-sim/reference-data";
 
 const db = () => appContext().db;
 let flow: OrderFlow | undefined;
@@ -36,18 +36,7 @@ function someCities(): ReferenceData {
   const others = full.cities
     .filter((city) => counts.get(city.Description) === 1 && full.branchesInCity(city.Ref).length)
     .slice(0, 3);
-  const cities = [...twins, ...others];
-  const refs = new Set(cities.map((city) => city.Ref));
-  const branches = full.branches.filter((branch) => refs.has(branch.CityRef));
-  return {
-    cities,
-    branches,
-    cityByRef: (ref) => (refs.has(ref) ? full.cityByRef(ref) : undefined),
-    branchByRef: (ref) => branches.find((branch) => branch.Ref === ref),
-    findCities: (name, limit) => full.findCities(name, limit).filter((city) => refs.has(city.Ref)),
-    branchesInCity: (ref) => (refs.has(ref) ? full.branchesInCity(ref) : []),
-    streets: (ref, text, limit) => full.streets(ref, text, limit),
-  };
+  return referenceDataOf(full, [...twins, ...others]);
 }
 
 /** The warehouse requests the worker sent, in order, with when each went. */

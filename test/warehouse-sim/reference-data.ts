@@ -1259,3 +1259,22 @@ export function defaultReferenceData(): ReferenceData {
   cached ??= buildReferenceData();
   return cached;
 }
+
+/**
+ * The directory narrowed to some of its cities and their branches, for tests that do not need the whole
+ * country: the full branch list (tens of thousands) is what the app's reference refresh fetches and stores.
+ */
+export function referenceDataOf(full: ReferenceData, cities: readonly CityRecord[]): ReferenceData {
+  const refs = new Set(cities.map((city) => city.Ref));
+  const branches = full.branches.filter((branch) => refs.has(branch.CityRef));
+  const branchRefs = new Set(branches.map((branch) => branch.Ref));
+  return {
+    cities,
+    branches,
+    cityByRef: (ref) => (refs.has(ref) ? full.cityByRef(ref) : undefined),
+    branchByRef: (ref) => (branchRefs.has(ref) ? full.branchByRef(ref) : undefined),
+    findCities: (name, limit) => full.findCities(name, limit).filter((city) => refs.has(city.Ref)),
+    branchesInCity: (ref) => (refs.has(ref) ? full.branchesInCity(ref) : []),
+    streets: (ref, text, limit) => (refs.has(ref) ? full.streets(ref, text, limit) : []),
+  };
+}
