@@ -43,7 +43,13 @@ export function ChartAxes(props: {
   const { x, y } = scale;
   return (
     <>
-      <line x1={CHART_PAD.left} y1={y(scale.min)} x2={CHART_WIDTH - CHART_PAD.right} y2={y(scale.min)} stroke="#8a8a8a" />
+      <line
+        x1={CHART_PAD.left}
+        y1={y(scale.min)}
+        x2={CHART_WIDTH - CHART_PAD.right}
+        y2={y(scale.min)}
+        stroke="#8a8a8a"
+      />
       <line x1={CHART_PAD.left} y1={CHART_PAD.top} x2={CHART_PAD.left} y2={y(scale.min)} stroke="#8a8a8a" />
       <text x={CHART_PAD.left - 6} y={y(scale.max) + 4} textAnchor="end" fontSize="11">
         {maxLabel}

@@ -250,9 +250,7 @@ function SkuPage() {
                 </Text>
                 {movements.total > 0 && (
                   <Button
-                    onClick={() =>
-                      void downloadMovements(sku, period).then((done) => setCsvFailed(!done))
-                    }
+                    onClick={() => void downloadMovements(sku, period).then((done) => setCsvFailed(!done))}
                   >
                     {t("sku.movements.export")}
                   </Button>

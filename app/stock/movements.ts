@@ -176,17 +176,15 @@ export interface MovementReport {
 export function movementReport(rows: readonly MovementRow[], sku: string): MovementReport {
   const lines = rows
     .filter((row) => typeof row.sku !== "string" || row.sku === sku)
-    .map(
-      (row): MovementLine => ({
-        period: row.Period,
-        moment: readMoment(row.Period),
-        document: row.MovementDoc,
-        quantity: row.Quantity,
-        received: row.Quantity > 0 ? row.Quantity : 0,
-        issued: row.Quantity < 0 ? -row.Quantity : 0,
-        balance: row.EndingBalance,
-      }),
-    );
+    .map((row): MovementLine => ({
+      period: row.Period,
+      moment: readMoment(row.Period),
+      document: row.MovementDoc,
+      quantity: row.Quantity,
+      received: row.Quantity > 0 ? row.Quantity : 0,
+      issued: row.Quantity < 0 ? -row.Quantity : 0,
+      balance: row.EndingBalance,
+    }));
   const first = lines[0];
   const last = lines.at(-1);
   return {
