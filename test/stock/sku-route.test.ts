@@ -10,13 +10,12 @@ import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpe
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { saveSettings } from "../../app/settings/settings.server";
-import { createWarehouseClient } from "../../app/warehouse/client.server";
-import { DELIVERY_METHOD, OPERATIONS, PAYMENT_METHOD } from "../../app/warehouse/wire";
+import { OPERATIONS } from "../../app/warehouse/wire";
 import { startShopifyFake, type ShopifyFake } from "../shopify-fake";
 import { sendResponse, toRequest } from "../support/app-server";
 import { routeShopifyTo } from "../support/network";
+import { bookWarehouseDay } from "../support/warehouse-day";
 import { DEFAULT_ACCOUNT, startWarehouseSimulator } from "../warehouse-sim/server";
-import { KYIV_CITY_REF } from "../warehouse-sim/reference-data";
 
 const SHOP_NAME = "kyiv-goods";
 const SHOP = `${SHOP_NAME}.myshopify.com`;
@@ -125,31 +124,6 @@ async function page(params: Record<string, string>, shopName = SHOP_NAME): Promi
 
 const moveRequests = () => sim.stats().requests[OPERATIONS.reportMoveProduct] ?? 0;
 
-/** The warehouse's day: 10 capitalised, an order of 3 shipped, 1 of them returned, an hour apart. */
-async function bookTheDay(sku: string) {
-  sim.seedProducts([{ sku, name: "Чай зелений 100 г", quantity: 10 }]);
-  sim.clock.advance(45 * 60_000);
-  const client = createWarehouseClient({
-    apiKey: sim.apiKey,
-    endpoints: { baseUrl: sim.url, baseUrlV2: sim.urlV2 },
-  });
-  await client.addOrder({
-    id_order: "1001",
-    date_order: "14.03.2026",
-    recipient: "Шевченко Тарас",
-    rec_phone: "380671234567",
-    Cost: 450,
-    payment_method: PAYMENT_METHOD.cashOnDelivery,
-    order_payment_sum: "450",
-    delivery_method: DELIVERY_METHOD.novaPoshta,
-    delivery_address: { WarehouseRef: sim.reference.branchesInCity(KYIV_CITY_REF)[0]!.Ref },
-    products: [{ sku, name: "Чай зелений 100 г", count: "3", price: "150" }],
-  });
-  sim.advanceOrder({ id_order: "1001", to: "shipped" });
-  sim.clock.advance(60 * 60_000);
-  sim.addReturn({ id_order: "1001", products: [{ sku, count: 1 }] });
-}
-
 describe("the SKU page's movements", () => {
   it("gives the seeding, the shipment and the return with the balance after each, as the warehouse booked them", async () => {
     await appContext().db.catalogueItem.create({
@@ -164,8 +138,7 @@ describe("the SKU page's movements", () => {
         reportedAt: new Date("2026-03-14T11:00:00Z"),
       },
     });
-    await bookTheDay(TEA);
-    const shipped = sim.orders()[0]!;
+    const shipped = await bookWarehouseDay(sim, TEA);
 
     // The SKU with "/", a space and Cyrillic travels whole, as the page's links encode it.
     const data = await page({ sku: TEA, ...DAY });
@@ -224,7 +197,7 @@ describe("the SKU page's movements", () => {
   });
 
   it("asks the warehouse for the whole Kyiv days of the period, and shows none from another day", async () => {
-    await bookTheDay(TEA);
+    await bookWarehouseDay(sim, TEA);
     const before = await page({ sku: TEA, from: "2026-03-01", to: "2026-03-13" });
     expect(before.movements).toMatchObject({ ok: true, total: 0, lines: [], openingBalance: null });
     // A SKU the store does not have is still asked about; its card says there is no variant.
@@ -250,7 +223,7 @@ describe("the SKU page's movements", () => {
   });
 
   it("still shows the card when the warehouse fails or there is no key, with the problem said", async () => {
-    await bookTheDay(TEA);
+    await bookWarehouseDay(sim, TEA);
     sim.faults.failNext({ count: 5, status: 500, operations: [OPERATIONS.reportMoveProduct] });
     const failing = await page({ sku: TEA, ...DAY });
     expect(failing.movements).toEqual({
