@@ -4,7 +4,7 @@
 // warehouse no longer lists is said, and a warehouse that cannot answer leaves the saved id shown.
 import { useFetcher } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, InlineStack, Layout, RadioButton, Text } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useTexts } from "../components/use-texts";
 import type { action, loader } from "../routes/app.settings_.sender";
@@ -19,9 +19,12 @@ export function SenderCard() {
   const [choice, setChoice] = useState<string | null>(null);
   const view = list.data;
 
+  const asked = useRef(false);
   useEffect(() => {
-    if (list.state === "idle" && !list.data) list.load(SENDER_ROUTE);
     // Once, when the page opens; saving reads it again by itself (a fetcher's data is revalidated).
+    if (asked.current) return;
+    asked.current = true;
+    list.load(SENDER_ROUTE);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   // What the warehouse says now is what is chosen, until the merchant picks another.
