@@ -136,6 +136,21 @@ describe("a SKU's page", () => {
     expect(sim.stats().requests[OPERATIONS.reportMoveProduct] ?? 0).toBe(requests);
   });
 
+  it("speaks Ukrainian to an admin in Ukrainian", async () => {
+    await bookWarehouseDay(sim, TEA);
+    const admin = await pages.adminIn("uk");
+    await admin.open(teaPage());
+    const body = () => textOf(admin.page.locator("body"));
+    await expect.poll(body).toContain(`Артикул ${TEA}`);
+    expect(await body()).toContain(
+      "3 рухи: залишок 0 на початок періоду, 8 після останнього; надійшло 11, вибуло 3.",
+    );
+    expect(await body()).toContain(
+      "Залишок на початок — це залишок після першого руху мінус його кількість.",
+    );
+    expect(await admin.page.getByRole("columnheader", { name: "Дата й час (Київ)" }).count()).toBe(1);
+  });
+
   it("says when the warehouse cannot give the movements, and still shows the card", async () => {
     sim.faults.failNext({ count: 5, status: 500, operations: [OPERATIONS.reportMoveProduct] });
     const { page } = pages.admin;
