@@ -1,8 +1,10 @@
 // The catalogue's problems as a card: each variant the warehouse cannot be sent, with the sentence that says
-// why and a link to fix it in Shopify. Shared by the Catalogue and Stock pages.
+// why and a link to fix it in Shopify, its SKU (when it has one) a link to the SKU's page. Shared by the
+// Catalogue and Stock pages.
 import { BlockStack, Card, Link, List, Text } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
 import type { Message } from "../i18n/message";
+import { SkuLink } from "../stock/sku-link";
 import { useTexts } from "./use-texts";
 
 /** A problem as catalogueProblems (app/catalogue/record.server.ts) gives it. */
@@ -34,7 +36,7 @@ export function CatalogueProblems({ problems }: { problems: CatalogueProblemEntr
             {problems.map((problem) => (
               <List.Item key={problem.id}>
                 <Text as="span" fontWeight="semibold">
-                  {problem.sku ?? problem.name}
+                  {problem.sku ? <SkuLink sku={problem.sku} /> : problem.name}
                 </Text>
                 {t("problems.why", { why: say(problem.text) })}
                 <Link url={problem.fixUrl}>{t("problems.fix")}</Link>

@@ -1,12 +1,10 @@
 // Orders sent, shipped and delivered per day as a picture: an SVG line chart whose title and description
 // say in words what it shows, for a screen reader and for anyone who cannot tell the lines apart.
 import { useTranslation } from "react-i18next";
+import { CHART_HEIGHT, CHART_WIDTH, ChartAxes, chartScale } from "../components/chart-frame";
 import { useFormat } from "../i18n/react";
 import type { ChartDay } from "./queries.server";
 
-const WIDTH = 720;
-const HEIGHT = 240;
-const PAD = { left: 40, right: 16, top: 16, bottom: 32 };
 const LABELLED_BY = ["orders-chart-title", "orders-chart-desc"].join(" ");
 const SERIES = [
   { key: "sent", colour: "#2c6ecb", dash: undefined },
@@ -20,11 +18,10 @@ const middayOf = (date: string) => `${date}T12:00:00Z`;
 export function OrdersChart({ days }: { days: ChartDay[] }) {
   const { t } = useTranslation("dashboard");
   const format = useFormat();
-  const max = Math.max(1, ...days.flatMap((day) => [day.sent, day.shipped, day.delivered]));
-  const plotWidth = WIDTH - PAD.left - PAD.right;
-  const plotHeight = HEIGHT - PAD.top - PAD.bottom;
-  const x = (index: number) => PAD.left + (days.length > 1 ? (index / (days.length - 1)) * plotWidth : 0);
-  const y = (value: number) => PAD.top + plotHeight - (value / max) * plotHeight;
+  const scale = chartScale(days.length, {
+    max: Math.max(1, ...days.flatMap((day) => [day.sent, day.shipped, day.delivered])),
+  });
+  const { x, y } = scale;
   const totals = { sent: 0, shipped: 0, delivered: 0 };
   for (const day of days) {
     totals.sent += day.sent;
@@ -56,26 +53,19 @@ export function OrdersChart({ days }: { days: ChartDay[] }) {
       <svg
         role="img"
         aria-labelledby={LABELLED_BY}
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`}
         width="100%"
         data-testid="orders-chart"
       >
         <title id="orders-chart-title">{t("chart.svgTitle", { from, to })}</title>
         <desc id="orders-chart-desc">{description}</desc>
-        <line x1={PAD.left} y1={y(0)} x2={WIDTH - PAD.right} y2={y(0)} stroke="#8a8a8a" />
-        <line x1={PAD.left} y1={PAD.top} x2={PAD.left} y2={y(0)} stroke="#8a8a8a" />
-        <text x={PAD.left - 6} y={y(max) + 4} textAnchor="end" fontSize="11">
-          {format.number(max)}
-        </text>
-        <text x={PAD.left - 6} y={y(0) + 4} textAnchor="end" fontSize="11">
-          {format.number(0)}
-        </text>
-        <text x={x(0)} y={HEIGHT - 8} fontSize="11">
-          {from}
-        </text>
-        <text x={x(days.length - 1)} y={HEIGHT - 8} textAnchor="end" fontSize="11">
-          {to}
-        </text>
+        <ChartAxes
+          scale={scale}
+          minLabel={format.number(0)}
+          maxLabel={format.number(scale.max)}
+          firstLabel={from}
+          lastLabel={to}
+        />
         {SERIES.map(({ key, colour, dash }) => (
           <polyline
             key={key}

@@ -7,7 +7,9 @@ export type CsvValue = string | number | boolean | null | undefined;
 /** A CSV field: quoted, quotes doubled, and a leading formula character neutralised for spreadsheets. */
 export function csvField(value: CsvValue): string {
   const text = value === null || value === undefined ? "" : String(value);
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  // A number is written as itself: "-3" (a quantity out) is a number to a spreadsheet, never a formula.
+  const formula = typeof value !== "number" && /^[=+\-@\t\r]/.test(text);
+  const safe = formula ? `'${text}` : text;
   return `"${safe.replaceAll('"', '""')}"`;
 }
 

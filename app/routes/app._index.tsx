@@ -13,7 +13,7 @@ import { listLocations } from "../fulfillment/locations.server";
 import { message, type Message } from "../i18n/message";
 import { readTexts } from "../i18n/texts";
 import { Checklist } from "../onboarding/checklist";
-import { checkApiKey, connectionFormSchema, testConnection } from "../onboarding/connection.server";
+import { connectionFormSchema, testConnection } from "../onboarding/connection.server";
 import { previewRules, recentOrders, usedNames, PREVIEW_ORDERS } from "../onboarding/rules.server";
 import { ONBOARDING_STEPS, nextStep, showsDashboard, type OnboardingStep } from "../onboarding/state";
 import {
@@ -34,7 +34,8 @@ import {
 } from "../onboarding/steps.server";
 import type { ChecklistView, HomeAnswer } from "../onboarding/view";
 import { shopTimeZone } from "../orders/queries.server";
-import { loadSettings, warehouseAccess } from "../settings/settings.server";
+import { accountSenders } from "../settings/senders.server";
+import { loadSettings } from "../settings/settings.server";
 import { createShopAdmin, type ShopAdmin } from "../shopify/admin-graphql.server";
 import { loadStatusSettings } from "../statuses/settings.server";
 import { notifyAddress } from "../statuses/notify-token.server";
@@ -49,14 +50,6 @@ async function locationChoices(admin: ShopAdmin) {
   } catch {
     return null;
   }
-}
-
-/** The account's senders, asked of the warehouse with the saved key (null: no key, or paused). */
-async function accountSenders(shop: string) {
-  const { db, clock } = appContext();
-  const access = await warehouseAccess(db, shop);
-  if (!access) return null;
-  return checkApiKey({ db, clock }, shop, access.apiKey);
 }
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -104,7 +97,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     };
   }
   if (open === "sender") {
-    const check = await accountSenders(shop);
+    const check = await accountSenders(appContext(), shop);
     view.sender = {
       current: settings.mapping.deliverySenderId ?? null,
       senders: check?.ok ? check.senders : null,
@@ -200,7 +193,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<HomeAnswe
     case "saveRules":
       return answerOf(intent, await saveRules(deps, shop, input));
     case "saveSender": {
-      const check = await accountSenders(shop);
+      const check = await accountSenders(appContext(), shop);
       if (!check?.ok) {
         const problem: Message = check?.ok === false ? check.problem : message("onboarding:sender.needsKey");
         return { ok: false, intent, problems: [problem] };

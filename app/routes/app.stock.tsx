@@ -1,6 +1,7 @@
 // The Stock page: whether stock can run (a location chosen), the last sync and the history of syncs, the
 // drift the newest sync found (SKUs on one side only, quantities that differed, shared or untracked SKUs),
-// the catalogue's problems with a link to fix each in Shopify, "Sync now", and the stock settings.
+// the catalogue's problems with a link to fix each in Shopify, "Sync now", and the stock settings. Each
+// SKU listed links to its own page (app/routes/app.stock_.sku.tsx), and any SKU can be opened by name.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link as RemixLink, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import {
@@ -34,6 +35,7 @@ import { stockOverview } from "../stock/queries.server";
 import { MIN_STOCK_INTERVAL_MINUTES, MAX_STOCK_INTERVAL_MINUTES } from "../stock/settings";
 import { loadStockSettings, saveStockSettings } from "../stock/settings.server";
 import { NOT_STOCKED_NOW, STALE } from "../stock/shopify.server";
+import { OpenSku, SkuLink } from "../stock/sku-link";
 import { wakeWorker } from "../work/worker.server";
 
 /** Why Shopify refused an item's quantity, in the admin's words where the app decided it. */
@@ -201,30 +203,42 @@ export default function Stock() {
                     </Text>
                     <Button onClick={() => void downloadDrift()}>{t("drift.export")}</Button>
                   </InlineStack>
-                  <DriftList title={t("drift.missingInShopify")} items={drift.missingInShopify} />
+                  <DriftList
+                    title={t("drift.missingInShopify")}
+                    items={drift.missingInShopify.map((sku) => ({ sku, text: sku }))}
+                  />
                   <DriftList
                     title={t("drift.missingAtWarehouse")}
-                    items={drift.missingAtWarehouse.map((item) =>
-                      t("drift.inShopify", { sku: item.sku, quantity: format.number(item.quantity) }),
-                    )}
+                    items={drift.missingAtWarehouse.map((item) => ({
+                      sku: item.sku,
+                      text: t("drift.inShopify", { sku: item.sku, quantity: format.number(item.quantity) }),
+                    }))}
                   />
                   <DriftList
                     title={t("drift.written")}
-                    items={drift.written.map((item) =>
-                      t("drift.change", {
+                    items={drift.written.map((item) => ({
+                      sku: item.sku,
+                      text: t("drift.change", {
                         sku: item.sku,
                         from: format.number(item.from),
                         to: format.number(item.to),
                       }),
-                    )}
+                    }))}
                   />
-                  <DriftList title={t("drift.sharedSkus")} items={drift.sharedSkus.map((item) => item.sku)} />
-                  <DriftList title={t("drift.untracked")} items={drift.untracked.map((item) => item.sku)} />
+                  <DriftList
+                    title={t("drift.sharedSkus")}
+                    items={drift.sharedSkus.map(({ sku }) => ({ sku, text: sku }))}
+                  />
+                  <DriftList
+                    title={t("drift.untracked")}
+                    items={drift.untracked.map(({ sku }) => ({ sku, text: sku }))}
+                  />
                   <DriftList
                     title={t("drift.failures")}
-                    items={drift.failures.map((item) =>
-                      t("drift.failure.line", { sku: item.sku, why: say(item.text) }),
-                    )}
+                    items={drift.failures.map((item) => ({
+                      sku: item.sku,
+                      text: t("drift.failure.line", { sku: item.sku, why: say(item.text) }),
+                    }))}
                   />
                 </BlockStack>
               </Card>
@@ -268,49 +282,52 @@ export default function Stock() {
             </BlockStack>
           </Layout.Section>
           <Layout.Section variant="oneThird">
-            <Card>
-              <form
-                onSubmit={(event) => {
-                  event.preventDefault();
-                  post({ intent: "settings", quantityName, intervalMinutes });
-                }}
-              >
-                <FormLayout>
-                  <Text as="h2" variant="headingMd">
-                    {t("settings.title")}
-                  </Text>
-                  {QUANTITY_NAMES.map((name) => (
-                    <RadioButton
-                      key={name}
-                      id={`quantity-${name}`}
-                      name="quantityName"
-                      label={t(`settings.quantity.${name}.label`)}
-                      helpText={t(`settings.quantity.${name}.help`)}
-                      checked={quantityName === name}
-                      onChange={() => setQuantityName(name)}
-                    />
-                  ))}
-                  {errors.quantityName && (
-                    <Text as="p" tone="critical">
-                      {say(errors.quantityName)}
+            <BlockStack gap="400">
+              <OpenSku />
+              <Card>
+                <form
+                  onSubmit={(event) => {
+                    event.preventDefault();
+                    post({ intent: "settings", quantityName, intervalMinutes });
+                  }}
+                >
+                  <FormLayout>
+                    <Text as="h2" variant="headingMd">
+                      {t("settings.title")}
                     </Text>
-                  )}
-                  <TextField
-                    label={t("settings.interval")}
-                    type="number"
-                    min={MIN_STOCK_INTERVAL_MINUTES}
-                    max={MAX_STOCK_INTERVAL_MINUTES}
-                    autoComplete="off"
-                    value={intervalMinutes}
-                    onChange={setIntervalMinutes}
-                    error={errors.intervalMinutes && say(errors.intervalMinutes)}
-                  />
-                  <Button submit loading={busy}>
-                    {t("settings.save")}
-                  </Button>
-                </FormLayout>
-              </form>
-            </Card>
+                    {QUANTITY_NAMES.map((name) => (
+                      <RadioButton
+                        key={name}
+                        id={`quantity-${name}`}
+                        name="quantityName"
+                        label={t(`settings.quantity.${name}.label`)}
+                        helpText={t(`settings.quantity.${name}.help`)}
+                        checked={quantityName === name}
+                        onChange={() => setQuantityName(name)}
+                      />
+                    ))}
+                    {errors.quantityName && (
+                      <Text as="p" tone="critical">
+                        {say(errors.quantityName)}
+                      </Text>
+                    )}
+                    <TextField
+                      label={t("settings.interval")}
+                      type="number"
+                      min={MIN_STOCK_INTERVAL_MINUTES}
+                      max={MAX_STOCK_INTERVAL_MINUTES}
+                      autoComplete="off"
+                      value={intervalMinutes}
+                      onChange={setIntervalMinutes}
+                      error={errors.intervalMinutes && say(errors.intervalMinutes)}
+                    />
+                    <Button submit loading={busy}>
+                      {t("settings.save")}
+                    </Button>
+                  </FormLayout>
+                </form>
+              </Card>
+            </BlockStack>
           </Layout.Section>
         </Layout>
       </BlockStack>
@@ -318,7 +335,8 @@ export default function Stock() {
   );
 }
 
-function DriftList({ title, items }: { title: string; items: string[] }) {
+/** A drift list, each line a link to its SKU's page (its movements say how the warehouse got there). */
+function DriftList({ title, items }: { title: string; items: Array<{ sku: string; text: string }> }) {
   const { t } = useTranslation("stock");
   const format = useFormat();
   if (!items.length) return null;
@@ -329,7 +347,9 @@ function DriftList({ title, items }: { title: string; items: string[] }) {
       </Text>
       <List>
         {items.slice(0, 50).map((item) => (
-          <List.Item key={item}>{item}</List.Item>
+          <List.Item key={item.text}>
+            <SkuLink sku={item.sku}>{item.text}</SkuLink>
+          </List.Item>
         ))}
       </List>
     </BlockStack>

@@ -15,6 +15,9 @@ describe("CSV exports", () => {
     for (const hostile of ["=HYPERLINK(1)", "+1", "-2+3", "@SUM(A1)", "\tx", "\rx"])
       expect(csvField(hostile)).toBe(`"'${hostile}"`);
     expect(csvField("a=1")).toBe('"a=1"');
+    // A number is no formula: a quantity out stays a negative number, as text "-3" would not.
+    expect(csvField(-3)).toBe('"-3"');
+    expect(csvField("-3")).toBe(`"'-3"`);
   });
 
   it("writes rows with CRLF line ends, a line end after the last", () => {

@@ -1,11 +1,19 @@
 // The settings page in a real browser: the ApiKey goes in and only its hint ever comes back; bad input
 // is refused beside its field with nothing saved; a paused shop is told to enter a new key; the warehouse
 // notification address is shown whole, copied, and replaced after a confirmation.
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { env } from "../../app/env.server";
 import { notifyTokenDigest } from "../../app/statuses/notify-token.server";
+import { startWarehouseSimulator } from "../warehouse-sim";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
+
+// The Sender card asks the warehouse for the account's senders once a key is saved: the simulator, on
+// loopback, answers (it refuses these keys; test/pages/settings-sender.test.ts covers the card).
+const sim = await startWarehouseSimulator();
+process.env.WAREHOUSE_API_URL = sim.url;
+process.env.WAREHOUSE_API_V2_URL = sim.urlV2;
+afterAll(() => sim.close());
 
 const pages = useAdminPages();
 const API_KEY = "sk-live-5f1c2e9a44d08b70";

@@ -31,6 +31,8 @@ import {
   type OrderSettings,
 } from "../../orders/settings";
 import { loadSettings, saveSettings, sharedKeyConflict } from "../../settings/settings.server";
+import { SenderCard } from "../../settings/sender-card";
+import { withSavedSender } from "../../settings/senders.server";
 import { sayTexts } from "../../components/use-texts";
 import { notifyAddress, rotateNotifyToken } from "../../statuses/notify-token.server";
 import { authenticate } from "../../shopify.server";
@@ -97,7 +99,10 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAns
     wakeWorker(session.shop);
     return { ok: true, saved: false, message: message("settings:reference.requested") };
   }
-  const saved = await saveSettings({ ...appContext(), wake: wakeWorker, shopChanged }, session.shop, input);
+  const context = appContext();
+  // The sender is the Sender card's to choose (app/settings/sender-card.tsx): kept as saved here.
+  const form = await withSavedSender(context.db, session.shop, input);
+  const saved = await saveSettings({ ...context, wake: wakeWorker, shopChanged }, session.shop, form);
   // Only a message goes back: the saved settings reach the page through the loader, without the key.
   return saved.ok
     ? { ok: true, saved: true, message: message("settings:saved") }
@@ -370,6 +375,7 @@ export default function Settings() {
         )}
         {form}
         <Layout>
+          <SenderCard />
           <NotificationAddress
             address={notifications}
             replacing={replacing}

@@ -1,0 +1,120 @@
+// Settings' Sender card: which of the account's legal entities sends the parcels (`delivery_sender_id`),
+// or the warehouse's default. The account's senders are read from the warehouse through its own route
+// (app/routes/app.settings_.sender.tsx) once the page is open; the saved choice is marked, a saved id the
+// warehouse no longer lists is said, and a warehouse that cannot answer leaves the saved id shown.
+import { useFetcher } from "@remix-run/react";
+import { Banner, BlockStack, Button, Card, InlineStack, Layout, RadioButton, Text } from "@shopify/polaris";
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useTexts } from "../components/use-texts";
+import type { action, loader } from "../routes/app.settings_.sender";
+
+const SENDER_ROUTE = "/app/settings/sender";
+
+export function SenderCard() {
+  const { t } = useTranslation("settings");
+  const say = useTexts();
+  const list = useFetcher<typeof loader>();
+  const save = useFetcher<typeof action>();
+  const [choice, setChoice] = useState<string | null>(null);
+  const view = list.data;
+
+  const asked = useRef(false);
+  useEffect(() => {
+    // Once, when the page opens; saving reads it again by itself (a fetcher's data is revalidated).
+    if (asked.current) return;
+    asked.current = true;
+    list.load(SENDER_ROUTE);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  // What the warehouse says now is what is chosen, until the merchant picks another.
+  useEffect(() => setChoice(view ? (view.saved ?? "") : null), [view]);
+
+  const saving = save.state !== "idle";
+  const answer = save.state === "idle" ? save.data : undefined;
+  const saved = view?.saved ?? null;
+
+  const body = () => {
+    if (!view) return <Text as="p">{t("sender.loading")}</Text>;
+    if (view.state === "noKey") return <Text as="p">{t("sender.noKey")}</Text>;
+    if (view.state === "paused") return <Text as="p">{t("sender.paused")}</Text>;
+    if (view.state === "failed") {
+      return (
+        <Banner tone="warning" title={t("sender.unavailable")}>
+          <BlockStack gap="200">
+            <p>{say(view.problem)}</p>
+            <InlineStack>
+              <Button loading={list.state !== "idle"} onClick={() => list.load(SENDER_ROUTE)}>
+                {t("sender.retry")}
+              </Button>
+            </InlineStack>
+          </BlockStack>
+        </Banner>
+      );
+    }
+    const options = [
+      { id: "", label: t("sender.default") },
+      ...view.senders.map((sender) => ({
+        id: sender.id,
+        label: t("sender.option", { name: sender.name, id: sender.id }),
+      })),
+    ];
+    return (
+      <BlockStack gap="200">
+        {!view.savedListed && saved && (
+          <Banner tone="warning" title={t("sender.goneTitle")}>
+            <p>{t("sender.gone", { id: saved })}</p>
+          </Banner>
+        )}
+        {view.senders.length === 0 && (
+          <Text as="p" tone="subdued">
+            {t("sender.none")}
+          </Text>
+        )}
+        {options.map((option) => (
+          <RadioButton
+            key={option.id}
+            id={`sender-${option.id || "default"}`}
+            name="sender"
+            label={option.label}
+            helpText={option.id === (saved ?? "") ? t("sender.current") : undefined}
+            checked={choice === option.id}
+            onChange={() => setChoice(option.id)}
+          />
+        ))}
+        <InlineStack>
+          <Button
+            variant="primary"
+            loading={saving}
+            disabled={choice === null || choice === (saved ?? "")}
+            onClick={() =>
+              save.submit(
+                { senderId: choice ?? "" },
+                { method: "post", action: SENDER_ROUTE, encType: "application/json" },
+              )
+            }
+          >
+            {t("sender.save")}
+          </Button>
+        </InlineStack>
+      </BlockStack>
+    );
+  };
+
+  return (
+    <Layout.AnnotatedSection title={t("sender.title")} description={t("sender.description")}>
+      <Card>
+        <BlockStack gap="300">
+          {answer?.ok && <Banner tone="success">{say(answer.done)}</Banner>}
+          {answer && !answer.ok && <Banner tone="critical">{say(answer.problems)}</Banner>}
+          {body()}
+          {saved && view?.state !== "listed" && (
+            <Text as="p" tone="subdued">
+              {t("sender.savedId", { id: saved })}
+            </Text>
+          )}
+        </BlockStack>
+      </Card>
+    </Layout.AnnotatedSection>
+  );
+}

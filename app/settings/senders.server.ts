@@ -1,0 +1,82 @@
+// The sender in Settings: the account's senders as the warehouse lists them now (senderDetails), the one
+// saved as `delivery_sender_id` in the order settings, and a new choice saved through the checklist's own
+// sender step (saveSender), so that Settings and the checklist can never save differently. A saved id the
+// warehouse no longer lists is said, never dropped; a warehouse that cannot answer leaves the saved choice.
+import type { ServiceDeps } from "../context.server";
+import type { Db } from "../db.server";
+import { message, type Message } from "../i18n/message";
+import { checkApiKey, type ConnectionCheck, type WarehouseSender } from "../onboarding/connection.server";
+import { saveSender, type StepAnswer } from "../onboarding/steps.server";
+import type { WarehouseEndpoints } from "../warehouse/client.server";
+import { loadSettings, warehouseAccess } from "./settings.server";
+
+export interface SenderDeps extends ServiceDeps {
+  endpoints?: Partial<WarehouseEndpoints>;
+  fetch?: typeof fetch;
+}
+
+/** The account's senders, asked of the warehouse with the saved key (null: no key, or the shop paused). */
+export async function accountSenders(deps: SenderDeps, shop: string): Promise<ConnectionCheck | null> {
+  const access = await warehouseAccess(deps.db, shop);
+  if (!access) return null;
+  return checkApiKey(deps, shop, access.apiKey);
+}
+
+/** `saved` is the saved `delivery_sender_id` in every state; null: the warehouse's default. */
+export type SenderCardView =
+  | { state: "listed"; saved: string | null; senders: WarehouseSender[]; savedListed: boolean }
+  /** No key saved. */
+  | { state: "noKey"; saved: string | null }
+  /** The shop is paused: the warehouse refused its key. */
+  | { state: "paused"; saved: string | null }
+  | { state: "failed"; saved: string | null; problem: Message };
+
+/** What the Sender card shows: the saved choice, and the account's senders or why there are none. */
+export async function senderCard(deps: SenderDeps, shop: string): Promise<SenderCardView> {
+  const settings = await loadSettings(deps.db, shop, deps.log);
+  const saved = settings.mapping.deliverySenderId ?? null;
+  if (!settings.hasApiKey) return { saved, state: "noKey" };
+  if (settings.pausedAt) return { saved, state: "paused" };
+  const check = await accountSenders(deps, shop);
+  if (check === null) return { saved, state: "paused" };
+  if (!check.ok) return { saved, state: "failed", problem: check.problem };
+  return {
+    saved,
+    state: "listed",
+    senders: check.senders,
+    savedListed: saved === null || check.senders.some((sender) => sender.id === saved),
+  };
+}
+
+/**
+ * Saves the card's choice (`{ senderId }`, "" for the warehouse's default) as the checklist's sender step
+ * does, against the senders the warehouse lists now; saving a changed sender asks for a re-mapping of the
+ * orders not yet sent, as every save of the order settings does.
+ */
+export async function chooseSender(deps: SenderDeps, shop: string, input: unknown): Promise<StepAnswer> {
+  const check = await accountSenders(deps, shop);
+  if (check === null) return { ok: false, problems: [message("settings:sender.noKey")] };
+  if (!check.ok) return { ok: false, problems: [check.problem] };
+  return saveSender(deps, shop, input, check.senders);
+}
+
+/**
+ * The main Settings form's input with the sender as saved: the Sender card owns the choice, so a form
+ * opened before the card saved (or in another tab) never puts the old sender back.
+ */
+export async function withSavedSender(db: Db, shop: string, input: unknown): Promise<unknown> {
+  if (typeof input !== "object" || input === null) return input;
+  const form = input as { mapping?: unknown };
+  if (typeof form.mapping !== "object" || form.mapping === null) return input;
+  const row = await db.shopSettings.findUnique({ where: { shop }, select: { mapping: true } });
+  let saved: unknown;
+  try {
+    saved = row?.mapping
+      ? (JSON.parse(row.mapping) as { deliverySenderId?: unknown }).deliverySenderId
+      : undefined;
+  } catch {
+    saved = undefined;
+  }
+  const { deliverySenderId: _sent, ...mapping } = form.mapping as Record<string, unknown>;
+  return { ...form, mapping: typeof saved === "string" ? { ...mapping, deliverySenderId: saved } : mapping };
+}
