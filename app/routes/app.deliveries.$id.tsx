@@ -211,7 +211,7 @@ export default function Delivery() {
               <Text as="p" tone="subdued">
                 {t("detail.noLines")}
               </Text>
-            ) : (
+            ) : delivery.warehouseId ? (
               <DataTable
                 columnContentTypes={["text", "text", "numeric", "numeric", "numeric"]}
                 headings={[
@@ -235,6 +235,16 @@ export default function Delivery() {
                   format.number(delivery.totals.received),
                   difference(delivery.totals.received, delivery.totals.planned),
                 ]}
+                totalsName={{ singular: t("detail.total"), plural: t("detail.total") }}
+                showTotalsInFooter
+              />
+            ) : (
+              // Not at the warehouse (yet): nothing can have been received.
+              <DataTable
+                columnContentTypes={["text", "text", "numeric"]}
+                headings={[t("detail.sku"), t("detail.name"), t("detail.planned")]}
+                rows={delivery.lines.map((line) => [line.sku, line.name, format.number(line.count)])}
+                totals={["", "", format.number(delivery.totals.planned)]}
                 totalsName={{ singular: t("detail.total"), plural: t("detail.total") }}
                 showTotalsInFooter
               />
