@@ -35,6 +35,11 @@ import { DELIVERY_STATE, mergeReport, readLines, type DeliveryLine } from "./lin
 export interface DeliveryDeps extends AppContext {
   /** Overrides of the configured warehouse endpoints (tests). */
   endpoints?: Partial<WarehouseEndpoints>;
+  /**
+   * How long after a request last left the warehouse could still be making it: a look-up that misses
+   * before then proves nothing (WAREHOUSE_IN_DOUBT_AFTER_MS, as for orders, unless given).
+   */
+  missBelievedAfterMs?: number;
 }
 
 /** The longest a merchant's click waits for the key's rate limits (shared with the engine) before it says so. */
@@ -48,6 +53,21 @@ const LIST_REFRESH_MAX = 500;
 
 /** The key of the text a look-up that did not find the request leaves: sending again is offered then. */
 export const NOT_FOUND_KEY = "deliveries:problem.notFound";
+const IN_DOUBT_KEY = "deliveries:problem.inDoubt";
+const NOT_FOUND_YET_KEY = "deliveries:problem.notFoundYet";
+
+/** Whether a look-up's answer is a miss (the warehouse was asked and does not list it), not a failure to ask. */
+export const isLookUpMiss = (text: Message) => text.key === NOT_FOUND_KEY || text.key === NOT_FOUND_YET_KEY;
+
+/**
+ * When the request last left: kept as the `sentAt` value of the row's in-doubt text (the table has no
+ * column for it), carried from text to text while it stays in doubt; the row's last write otherwise.
+ */
+function lastSentAt(row: InboundDelivery): Date {
+  const sentAt = readTexts(row.error).find((text) => typeof text.values?.sentAt === "string")?.values?.sentAt;
+  const at = typeof sentAt === "string" ? new Date(sentAt) : null;
+  return at && !Number.isNaN(at.getTime()) ? at : row.updatedAt;
+}
 
 const NEXT_VERSION = { version: { increment: 1 } } as const;
 const asRead = (row: InboundDelivery) => ({ id: row.id, version: row.version });
@@ -82,7 +102,7 @@ function failureText(error: unknown): Message {
     return message("deliveries:problem.refused", undefined, error.messages.join("; ") || undefined);
   if (error instanceof WarehouseUnauthorized) return message("deliveries:problem.keyRefused");
   if (error instanceof WarehouseRateLimited) return message("deliveries:problem.busy");
-  if (error instanceof WarehouseError && error.inDoubt) return message("deliveries:problem.inDoubt");
+  if (error instanceof WarehouseError && error.inDoubt) return message(IN_DOUBT_KEY);
   return message("deliveries:problem.notSent");
 }
 
@@ -177,6 +197,7 @@ async function sendRow(
   const { db, log, clock } = deps;
   const warehouse = clientFor(deps, shop, access);
   let data: Parameters<typeof db.inboundDelivery.updateMany>[0]["data"];
+  const leftAt = clock();
   try {
     const added = await warehouse.addDeliveryRequest({
       idRequest: row.idRequest,
@@ -202,7 +223,9 @@ async function sendRow(
     const inDoubt = !(error instanceof WarehouseError) || error.inDoubt;
     data = {
       state: inDoubt ? DELIVERY_STATE.inDoubt : DELIVERY_STATE.failed,
-      error: writeTexts([failureText(error)]),
+      error: writeTexts([
+        inDoubt ? message(IN_DOUBT_KEY, { sentAt: leftAt.toISOString() }) : failureText(error),
+      ]),
     };
     log.warn(
       {
@@ -230,9 +253,10 @@ async function sendRow(
 export type ActionOutcome = { ok: true; message: Message } | { ok: false; message: Message };
 
 /**
- * A request in doubt looked up by its idRequest in the warehouse's list (from the day it was made to
- * today): found, it is `sent` with the warehouse's id; not found, it stays in doubt and the page offers to
- * send it again.
+ * A request in doubt looked up by its idRequest in the warehouse's list (from the day before it was made
+ * to today): found, it is `sent` with the warehouse's id; not found, it stays in doubt, and once the
+ * warehouse could no longer be making it (missBelievedAfterMs after it last left) the page offers to send
+ * it again.
  */
 export async function lookUpDeliveryRequest(
   deps: DeliveryDeps,
@@ -261,6 +285,10 @@ export async function lookUpDeliveryRequest(
     return { ok: false, message: failureText(error) };
   }
   const found = listed.find((record) => record.idRequest === row.idRequest);
+  const sentAt = lastSentAt(row);
+  const believed =
+    clock().getTime() - sentAt.getTime() >= (deps.missBelievedAfterMs ?? env().WAREHOUSE_IN_DOUBT_AFTER_MS);
+  const miss = message(believed ? NOT_FOUND_KEY : NOT_FOUND_YET_KEY, { sentAt: sentAt.toISOString() });
   const { count } = await db.inboundDelivery.updateMany({
     where: { ...asRead(row), state: DELIVERY_STATE.inDoubt },
     data: found
@@ -272,12 +300,10 @@ export async function lookUpDeliveryRequest(
           checkedAt: clock(),
           ...NEXT_VERSION,
         }
-      : { error: writeTexts([message(NOT_FOUND_KEY)]), checkedAt: clock(), ...NEXT_VERSION },
+      : { error: writeTexts([miss]), checkedAt: clock(), ...NEXT_VERSION },
   });
   if (count === 0) return { ok: false, message: message("deliveries:action.changedMeanwhile") };
-  return found
-    ? { ok: true, message: message("deliveries:action.found") }
-    : { ok: false, message: message(NOT_FOUND_KEY) };
+  return found ? { ok: true, message: message("deliveries:action.found") } : { ok: false, message: miss };
 }
 
 /** Whether the row may be sent again: it failed, or a look-up found it missing at the warehouse. */
@@ -327,7 +353,7 @@ export async function settleStaleSending(
     where: { ...asRead(row), shop, state: DELIVERY_STATE.sending },
     data: {
       state: DELIVERY_STATE.inDoubt,
-      error: writeTexts([message("deliveries:problem.inDoubt")]),
+      error: writeTexts([message(IN_DOUBT_KEY, { sentAt: row.updatedAt.toISOString() })]),
       ...NEXT_VERSION,
     },
   });

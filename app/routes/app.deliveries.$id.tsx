@@ -13,7 +13,7 @@ import { appContext } from "../context.server";
 import {
   lookUpDeliveryRequest,
   maySendAgain,
-  NOT_FOUND_KEY,
+  isLookUpMiss,
   refreshDeliveryRequest,
   sendDeliveryRequestAgain,
   settleStaleSending,
@@ -43,7 +43,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     row = await db.inboundDelivery.findUniqueOrThrow({ where: { id: row.id } });
   if (row.state === DELIVERY_STATE.inDoubt && !maySendAgain(row)) {
     const looked = await lookUpDeliveryRequest(context, shop, row.id);
-    stale = !looked.ok && looked.message.key !== NOT_FOUND_KEY;
+    stale = !looked.ok && !isLookUpMiss(looked.message);
   }
   row = await db.inboundDelivery.findUniqueOrThrow({ where: { id: row.id } });
   if (row.warehouseId) {

@@ -171,11 +171,22 @@ describe("a new delivery request", () => {
     expect(sim.store().deliveries.size).toBe(1);
   });
 
-  it("that never reached the warehouse is sent again under its number once the look-up misses", async () => {
+  it("that never reached the warehouse is sent again under its number once a late look-up misses", async () => {
     sim.faults.failNext({ count: 1, status: 502, operations: [OPERATIONS.addDeliveryRequest] });
     const { row } = await created(form());
     expect(row.state).toBe("in_doubt");
+    // Just after it left, a miss proves nothing: the warehouse may still be making it.
     expect(await lookUpDeliveryRequest(deps(), SHOP, row.id)).toMatchObject({
+      ok: false,
+      message: { key: "deliveries:problem.notFoundYet" },
+    });
+    const early = await db().inboundDelivery.findUniqueOrThrow({ where: { id: row.id } });
+    expect(early.state).toBe("in_doubt");
+    expect(maySendAgain(early)).toBe(false);
+    expect(await sendDeliveryRequestAgain(deps(), SHOP, row.id)).toMatchObject({ ok: false });
+    // Eleven minutes later (the window is ten), the miss is believed.
+    const later = { ...deps(), clock: () => new Date(Date.now() + 11 * 60_000) };
+    expect(await lookUpDeliveryRequest(later, SHOP, row.id)).toMatchObject({
       ok: false,
       message: { key: "deliveries:problem.notFound" },
     });
