@@ -214,8 +214,14 @@ describe("a new delivery request", () => {
     expect(sim.store().deliveries.size).toBe(0);
 
     sim.seedProducts([{ sku: "SOAP-404", name: "Мило" }]);
-    expect(await sendDeliveryRequestAgain(deps(), SHOP, row.id)).toMatchObject({ ok: true });
+    // Two clicks at once: one claims the row and sends, the other finds it changed.
+    const clicks = await Promise.all([
+      sendDeliveryRequestAgain(deps(), SHOP, row.id),
+      sendDeliveryRequestAgain(deps(), SHOP, row.id),
+    ]);
+    expect(clicks.map((click) => click.ok).sort()).toEqual([false, true]);
     expect(sim.store().deliveries.size).toBe(1);
+    expect((await db().inboundDelivery.findUniqueOrThrow({ where: { id: row.id } })).state).toBe("sent");
   });
 
   it("is refused field by field, and nothing is written or sent", async () => {

@@ -241,7 +241,11 @@ describe("every operation against the simulator", () => {
       products: [{ sku: "CUP-002", name: "Чашка", count: 12 }],
     });
     await warehouse.listDeliveryRequest({ datefrom: "20261117", dateto: "20261117" });
-    const [added, listed] = bodies;
+    await warehouse.reportDeliveryRequest("100001");
+    const [added, listed, reported] = bodies;
+    expect(reported!.toString("utf8")).toBe(
+      `{"apiKey":"${sim.apiKey}","method":"ReportDeliveryRequest","properties":{"id":"100001"}}`,
+    );
     const comment = Buffer.from([0xd1, 0x81, ...Buffer.from('omment":"', "latin1")]);
     expect(added!.includes(comment)).toBe(true);
     expect(added!.includes(Buffer.from('"comment"'))).toBe(false);
