@@ -31,6 +31,7 @@ import {
   type FieldErrors,
 } from "./form";
 import { DELIVERY_STATE, mergeReport, readLines, type DeliveryLine } from "./lines";
+import { cardAtWarehouse } from "./queries.server";
 
 export interface DeliveryDeps extends AppContext {
   /** Overrides of the configured warehouse endpoints (tests). */
@@ -134,7 +135,14 @@ export async function createDeliveryRequest(
   const items = skus.length
     ? await db.catalogueItem.findMany({
         where: { shop, sku: { in: skus }, deletedAt: null },
-        select: { sku: true, name: true, sentName: true, sentAt: true },
+        select: {
+          sku: true,
+          name: true,
+          sentSku: true,
+          sentName: true,
+          sentAt: true,
+          warehouseQuantity: true,
+        },
       })
     : [];
   const names = new Map<string, string>();
@@ -142,11 +150,11 @@ export async function createDeliveryRequest(
     const sku = line.sku.trim();
     if (!sku || errors[`lines.${index}.sku`]) return;
     const found = items.filter((item) => item.sku === sku);
-    const sent = found.find((item) => item.sentAt);
+    const sent = found.find(cardAtWarehouse);
     if (found.length === 0)
       errors[`lines.${index}.sku`] = message("deliveries:form.error.skuUnknown", { sku });
     else if (!sent) errors[`lines.${index}.sku`] = message("deliveries:form.error.skuNotSent", { sku });
-    else names.set(sku, sent.sentName ?? sent.name);
+    else names.set(sku, sent.sentAt ? (sent.sentName ?? sent.name) : sent.name);
   });
 
   const access = await accessOf(deps, shop);

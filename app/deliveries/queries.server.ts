@@ -128,6 +128,19 @@ export async function deliveriesCsv(db: Db, shop: string): Promise<string> {
   return csvDocument(rows);
 }
 
+/**
+ * Whether the warehouse has the card of the item's SKU: it accepted our AddProduct for this very SKU (a SKU
+ * changed in Shopify since is not the one it has), or its stock report lists the SKU.
+ */
+export function cardAtWarehouse(item: {
+  sku: string | null;
+  sentSku: string | null;
+  sentAt: Date | null;
+  warehouseQuantity: number | null;
+}): boolean {
+  return (item.sentAt !== null && (item.sentSku ?? item.sku) === item.sku) || item.warehouseQuantity !== null;
+}
+
 export interface SkuHit {
   sku: string;
   name: string;
@@ -144,15 +157,16 @@ export async function searchSkus(db: Db, shop: string, text: string): Promise<Sk
       sku: { not: null },
       OR: [{ sku: { contains: text } }, { name: { contains: text } }],
     },
-    select: { sku: true, name: true, sentAt: true },
+    select: { sku: true, name: true, sentSku: true, sentAt: true, warehouseQuantity: true },
     orderBy: { sku: "asc" },
     take: SKU_HITS * 3,
   });
   const bySku = new Map<string, SkuHit>();
   for (const item of items) {
     const known = bySku.get(item.sku!);
-    if (!known || (!known.atWarehouse && item.sentAt))
-      bySku.set(item.sku!, { sku: item.sku!, name: item.name, atWarehouse: item.sentAt !== null });
+    const atWarehouse = cardAtWarehouse(item);
+    if (!known || (!known.atWarehouse && atWarehouse))
+      bySku.set(item.sku!, { sku: item.sku!, name: item.name, atWarehouse });
   }
   return [...bySku.values()]
     .sort((a, b) => Number(b.atWarehouse) - Number(a.atWarehouse) || a.sku.localeCompare(b.sku))

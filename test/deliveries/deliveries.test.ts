@@ -226,6 +226,19 @@ describe("a new delivery request", () => {
 
   it("is refused field by field, and nothing is written or sent", async () => {
     await catalogueItem(SHOP, "NEW-1", "Новинка", false);
+    // A SKU changed in Shopify after its card was sent: the warehouse has the old one.
+    await db().catalogueItem.create({
+      data: {
+        shop: SHOP,
+        variantId: "gid://shopify/ProductVariant/renamed",
+        productId: "gid://shopify/Product/renamed",
+        sku: "RENAMED-2",
+        name: "Перейменований",
+        sentSku: "RENAMED-1",
+        sentName: "Перейменований",
+        sentAt: new Date(),
+      },
+    });
     const outcome = await createDeliveryRequest(
       deps(),
       SHOP,
@@ -239,6 +252,7 @@ describe("a new delivery request", () => {
           { sku: "TEA-001", count: "2" },
           { sku: "NOPE-9", count: "1" },
           { sku: "NEW-1", count: "1" },
+          { sku: "RENAMED-2", count: "1" },
         ],
       }),
     );
@@ -253,6 +267,7 @@ describe("a new delivery request", () => {
       "lines.1.sku": "deliveries:form.error.skuTwice",
       "lines.2.sku": "deliveries:form.error.skuUnknown",
       "lines.3.sku": "deliveries:form.error.skuNotSent",
+      "lines.4.sku": "deliveries:form.error.skuNotSent",
     });
     const more = await createDeliveryRequest(deps(), SHOP, form({ ttn: "", lines: [], method: "drone" }));
     expect(more.ok ? {} : Object.keys(more.errors).sort()).toEqual(["lines", "method"]);
@@ -268,6 +283,22 @@ describe("a new delivery request", () => {
     const { row } = await created(form({ method: "ownTransport", ttn: "whatever was typed before" }));
     expect(row).toMatchObject({ state: "sent", method: INBOUND_DELIVERY_METHOD.ownTransport, ttn: null });
     expect(sim.store().deliveries.get(row.warehouseId!)?.ttn).toBe("");
+  });
+
+  it("takes a SKU the warehouse's stock report lists, though the app never sent its card", async () => {
+    sim.seedProducts([{ sku: "MUG-9", name: "Кухоль" }]);
+    await db().catalogueItem.create({
+      data: {
+        shop: SHOP,
+        variantId: "gid://shopify/ProductVariant/mug",
+        productId: "gid://shopify/Product/mug",
+        sku: "MUG-9",
+        name: "Кухоль",
+        warehouseQuantity: 0,
+      },
+    });
+    const { row } = await created(form({ lines: [{ sku: "MUG-9", count: "6" }] }));
+    expect(row.state).toBe("sent");
   });
 
   it("is refused without a usable warehouse key", async () => {
