@@ -13,6 +13,7 @@ import { message, type Message } from "../i18n/message";
 import { readTexts, writeTexts } from "../i18n/texts";
 import { warehouseAccess, type WarehouseAccess } from "../settings/settings.server";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
+import { warehouseEndpoints } from "../warehouse/config.server";
 import { toCompactDate } from "../warehouse/dates";
 import {
   WarehouseBusinessError,
@@ -73,14 +74,21 @@ function lastSentAt(row: InboundDelivery): Date {
 const NEXT_VERSION = { version: { increment: 1 } } as const;
 const asRead = (row: InboundDelivery) => ({ id: row.id, version: row.version });
 
-function clientFor(deps: DeliveryDeps, shop: string, access: WarehouseAccess) {
+/** A read the merchant waits on (the list, a look-up, a report) gives up sooner than a send: it can be asked again. */
+const READ_TIMEOUT_MS = 5_000;
+
+function clientFor(deps: DeliveryDeps, shop: string, access: WarehouseAccess, purpose: "send" | "read") {
+  const configured = deps.endpoints?.timeoutMs ?? warehouseEndpoints().timeoutMs;
   return shopWarehouseClient({
     db: deps.db,
     clock: deps.clock,
     shop,
     apiKey: access.apiKey,
     maxLimiterWaitMs: LIMITER_WAIT_MS,
-    ...(deps.endpoints && { endpoints: deps.endpoints }),
+    endpoints: {
+      ...deps.endpoints,
+      timeoutMs: purpose === "read" ? Math.min(configured, READ_TIMEOUT_MS) : configured,
+    },
   }).warehouse;
 }
 
@@ -203,7 +211,7 @@ async function sendRow(
   access: WarehouseAccess,
 ): Promise<void> {
   const { db, log, clock } = deps;
-  const warehouse = clientFor(deps, shop, access);
+  const warehouse = clientFor(deps, shop, access, "send");
   let data: Parameters<typeof db.inboundDelivery.updateMany>[0]["data"];
   const leftAt = clock();
   try {
@@ -280,7 +288,7 @@ export async function lookUpDeliveryRequest(
   let listed: DeliveryRequestRecord[];
   try {
     const now = clock();
-    listed = await clientFor(deps, shop, access).listDeliveryRequest({
+    listed = await clientFor(deps, shop, access, "read").listDeliveryRequest({
       // A day earlier than the row: the warehouse's day may have begun before ours.
       datefrom: toCompactDate(new Date(row.createdAt.getTime() - 24 * 3_600_000)),
       dateto: toCompactDate(now),
@@ -381,7 +389,7 @@ export async function refreshDeliveryRequest(
   if (!access) return { ok: false, message: message("deliveries:form.error.noKey") };
   let report;
   try {
-    report = await clientFor(deps, shop, access).reportDeliveryRequest(row.warehouseId);
+    report = await clientFor(deps, shop, access, "read").reportDeliveryRequest(row.warehouseId);
   } catch (error) {
     log.warn(
       { shop, event: "deliveries.report_failed", idRequest: row.idRequest, err: error },
@@ -437,7 +445,7 @@ export async function refreshDeliveryList(deps: DeliveryDeps, shop: string): Pro
   listAskedAt.set(shop, now.getTime());
   let listed: DeliveryRequestRecord[];
   try {
-    listed = await clientFor(deps, shop, access).listDeliveryRequest({
+    listed = await clientFor(deps, shop, access, "read").listDeliveryRequest({
       datefrom: toCompactDate(new Date(now.getTime() - LIST_REFRESH_DAYS * 24 * 3_600_000)),
       dateto: toCompactDate(now),
     });
