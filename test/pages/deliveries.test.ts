@@ -164,8 +164,13 @@ async function seedRequests() {
 describe("the inbound deliveries list", () => {
   it("shows the requests newest first, filters by status, searches, and exports the lines as CSV", async () => {
     await seedRequests();
+    // The warehouse's own list cannot be read: what is stored is shown, with a notice.
+    sim.faults.failNext({ count: 1, status: 503, operations: [OPERATIONS.listDeliveryRequest] });
     const { page } = pages.admin;
     await pages.admin.open("/app/deliveries");
+    await expect
+      .poll(() => textOf(page.locator("body")), FIRST)
+      .toContain("The warehouse could not be reached just now: the list shows the requests stored here.");
     const requests = async () =>
       Promise.all(
         (await page.locator("tbody tr").all()).map(async (row) => (await textOf(row)).slice(0, 13)),
