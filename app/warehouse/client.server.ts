@@ -20,6 +20,8 @@ import { type Headroom, WarehouseRateLimiter } from "./limiter.server";
 import { warehouseFetch } from "./transport.server";
 import {
   addDeliveryRequestSchema,
+  addDeliveryRequestWire,
+  addDeliveryRequestWireSchema,
   addedDeliveryRequestSchema,
   addedOrderSchema,
   addProductSchema,
@@ -563,14 +565,19 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
       });
     },
 
-    /** AddDeliveryRequest (v2): announces an inbound delivery; answers its id. */
-    async addDeliveryRequest(request: AddDeliveryRequestInput) {
+    /**
+     * AddDeliveryRequest (v2): announces an inbound delivery; answers its id. The caller gives a plain
+     * `comment` and a YYYY-MM-DD date; the wire's `сomment` (Cyrillic с) and DD.MM.YYYY are written here.
+     */
+    async addDeliveryRequest(request: AddDeliveryRequestInput, send: SendOptions = {}) {
       const operation = OPERATIONS.addDeliveryRequest;
+      const wire = addDeliveryRequestWire(checked(operation, addDeliveryRequestSchema, request));
       return call({
         operation,
-        fields: checked(operation, addDeliveryRequestSchema, request),
+        fields: checked(operation, addDeliveryRequestWireSchema, wire),
         answer: "v2",
         data: addedDeliveryRequestSchema,
+        ...send,
       });
     },
 

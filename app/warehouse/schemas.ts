@@ -22,6 +22,14 @@ import {
 const numericString = (what: string) =>
   z.string().regex(NUMERIC_STRING_PATTERN, `${what} must be a number written as a string, e.g. "149.50"`);
 const dayMonthYear = z.string().regex(DATE_FORMAT.dayMonthYear, "must be a date written DD.MM.YYYY");
+/** A calendar date as callers write it, YYYY-MM-DD, and a real one (no 31 February). */
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date written YYYY-MM-DD")
+  .refine((text) => {
+    const date = new Date(`${text}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+  }, "must be a real calendar date");
 const compactDate = z.string().regex(DATE_FORMAT.compactDate, "must be a date written YYYYMMDD");
 const compactDateTime = z
   .string()
@@ -127,7 +135,32 @@ export const inboundProductSchema = z.strictObject({
   price: numericString("price").optional(),
 });
 
+/**
+ * AddDeliveryRequest as callers give it: a plain `comment`, the date as YYYY-MM-DD and whole numbers. The
+ * client writes the wire's forms itself (addDeliveryRequestWire), so the v2 quirks stay inside it.
+ */
 export const addDeliveryRequestSchema = z.strictObject({
+  idRequest: z.string().min(1),
+  dateOfDelivery: isoDate,
+  deliveryMethod: z.enum([INBOUND_DELIVERY_METHOD.novaPoshta, INBOUND_DELIVERY_METHOD.ownTransport]),
+  seatsAmount: z.number().int().positive(),
+  ttn: z.string().optional(),
+  comment: z.string().optional(),
+  products: z
+    .array(
+      z.strictObject({
+        sku: z.string().min(1),
+        name: z.string(),
+        count: z.number().int().positive(),
+        price: numericString("price").optional(),
+      }),
+    )
+    .optional(),
+});
+export type AddDeliveryRequestInput = z.infer<typeof addDeliveryRequestSchema>;
+
+/** AddDeliveryRequest's `properties` as the wire has them ([oa]): DD.MM.YYYY, strings, the Cyrillic сomment. */
+export const addDeliveryRequestWireSchema = z.strictObject({
   idRequest: z.string().min(1),
   dateOfDelivery: dayMonthYear,
   deliveryMethod: z.enum([INBOUND_DELIVERY_METHOD.novaPoshta, INBOUND_DELIVERY_METHOD.ownTransport]),
@@ -136,7 +169,28 @@ export const addDeliveryRequestSchema = z.strictObject({
   [DELIVERY_REQUEST_COMMENT_FIELD]: z.string().optional(),
   products: z.array(inboundProductSchema).optional(),
 });
-export type AddDeliveryRequestInput = z.infer<typeof addDeliveryRequestSchema>;
+export type AddDeliveryRequestWire = z.infer<typeof addDeliveryRequestWireSchema>;
+
+/** The caller's request in the wire's forms: "2026-11-20" → "20.11.2026", numbers as strings, сomment. */
+export function addDeliveryRequestWire(request: AddDeliveryRequestInput): AddDeliveryRequestWire {
+  const [year, month, day] = request.dateOfDelivery.split("-");
+  return {
+    idRequest: request.idRequest,
+    dateOfDelivery: `${day}.${month}.${year}`,
+    deliveryMethod: request.deliveryMethod,
+    seatsAmount: String(request.seatsAmount),
+    ...(request.ttn !== undefined && { ttn: request.ttn }),
+    ...(request.comment !== undefined && { [DELIVERY_REQUEST_COMMENT_FIELD]: request.comment }),
+    ...(request.products && {
+      products: request.products.map((line) => ({
+        sku: line.sku,
+        name: line.name,
+        count: String(line.count),
+        ...(line.price !== undefined && { price: line.price }),
+      })),
+    }),
+  };
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Answers.
@@ -300,14 +354,45 @@ export const senderRecordSchema = z.looseObject({
 });
 export type SenderRecord = z.infer<typeof senderRecordSchema>;
 
+/** A count as the v2 answers may write it: a number, or a numeric string; anything else reads as absent. */
+const wireCount = z.preprocess((value) => {
+  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
+  if (typeof value === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+  return undefined;
+}, z.number().optional());
+
+/** The v2 status 1, 2 or 3 ([oa]); written as a number or a numeric string, anything else absent. */
+const deliveryStatus = z.preprocess(
+  (value) => (typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : value),
+  z
+    .union([
+      z.literal(INBOUND_DELIVERY_STATUS.new),
+      z.literal(INBOUND_DELIVERY_STATUS.arrivedNotFullyReceived),
+      z.literal(INBOUND_DELIVERY_STATUS.received),
+    ])
+    .optional()
+    .catch(undefined),
+);
+
+/**
+ * One record of ListDeliveryRequest. The file shows none ("Data: array"): only `id` is required, the rest is
+ * read when present (the simulator writes what AddDeliveryRequest took).
+ */
 export const deliveryRequestRecordSchema = z.looseObject({
   id: looseString,
-  idRequest: z.string().optional(),
+  idRequest: looseString.optional(),
   dateOfDelivery: z.string().optional(),
-  status: z.number().int().optional(),
+  deliveryMethod: z.string().optional(),
+  seatsAmount: wireCount,
+  ttn: z.string().optional(),
+  status: deliveryStatus,
 });
 export type DeliveryRequestRecord = z.infer<typeof deliveryRequestRecordSchema>;
 
+/**
+ * ReportDeliveryRequest's Data. A line's planned `count` is the file's; `countReceived` is the simulator's
+ * guess at how the received count comes (the file shows none): both are read when present, never required.
+ */
 export const deliveryRequestReportSchema = z.looseObject({
   id: looseString,
   status: z.union([
@@ -316,7 +401,14 @@ export const deliveryRequestReportSchema = z.looseObject({
     z.literal(INBOUND_DELIVERY_STATUS.received),
   ]),
   products: z
-    .array(z.looseObject({ sku: z.string(), count: looseString.optional() }))
+    .array(
+      z.looseObject({
+        sku: looseString,
+        name: z.string().optional().catch(undefined),
+        count: wireCount,
+        countReceived: wireCount,
+      }),
+    )
     .optional()
     .default([]),
 });

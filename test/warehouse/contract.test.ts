@@ -202,12 +202,12 @@ describe("every operation against the simulator", () => {
     const warehouse = client();
     const { id } = await warehouse.addDeliveryRequest({
       idRequest: "IN-77",
-      dateOfDelivery: "20.11.2026",
+      dateOfDelivery: "2026-11-20",
       deliveryMethod: INBOUND_DELIVERY_METHOD.novaPoshta,
-      seatsAmount: "2",
+      seatsAmount: 2,
       ttn: "20450000000999",
-      [DELIVERY_REQUEST_COMMENT_FIELD]: "дві коробки",
-      products: [{ sku: "TEA-001", name: "Чай зелений", count: "40", price: "150" }],
+      comment: "дві коробки",
+      products: [{ sku: "TEA-001", name: "Чай зелений", count: 40, price: "150" }],
     });
     const sent = exchanges.find((exchange) => exchange.operation === OPERATIONS.addDeliveryRequest);
     expect(sent?.request).toMatchObject({ apiKey: "[masked]", method: "AddDeliveryRequest" });
@@ -222,6 +222,79 @@ describe("every operation against the simulator", () => {
     const listedRequest = exchanges.find((exchange) => exchange.operation === OPERATIONS.listDeliveryRequest);
     expect(listedRequest?.request).toMatchObject({ ApiKey: "[masked]", method: "ListDeliveryRequest" });
     expectExchangesFitTheProviderFile();
+  });
+
+  it("writes the v2 wire's own forms: apiKey or ApiKey per operation, сomment with d1 81, DD.MM.YYYY, strings", async () => {
+    const bodies: Buffer[] = [];
+    const warehouse = client({
+      fetch: (url, init) => {
+        bodies.push(Buffer.from(String(init?.body), "utf8"));
+        return fetch(url, init);
+      },
+    });
+    await warehouse.addDeliveryRequest({
+      idRequest: "IN-78",
+      dateOfDelivery: "2026-11-20",
+      deliveryMethod: INBOUND_DELIVERY_METHOD.ownTransport,
+      seatsAmount: 3,
+      comment: "палета",
+      products: [{ sku: "CUP-002", name: "Чашка", count: 12 }],
+    });
+    await warehouse.listDeliveryRequest({ datefrom: "20261117", dateto: "20261117" });
+    await warehouse.reportDeliveryRequest("100001");
+    const [added, listed, reported] = bodies;
+    expect(reported!.toString("utf8")).toBe(
+      `{"apiKey":"${sim.apiKey}","method":"ReportDeliveryRequest","properties":{"id":"100001"}}`,
+    );
+    const comment = Buffer.from([0xd1, 0x81, ...Buffer.from('omment":"', "latin1")]);
+    expect(added!.includes(comment)).toBe(true);
+    expect(added!.includes(Buffer.from('"comment"'))).toBe(false);
+    expect(added!.includes(Buffer.from('{"apiKey":'))).toBe(true);
+    expect(added!.includes(Buffer.from('"ApiKey"'))).toBe(false);
+    expect(JSON.parse(added!.toString("utf8")).properties).toEqual({
+      idRequest: "IN-78",
+      dateOfDelivery: "20.11.2026",
+      deliveryMethod: "На склад",
+      seatsAmount: "3",
+      [DELIVERY_REQUEST_COMMENT_FIELD]: "палета",
+      products: [{ sku: "CUP-002", name: "Чашка", count: "12" }],
+    });
+    expect(listed!.includes(Buffer.from('{"ApiKey":'))).toBe(true);
+    expect(listed!.includes(Buffer.from('"apiKey"'))).toBe(false);
+  });
+
+  it("refuses an AddDeliveryRequest in the wire's own forms before it leaves: callers give YYYY-MM-DD", async () => {
+    const error = await client()
+      .addDeliveryRequest({
+        idRequest: "IN-79",
+        dateOfDelivery: "20.11.2026",
+        deliveryMethod: INBOUND_DELIVERY_METHOD.ownTransport,
+        seatsAmount: 1,
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(WarehouseRequestInvalid);
+    expect(exchanges).toEqual([]);
+  });
+
+  it("reads a delivery report's lines with or without their received counts", async () => {
+    const warehouse = client();
+    const { id } = await warehouse.addDeliveryRequest({
+      idRequest: "IN-80",
+      dateOfDelivery: "2026-11-20",
+      deliveryMethod: INBOUND_DELIVERY_METHOD.ownTransport,
+      seatsAmount: 1,
+      products: [
+        { sku: "TEA-001", name: "Чай зелений", count: 10 },
+        { sku: "CUP-002", name: "Чашка", count: 4 },
+      ],
+    });
+    sim.receiveDelivery({ id: String(id), products: [{ sku: "TEA-001", count: 6 }] });
+    const report = await warehouse.reportDeliveryRequest(String(id));
+    expect(report.status).toBe(2);
+    expect(report.products).toEqual([
+      expect.objectContaining({ sku: "TEA-001", count: 10, countReceived: 6 }),
+      expect.objectContaining({ sku: "CUP-002", count: 4, countReceived: 0 }),
+    ]);
   });
 
   it("ListReturnOrder reads the returns register with its defective flag", async () => {
@@ -427,11 +500,32 @@ describe("answers that do not match their schema", () => {
     reply = { status: 200, body: JSON.stringify({ result: "ok", Data: { id: "100001" } }) };
     const added = await odd().addDeliveryRequest({
       idRequest: "IN-1",
-      dateOfDelivery: "20.11.2026",
+      dateOfDelivery: "2026-11-20",
       deliveryMethod: INBOUND_DELIVERY_METHOD.ownTransport,
-      seatsAmount: "1",
+      seatsAmount: 1,
     });
     expect(added.id).toBe("100001");
+  });
+
+  it("reads a delivery report whose lines lack the received count, or write counts as numbers", async () => {
+    reply = {
+      status: 200,
+      body: JSON.stringify({
+        success: true,
+        Data: {
+          id: 100002,
+          status: 1,
+          products: [{ sku: "A", count: 5 }, { sku: "B", count: "2", countReceived: "" }, { sku: 7 }],
+        },
+      }),
+    };
+    const report = await odd().reportDeliveryRequest("100002");
+    expect(report.id).toBe("100002");
+    expect(report.products.map(({ sku, count, countReceived }) => ({ sku, count, countReceived }))).toEqual([
+      { sku: "A", count: 5, countReceived: undefined },
+      { sku: "B", count: 2, countReceived: undefined },
+      { sku: "7", count: undefined, countReceived: undefined },
+    ]);
   });
 });
 
