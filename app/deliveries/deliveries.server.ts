@@ -61,15 +61,8 @@ const NOT_FOUND_YET_KEY = "deliveries:problem.notFoundYet";
 /** Whether a look-up's answer is a miss (the warehouse was asked and does not list it), not a failure to ask. */
 export const isLookUpMiss = (text: Message) => text.key === NOT_FOUND_KEY || text.key === NOT_FOUND_YET_KEY;
 
-/**
- * When the request last left: kept as the `sentAt` value of the row's in-doubt text (the table has no
- * column for it), carried from text to text while it stays in doubt; the row's last write otherwise.
- */
-function lastSentAt(row: InboundDelivery): Date {
-  const sentAt = readTexts(row.error).find((text) => typeof text.values?.sentAt === "string")?.values?.sentAt;
-  const at = typeof sentAt === "string" ? new Date(sentAt) : null;
-  return at && !Number.isNaN(at.getTime()) ? at : row.updatedAt;
-}
+/** When the request last left (written as it is claimed to go); its last write for one never sent from here. */
+const lastSentAt = (row: InboundDelivery): Date => row.sentAt ?? row.updatedAt;
 
 const NEXT_VERSION = { version: { increment: 1 } } as const;
 const asRead = (row: InboundDelivery) => ({ id: row.id, version: row.version });
@@ -183,6 +176,7 @@ export async function createDeliveryRequest(
         shop,
         idRequest: form.idRequest,
         state: DELIVERY_STATE.sending,
+        sentAt: clock(),
         deliveryDate: form.deliveryDate,
         method: form.methodLiteral,
         seats: form.seats,
@@ -213,7 +207,6 @@ async function sendRow(
   const { db, log, clock } = deps;
   const warehouse = clientFor(deps, shop, access, "send");
   let data: Parameters<typeof db.inboundDelivery.updateMany>[0]["data"];
-  const leftAt = clock();
   try {
     const added = await warehouse.addDeliveryRequest({
       idRequest: row.idRequest,
@@ -239,9 +232,7 @@ async function sendRow(
     const inDoubt = !(error instanceof WarehouseError) || error.inDoubt;
     data = {
       state: inDoubt ? DELIVERY_STATE.inDoubt : DELIVERY_STATE.failed,
-      error: writeTexts([
-        inDoubt ? message(IN_DOUBT_KEY, { sentAt: leftAt.toISOString() }) : failureText(error),
-      ]),
+      error: writeTexts([inDoubt ? message(IN_DOUBT_KEY) : failureText(error)]),
     };
     log.warn(
       {
@@ -304,7 +295,7 @@ export async function lookUpDeliveryRequest(
   const sentAt = lastSentAt(row);
   const believed =
     clock().getTime() - sentAt.getTime() >= (deps.missBelievedAfterMs ?? env().WAREHOUSE_IN_DOUBT_AFTER_MS);
-  const miss = message(believed ? NOT_FOUND_KEY : NOT_FOUND_YET_KEY, { sentAt: sentAt.toISOString() });
+  const miss = message(believed ? NOT_FOUND_KEY : NOT_FOUND_YET_KEY);
   const { count } = await db.inboundDelivery.updateMany({
     where: { ...asRead(row), state: DELIVERY_STATE.inDoubt },
     data: found
@@ -336,14 +327,14 @@ export async function sendDeliveryRequestAgain(
   shop: string,
   id: string,
 ): Promise<ActionOutcome> {
-  const { db } = deps;
+  const { db, clock } = deps;
   const row = await db.inboundDelivery.findFirst({ where: { id, shop } });
   if (!row || !maySendAgain(row)) return { ok: false, message: message("deliveries:action.cannotSendAgain") };
   const access = await accessOf(deps, shop);
   if (!access) return { ok: false, message: message("deliveries:form.error.noKey") };
   const { count } = await db.inboundDelivery.updateMany({
     where: asRead(row),
-    data: { state: DELIVERY_STATE.sending, error: null, ...NEXT_VERSION },
+    data: { state: DELIVERY_STATE.sending, sentAt: clock(), error: null, ...NEXT_VERSION },
   });
   if (count === 0) return { ok: false, message: message("deliveries:action.changedMeanwhile") };
   await sendRow(deps, shop, { ...row, state: DELIVERY_STATE.sending, version: row.version + 1 }, access);
@@ -369,7 +360,7 @@ export async function settleStaleSending(
     where: { ...asRead(row), shop, state: DELIVERY_STATE.sending },
     data: {
       state: DELIVERY_STATE.inDoubt,
-      error: writeTexts([message(IN_DOUBT_KEY, { sentAt: row.updatedAt.toISOString() })]),
+      error: writeTexts([message(IN_DOUBT_KEY)]),
       ...NEXT_VERSION,
     },
   });

@@ -35,6 +35,7 @@ CREATE TABLE "InboundDelivery" (
     "comment" TEXT,
     "lines" TEXT NOT NULL DEFAULT '[]',
     "raw" TEXT,
+    "sentAt" TIMESTAMP(3),
     "error" TEXT,
     "checkedAt" TIMESTAMP(3),
     "version" INTEGER NOT NULL DEFAULT 0,

@@ -33,6 +33,7 @@ CREATE TABLE "InboundDelivery" (
     "comment" TEXT,
     "lines" TEXT NOT NULL DEFAULT '[]',
     "raw" TEXT,
+    "sentAt" DATETIME,
     "error" TEXT,
     "checkedAt" DATETIME,
     "version" INTEGER NOT NULL DEFAULT 0,
