@@ -115,7 +115,14 @@ const ISO_LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\
 const ISO_ZONED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /** The instant of a Kyiv wall-clock time (the warehouse's dates are Kyiv's, with daylight saving). */
-export function kyivInstant(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): Date {
+export function kyivInstant(
+  year: number,
+  month: number,
+  day: number,
+  hour = 0,
+  minute = 0,
+  second = 0,
+): Date {
   const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
   // Kyiv is ahead of UTC by two or three hours: guess, then correct by the offset at the guess.
   let instant = asUtc;

@@ -79,7 +79,8 @@ export function readCursor(stored: string | null): ReturnsCursor {
 
 /** `YYYYMMDD` moved by `days` (calendar days; a compact date names a day, not an instant). */
 export function addDays(compact: string, days: number): string {
-  const at = Date.UTC(+compact.slice(0, 4), +compact.slice(4, 6) - 1, +compact.slice(6, 8)) + days * 86_400_000;
+  const at =
+    Date.UTC(+compact.slice(0, 4), +compact.slice(4, 6) - 1, +compact.slice(6, 8)) + days * 86_400_000;
   return new Date(at).toISOString().slice(0, 10).replaceAll("-", "");
 }
 
@@ -139,7 +140,14 @@ async function sweepReturns(work: ShopWork, schedule: Schedule): Promise<Schedul
   }
   const stored = await recordReturns(work, records.map(readReturnRecord));
   work.log.info(
-    { event: "returns.swept", from: pass.from, to: pass.to, page: pass.page, records: records.length, ...stored },
+    {
+      event: "returns.swept",
+      from: pass.from,
+      to: pass.to,
+      page: pass.page,
+      records: records.length,
+      ...stored,
+    },
     "a page of the returns register read",
   );
   // A full page may have more behind it: the next goes as soon as the report limit allows.

@@ -134,7 +134,8 @@ export default function Returns() {
             <BlockStack gap="300">
               <Form method="get">
                 {(["defective", "linked", "readable"] as const).map(
-                  (name) => filter[name] && <input key={name} type="hidden" name={name} value={filter[name]} />,
+                  (name) =>
+                    filter[name] && <input key={name} type="hidden" name={name} value={filter[name]} />,
                 )}
                 <TextField
                   label={t("search.label")}
@@ -210,9 +211,7 @@ function ReturnRow({ row, index, overview }: { row: Row; index: number; overview
   return (
     <IndexTable.Row id={row.id} position={index}>
       <IndexTable.Cell>
-        <span data-return-id={row.id}>
-          {row.returnedAt ? format.date(row.returnedAt) : t("list.noDate")}
-        </span>
+        <span data-return-id={row.id}>{row.returnedAt ? format.date(row.returnedAt) : t("list.noDate")}</span>
       </IndexTable.Cell>
       <IndexTable.Cell>
         {row.orderId && row.orderName ? (
@@ -242,7 +241,9 @@ function ReturnRow({ row, index, overview }: { row: Row; index: number; overview
               <details>
                 <summary>{t("list.raw")}</summary>
                 {/* Shown as text, never as markup: React escapes it; the sweep bounded its length. */}
-                <pre style={{ whiteSpace: "pre-wrap", wordBreak: "break-all", maxWidth: "40rem" }}>{row.raw}</pre>
+                <pre style={{ whiteSpace: "pre-wrap", wordBreak: "break-all", maxWidth: "40rem" }}>
+                  {row.raw}
+                </pre>
               </details>
             )}
           </BlockStack>
@@ -269,7 +270,11 @@ function ReturnRow({ row, index, overview }: { row: Row; index: number; overview
         </Text>
       </IndexTable.Cell>
       <IndexTable.Cell>
-        {row.defective ? <Badge tone="critical">{t("list.defective")}</Badge> : <Badge>{t("list.fit")}</Badge>}
+        {row.defective ? (
+          <Badge tone="critical">{t("list.defective")}</Badge>
+        ) : (
+          <Badge>{t("list.fit")}</Badge>
+        )}
       </IndexTable.Cell>
       <IndexTable.Cell>
         <RestockCell row={row} overview={overview} />

@@ -554,7 +554,11 @@ describe("a status report", () => {
       report("Доставлен", { stage: "delivered", ttn: "20450000000005" }),
     );
     const returned = await drive(delivered, booked("20450000000009"));
-    expect(returned).toMatchObject({ stage: "returned", attention: "returned", version: delivered.version + 1 });
+    expect(returned).toMatchObject({
+      stage: "returned",
+      attention: "returned",
+      version: delivered.version + 1,
+    });
     // A second return of the same order is on its timeline; the stage is already the last one.
     const again = await drive(returned, booked(null));
     expect(again).toMatchObject({ stage: "returned", stageAt: returned.stageAt });
@@ -567,7 +571,11 @@ describe("a status report", () => {
       message("orders:timeline.returnBookedNoTtn", { units: "3", defective: "1" }),
     ]);
     expect(JSON.parse(events[0]!.data!)).toMatchObject({
-      return: { ttn: "20450000000009", units: 3, lines: [{ sku: "CUP-001", count: 2, defective: false }, {}] },
+      return: {
+        ttn: "20450000000009",
+        units: 3,
+        lines: [{ sku: "CUP-001", count: 2, defective: false }, {}],
+      },
     });
     // An order the warehouse never accepted keeps its state: the return is only written down.
     const ready = await takenIn();

@@ -76,7 +76,12 @@ describe("a returns record", () => {
 
   it("without an id_return is known by a digest of its own fields, whatever their order", () => {
     const { id_return: _id, ...record } = simulatorRecord();
-    const reordered = { products: record.products, TTN: record.TTN, date: record.date, id_order: record.id_order };
+    const reordered = {
+      products: record.products,
+      TTN: record.TTN,
+      date: record.date,
+      id_order: record.id_order,
+    };
     const read = readReturnRecord(record);
     expect(read.returnKey).toMatch(/^sha:[0-9a-f]{32}$/);
     expect(readReturnRecord(reordered).returnKey).toBe(read.returnKey);
@@ -147,7 +152,10 @@ describe("a returns record", () => {
     // Strings and lists are cut, each cut marked.
     expect(read.raw).toContain(`${"Я".repeat(RETURN_BOUNDS.rawString)}…`);
     expect(read.raw).toContain(`"… ${5_000 - RETURN_BOUNDS.rawItems}"`);
-    const wide = readReturnRecord({ id_order: "1", notes: Array.from({ length: 150 }, () => "x".repeat(900)) });
+    const wide = readReturnRecord({
+      id_order: "1",
+      notes: Array.from({ length: 150 }, () => "x".repeat(900)),
+    });
     expect(wide.raw).toHaveLength(RETURN_BOUNDS.rawChars + 1);
     expect(wide.raw.endsWith("…")).toBe(true);
   });

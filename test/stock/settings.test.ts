@@ -24,7 +24,11 @@ describe("the stored stock settings", () => {
 
   it("give the defaults and say why when they no longer validate", () => {
     const tooOften = parseStockSettings(JSON.stringify({ quantityName: "on_hand", intervalMinutes: 1 }));
-    expect(tooOften.settings).toEqual({ quantityName: "available", intervalMinutes: 10, restockReturns: false });
+    expect(tooOften.settings).toEqual({
+      quantityName: "available",
+      intervalMinutes: 10,
+      restockReturns: false,
+    });
     expect(tooOften.problem).toMatch(/at least 5 minutes[\s\S]*intervalMinutes/);
     expect(parseStockSettings("{oops").problem).toBe("The saved stock settings are not valid JSON.");
   });
