@@ -162,7 +162,7 @@ describe("the returns sweep", { timeout: 120_000 }, () => {
     await sweepNow();
     const failed = await eventually(async () => {
       const row = await schedule();
-      return row?.lastError && row;
+      return row?.lastError ? row : null;
     }, "the failure to be kept");
     expect(failed.lastError).toMatch(/503/);
     expect(readCursor(failed.cursor).pass).toMatchObject({ page: 1 });
