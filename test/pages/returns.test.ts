@@ -144,6 +144,26 @@ describe("the Returns page", () => {
     expect(await body()).toContain("No returns yet.");
   });
 
+  it("restocking is turned on in the stock settings, and the page says it waits for a location", async () => {
+    const { page } = pages.admin;
+    await pages.admin.open("/app/stock");
+    const restock = page.getByLabel("Restock returned items");
+    await expect.poll(() => restock.isChecked(), { timeout: 30_000 }).toBe(false);
+    await restock.check();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect.poll(() => textOf(page.locator("body"))).toContain("Stock settings saved.");
+    const saved = await db().shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    expect(JSON.parse(saved.stockSettings)).toMatchObject({ restockReturns: true });
+
+    await pages.admin.open("/app/returns");
+    await expect
+      .poll(() => textOf(page.locator("body")), { timeout: 30_000 })
+      .toContain("Restocking returns waits for a location");
+    expect(await page.getByRole("link", { name: "Open the status and fulfillment settings" }).count()).toBe(
+      1,
+    );
+  });
+
   it("the order's page shows it returned, with what came back", async () => {
     const order = await seedReturns();
     const { page } = pages.admin;
