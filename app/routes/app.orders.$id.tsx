@@ -319,7 +319,7 @@ export default function OrderPage() {
             {(order.state === "accepted" || order.shipment.stage) && (
               <ShipmentCard shipment={order.shipment} fulfillment={order.fulfillment} />
             )}
-            {order.returns.length > 0 && <ReturnsCard returns={order.returns} />}
+            {order.returns.length > 0 && <ReturnsCard idOrder={order.idOrder} returns={order.returns} />}
             {order.holdReasons.length > 0 && (
               <Card>
                 <BlockStack gap="400">
@@ -468,8 +468,10 @@ export default function OrderPage() {
 
 /** What the warehouse's returns register holds for the order, briefly; the Returns page has the rest. */
 function ReturnsCard({
+  idOrder,
   returns,
 }: {
+  idOrder: string;
   returns: {
     id: string;
     returnedAt: string | null;
@@ -487,7 +489,7 @@ function ReturnsCard({
           <Text as="h2" variant="headingMd">
             {t("detail.returnsHeading")}
           </Text>
-          <Link url="/app/returns">{t("detail.returnsAll")}</Link>
+          <Link url={`/app/returns?search=${encodeURIComponent(idOrder)}`}>{t("detail.returnsAll")}</Link>
         </InlineStack>
         <Text as="p" tone="subdued">
           {t("detail.returnsIntro")}

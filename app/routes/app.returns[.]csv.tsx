@@ -7,11 +7,11 @@ import { returnsCsvRows, returnsQueryOf } from "../returns/queries.server";
 import { authenticate } from "../shopify.server";
 import { wallClock } from "../warehouse/dates";
 
-/** `YYYY-MM-DD HH:MM` in Kyiv, the warehouse's time, as a spreadsheet reads a moment. */
-function kyivMoment(at: Date | null): string {
+/** `YYYY-MM-DD` in Kyiv, the warehouse's day (its records give a date, not a moment). */
+function kyivDate(at: Date | null): string {
   if (!at) return "";
-  const { year, month, day, hour, minute } = wallClock(at);
-  return `${year}-${month}-${day} ${hour}:${minute}`;
+  const { year, month, day } = wallClock(at);
+  return `${year}-${month}-${day}`;
 }
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -20,7 +20,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const table: CsvValue[][] = [["date", "order", "id_order", "ttn", "sku", "count", "defective"]];
   for (const row of rows)
     table.push([
-      kyivMoment(row.returnedAt),
+      kyivDate(row.returnedAt),
       row.orderName,
       row.idOrder,
       row.ttn,

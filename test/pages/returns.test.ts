@@ -118,8 +118,8 @@ describe("the Returns page", () => {
     const csv = await readFile((await download.path())!, "utf8");
     expect(csv.split("\r\n")).toEqual([
       '"date","order","id_order","ttn","sku","count","defective"',
-      `"2026-11-17 00:00","#1201","${order.idOrder}","20450000001201","CUP-KARP-BLUE","2","no"`,
-      `"2026-11-17 00:00","#1201","${order.idOrder}","20450000001201","TEA-POL-100","1","yes"`,
+      `"2026-11-17","#1201","${order.idOrder}","20450000001201","CUP-KARP-BLUE","2","no"`,
+      `"2026-11-17","#1201","${order.idOrder}","20450000001201","TEA-POL-100","1","yes"`,
       "",
     ]);
   });
@@ -173,6 +173,9 @@ describe("the Returns page", () => {
     expect(await body()).toContain("Booked 17 Nov 2026");
     expect(await body()).toContain("Waybill 20450000001201");
     expect(await body()).toContain("CUP-KARP-BLUE: 2");
+    expect(
+      await page.getByRole("link", { name: "This order's returns on the Returns page" }).getAttribute("href"),
+    ).toBe(`/app/returns?search=${order.idOrder}`);
     expect(await body()).toContain("This order came back to the warehouse");
     expect(await page.locator('[data-event-kind="returned"]').count()).toBe(1);
     expect(await textOf(page.locator('[data-event-kind="returned"]'))).toContain(
