@@ -1,6 +1,6 @@
 // The returns sweep over real HTTP, through the engine, against the simulator: a register of more than one
 // page read a page a run within the report limit, a second sweep over the same days adding nothing, a record
-// that cannot be read kept raw, orders going first, a refused key pausing the shop, and a 5xx kept as the
+// that cannot be read kept raw, orders and due status look-ups going first, a refused key pausing the shop, and a 5xx kept as the
 // schedule's problem with the sweep going on from the same page.
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
@@ -10,8 +10,19 @@ import { RETURNS_KIND, requestReturnsSweep } from "../../app/returns/kinds";
 import { addDays, FIRST_SWEEP_DAYS, OVERLAP_DAYS, readCursor } from "../../app/returns/work.server";
 import { toCompactDate } from "../../app/warehouse/dates";
 import { OPERATIONS } from "../../app/warehouse/wire";
+import { createWarehouseClient } from "../../app/warehouse/client.server";
+import { MemoryRateLimitStore, WarehouseRateLimiter } from "../../app/warehouse/limiter.server";
+import { returnsWork } from "../../app/returns/work.server";
+import type { ShopWork } from "../../app/work/steps";
 import { wakeWorker } from "../../app/work/worker.server";
-import { eventually, orderPayload, SHOP, startOrderFlow, type OrderFlow } from "../e2e/harness";
+import {
+  eventually,
+  orderPayload,
+  SCALED_LIMITS,
+  SHOP,
+  startOrderFlow,
+  type OrderFlow,
+} from "../e2e/harness";
 import { compactDate } from "../warehouse-sim/clock";
 import type { ReturnRecord } from "../warehouse-sim/state";
 
@@ -176,5 +187,41 @@ describe("the returns sweep", { timeout: 120_000 }, () => {
     expect(row.lastError).toBeNull();
     expect(await db().warehouseReturn.count()).toBe(3);
     expect(requests.of(OPERATIONS.listReturnOrder).map((each) => each.body.page)).toEqual([1, 1]);
+  });
+
+  it("lets due status look-ups go first, but not for ever", async () => {
+    flow = await startOrderFlow({ noWorker: true });
+    bookReturns(flow, 1);
+    const requests = recorder();
+    const work = {
+      ...appContext(),
+      shop: SHOP,
+      keyDigest: "",
+      settings: {} as ShopWork["settings"],
+      admin: () => Promise.reject(new Error("no Shopify here")),
+      signal: new AbortController().signal,
+      warehouse: createWarehouseClient({
+        apiKey: flow.sim.apiKey,
+        endpoints: { baseUrl: flow.sim.url, baseUrlV2: flow.sim.urlV2, timeoutMs: 2_000 },
+        limiter: new WarehouseRateLimiter(new MemoryRateLimitStore(), { limits: SCALED_LIMITS }),
+        fetch: requests.fetch,
+      }),
+    } satisfies ShopWork;
+    const step = await returnsWork.open(work);
+    const now = new Date();
+    await db().shopSchedule.create({ data: { shop: SHOP, kind: "statuses", nextRunAt: now } });
+    await requestReturnsSweep(db(), SHOP, now);
+    // Status look-ups are due: the sweep waits, sending nothing, and stays due.
+    expect(await step.run()).toMatchObject({ did: "wait" });
+    expect(requests.of(OPERATIONS.listReturnOrder)).toHaveLength(0);
+    expect((await schedule())!.nextRunAt).toEqual(now);
+    // Due for more than ten minutes, it goes all the same.
+    await db().shopSchedule.update({
+      where: { shop_kind: { shop: SHOP, kind: RETURNS_KIND } },
+      data: { nextRunAt: new Date(now.getTime() - 11 * 60_000) },
+    });
+    expect(await step.run()).toMatchObject({ did: "work" });
+    expect(requests.of(OPERATIONS.listReturnOrder)).toHaveLength(1);
+    expect(await db().warehouseReturn.count()).toBe(1);
   });
 });
