@@ -1,7 +1,7 @@
 // The returns sweep over real HTTP, through the engine, against the simulator: a register of more than one
 // page read a page a run within the report limit, a second sweep over the same days adding nothing, a record
-// that cannot be read kept raw, orders and due status look-ups going first, a refused key pausing the shop, and a 5xx kept as the
-// schedule's problem with the sweep going on from the same page.
+// that cannot be read kept raw, orders and due status look-ups going first, a refused key pausing the shop,
+// and a 5xx kept as the schedule's problem with the sweep going on from the same page.
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { readTexts } from "../../app/i18n/texts";
