@@ -125,6 +125,8 @@ export type OrderInput =
   | { type: "change_failed"; change: "edit" | "cancel"; failure: Failure; data?: unknown }
   /** ReportStatusOrder's record of the order, read through the status table (app/statuses/). */
   | { type: "status_reported"; report: StatusReport }
+  /** The warehouse's returns register holds a return of this order, seen for the first time (app/returns/). */
+  | { type: "return_booked"; booked: BookedReturn }
   /** What the Shopify side did for the order (app/fulfillment/), and how it reads carrier statuses. */
   | { type: "shopify_told"; told: ShopifyTold; eventFor: (carrierStatusId: string) => string | null }
   /** The merchant asks for the Shopify side again after a problem. */
@@ -143,6 +145,14 @@ export interface ShopifyTold {
   /** Shopify could not be reached or asked us to wait: tried again at `retryAt`, counting an attempt. */
   failure?: { reason: string; retryAt: Date };
   data?: unknown;
+}
+
+/** A return as the returns register gave it, read (app/returns/read.ts). */
+export interface BookedReturn {
+  returnKey: string;
+  ttn: string | null;
+  lines: { sku: string; count: number; defective: boolean }[];
+  units: number;
 }
 
 /** A status record as the rules take it. */
@@ -273,6 +283,8 @@ export function transition(row: OrderFacts, input: OrderInput, now: Date): Trans
       return changeFailed(row, input.change, input.failure, now, input.data);
     case "status_reported":
       return statusReported(row, input.report, now);
+    case "return_booked":
+      return returnBooked(row, input.booked, now);
     case "shopify_told":
       return shopifyTold(row, input.told, input.eventFor, now);
     case "shopify_retry":
@@ -458,6 +470,34 @@ function statusReported(row: OrderFacts, report: StatusReport, now: Date): Trans
     patch.fulfillmentAttempts = 0;
   }
   return { patch, events };
+}
+
+/**
+ * A return the warehouse booked: the timeline says what came back, and an order the warehouse has moves to
+ * returned (the last stage, so from any other) and waits for the merchant's refund decision in Shopify. A
+ * second return of the same order is written on its timeline too; the stage is already where it goes.
+ */
+function returnBooked(row: OrderFacts, booked: BookedReturn, now: Date): Transition {
+  const defective = booked.lines.filter((line) => line.defective).reduce((sum, line) => sum + line.count, 0);
+  const values = { units: booked.units, defective };
+  const event: TimelineEntry = {
+    kind: EVENT.returned,
+    message: booked.ttn
+      ? said("returnBooked", { ...values, ttn: booked.ttn })
+      : said("returnBookedNoTtn", values),
+    data: { return: booked },
+  };
+  const patch: OrderPatch = {};
+  if (row.state === ORDER_STATE.accepted && rankOf(STAGE.returned) > rankOf(row.stage)) {
+    const attention = STAGE_ATTENTION.returned!;
+    Object.assign(patch, {
+      stage: STAGE.returned,
+      stageAt: now,
+      attention: attention.attention,
+      attentionMessage: attention.message,
+    });
+  }
+  return { patch, events: [event] };
 }
 
 /** Whether a transition answered a refusal (a merchant's action that does not apply). */

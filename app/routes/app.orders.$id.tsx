@@ -37,6 +37,7 @@ import { DELIVERY_METHOD_KEYS, type DeliveryMethodKey } from "../orders/settings
 import { ATTENTION, STAGE, type Attention, type OrderState, type Stage } from "../orders/states";
 import { attentionText, eventTexts } from "../orders/stored-words";
 import { percent, type BranchCandidate } from "../reference/types";
+import { returnsOfOrder } from "../returns/queries.server";
 import { authenticate } from "../shopify.server";
 import { CARRIER_REF_PATTERN } from "../warehouse/wire";
 import type { BranchSearchAnswer } from "./app.branches";
@@ -62,6 +63,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   if (!order) return { order: null, deliveryMethods: DELIVERY_METHOD_KEYS };
   // Moments travel as instants; the page says them in the admin's language and the shop's time zone.
   const time = (date: Date | null) => (date ? date.toISOString() : null);
+  const returns = await returnsOfOrder(db, session.shop, order.id);
   return {
     order: {
       id: order.id,
@@ -108,6 +110,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       })),
       olderEvents: order.olderEvents,
       olderPage: before.success,
+      returns: returns.map((booked) => ({ ...booked, returnedAt: time(booked.returnedAt) })),
     },
     deliveryMethods: DELIVERY_METHOD_KEYS,
   };
@@ -316,6 +319,7 @@ export default function OrderPage() {
             {(order.state === "accepted" || order.shipment.stage) && (
               <ShipmentCard shipment={order.shipment} fulfillment={order.fulfillment} />
             )}
+            {order.returns.length > 0 && <ReturnsCard idOrder={order.idOrder} returns={order.returns} />}
             {order.holdReasons.length > 0 && (
               <Card>
                 <BlockStack gap="400">
@@ -459,6 +463,67 @@ export default function OrderPage() {
         </Layout.Section>
       </Layout>
     </Page>
+  );
+}
+
+/** What the warehouse's returns register holds for the order, briefly; the Returns page has the rest. */
+function ReturnsCard({
+  idOrder,
+  returns,
+}: {
+  idOrder: string;
+  returns: {
+    id: string;
+    returnedAt: string | null;
+    ttn: string | null;
+    lines: { sku: string; count: number; defective: boolean }[];
+    unreadable: boolean;
+  }[];
+}) {
+  const { t } = useTranslation("orders");
+  const format = useFormat();
+  return (
+    <Card>
+      <BlockStack gap="200">
+        <InlineStack align="space-between">
+          <Text as="h2" variant="headingMd">
+            {t("detail.returnsHeading")}
+          </Text>
+          <Link url={`/app/returns?search=${encodeURIComponent(idOrder)}`}>{t("detail.returnsAll")}</Link>
+        </InlineStack>
+        <Text as="p" tone="subdued">
+          {t("detail.returnsIntro")}
+        </Text>
+        {returns.map((booked) => (
+          <BlockStack gap="100" key={booked.id}>
+            <InlineStack gap="200">
+              {booked.returnedAt && (
+                <Text as="span" fontWeight="semibold">
+                  {t("detail.returnWhen", { at: format.date(booked.returnedAt) })}
+                </Text>
+              )}
+              {booked.ttn && <Text as="span">{t("detail.returnWaybill", { ttn: booked.ttn })}</Text>}
+            </InlineStack>
+            {booked.unreadable ? (
+              <Text as="p" tone="critical">
+                {t("detail.returnUnreadable")}
+              </Text>
+            ) : (
+              <InlineStack gap="200">
+                {booked.lines.slice(0, 20).map((line, index) => (
+                  <InlineStack gap="100" key={`${line.sku}-${index}`}>
+                    <Text as="span">
+                      {t("detail.returnLine", { sku: line.sku, count: format.number(line.count) })}
+                    </Text>
+                    {line.defective && <Badge tone="critical">{t("detail.returnDefective")}</Badge>}
+                  </InlineStack>
+                ))}
+              </InlineStack>
+            )}
+          </BlockStack>
+        ))}
+      </BlockStack>
+    </Card>
   );
 }
 

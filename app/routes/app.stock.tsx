@@ -9,6 +9,7 @@ import {
   BlockStack,
   Button,
   Card,
+  Checkbox,
   DataTable,
   FormLayout,
   InlineStack,
@@ -78,7 +79,12 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 const actionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("sync") }),
-  z.object({ intent: z.literal("settings"), quantityName: z.string(), intervalMinutes: z.unknown() }),
+  z.object({
+    intent: z.literal("settings"),
+    quantityName: z.string(),
+    intervalMinutes: z.unknown(),
+    restockReturns: z.unknown(),
+  }),
 ]);
 
 /** The settings' fields, each with the sentence that says what it takes. */
@@ -88,6 +94,7 @@ const FIELD_TEXTS: Record<string, Message> = {
     min: MIN_STOCK_INTERVAL_MINUTES,
     max: MAX_STOCK_INTERVAL_MINUTES,
   }),
+  restockReturns: message("stock:settings.restockInvalid"),
 };
 
 type ActionAnswer = { ok: true; message: Message } | { ok: false; errors: Record<string, Message> };
@@ -136,9 +143,10 @@ export default function Stock() {
   const say = useTexts();
   const [quantityName, setQuantityName] = useState<QuantityName>(view.settings.quantityName);
   const [intervalMinutes, setIntervalMinutes] = useState(String(view.settings.intervalMinutes));
+  const [restockReturns, setRestockReturns] = useState(view.settings.restockReturns);
   const errors: Record<string, Message> = answer && !answer.ok ? answer.errors : {};
   const last = syncs.find((sync) => sync.finishedAt);
-  const post = (body: Record<string, string>) =>
+  const post = (body: Record<string, string | boolean>) =>
     submit(body, { method: "post", encType: "application/json" });
 
   return (
@@ -288,7 +296,7 @@ export default function Stock() {
                 <form
                   onSubmit={(event) => {
                     event.preventDefault();
-                    post({ intent: "settings", quantityName, intervalMinutes });
+                    post({ intent: "settings", quantityName, intervalMinutes, restockReturns });
                   }}
                 >
                   <FormLayout>
@@ -320,6 +328,13 @@ export default function Stock() {
                       value={intervalMinutes}
                       onChange={setIntervalMinutes}
                       error={errors.intervalMinutes && say(errors.intervalMinutes)}
+                    />
+                    <Checkbox
+                      label={t("settings.restockReturns.label")}
+                      helpText={t("settings.restockReturns.help")}
+                      checked={restockReturns}
+                      onChange={setRestockReturns}
+                      error={errors.restockReturns && say(errors.restockReturns)}
                     />
                     <Button submit loading={busy}>
                       {t("settings.save")}

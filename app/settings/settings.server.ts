@@ -20,6 +20,7 @@ import { BATCH_PROOF, REMAP_KIND } from "../orders/states";
 import { rateLimitKey } from "../warehouse/limiter.server";
 import { requestRun } from "../work/schedule.server";
 import { requestReferenceRefresh } from "../reference/kinds";
+import { FIRST_SWEEP_AFTER_KEY_MS, requestReturnsSweep } from "../returns/kinds";
 import { message, type Message } from "../i18n/message";
 import { readTexts, writeTexts } from "../i18n/texts";
 import { fieldMessages } from "./field-messages";
@@ -210,6 +211,9 @@ export async function saveSettings(
   if (mappingChanged) await requestRun(deps.db, shop, REMAP_KIND, deps.clock());
   // A new key may be another account: its carrier reference data is fetched (or found stored for the key).
   if (keyChanged) await requestReferenceRefresh(deps.db, shop, deps.clock());
+  // ... and its returns register is swept, a few minutes on: the first minutes of a key belong to its orders.
+  if (keyChanged)
+    await requestReturnsSweep(deps.db, shop, new Date(deps.clock().getTime() + FIRST_SWEEP_AFTER_KEY_MS));
   // A loop running with the old key stops before its next step and starts again with the new one.
   if (keyChanged) (deps.shopChanged ?? deps.wake)?.(shop);
   else if (mappingChanged) deps.wake?.(shop);

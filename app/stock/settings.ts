@@ -21,6 +21,12 @@ export const stockSettingsSchema = z.object({
     .min(MIN_STOCK_INTERVAL_MINUTES, `must be at least ${MIN_STOCK_INTERVAL_MINUTES} minutes`)
     .max(MAX_STOCK_INTERVAL_MINUTES, `must be at most a day (${MAX_STOCK_INTERVAL_MINUTES} minutes)`)
     .default(10),
+  /**
+   * Returned items the warehouse took back fit for sale reach Shopify through the stock sync: a newly booked
+   * return asks for a sync at once (app/returns/). Off by default. The sync writes the warehouse's own figure,
+   * which already counts them; nothing is ever added on top (docs/decisions/015-returns-and-restocking.md).
+   */
+  restockReturns: z.boolean().default(false),
 });
 export type StockSettings = z.infer<typeof stockSettingsSchema>;
 

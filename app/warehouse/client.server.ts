@@ -37,7 +37,6 @@ import {
   moveProductQuerySchema,
   movementRowSchema,
   orderStatusSchema,
-  returnRecordSchema,
   senderRecordSchema,
   statusDictionaryEntrySchema,
   stockQuerySchema,
@@ -543,14 +542,17 @@ export function createWarehouseClient(options: WarehouseClientOptions) {
       });
     },
 
-    /** ListReturnOrder (one a minute): one page of the returns register. */
-    async listReturnOrder(query: z.input<typeof listPeriodSchema>) {
+    /**
+     * ListReturnOrder (one a minute): one page of the returns register, each record as sent. The records are
+     * not documented, so each is read on its own (app/returns/read.ts): one odd record must not cost the page.
+     */
+    async listReturnOrder(query: z.input<typeof listPeriodSchema>): Promise<unknown[]> {
       const operation = OPERATIONS.listReturnOrder;
       return call({
         operation,
         fields: checked(operation, listPeriodSchema, query),
         answer: "envelope",
-        data: z.array(returnRecordSchema),
+        data: z.array(z.unknown()),
       });
     },
 

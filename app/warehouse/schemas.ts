@@ -290,23 +290,8 @@ export const movementRowSchema = z.looseObject({
 });
 export type MovementRow = z.infer<typeof movementRowSchema>;
 
-/** ListReturnOrder records are not documented beyond a defective-goods ("marriage") flag per line. */
-export const returnRecordSchema = z.looseObject({
-  id_order: z.string().optional(),
-  date: z.string().optional(),
-  TTN: z.string().optional(),
-  products: z
-    .array(
-      z.looseObject({
-        sku: z.string(),
-        count: looseString,
-        marriage: z.boolean().optional(),
-      }),
-    )
-    .optional()
-    .default([]),
-});
-export type ReturnRecord = z.infer<typeof returnRecordSchema>;
+// ListReturnOrder records are not documented beyond a defective-goods ("marriage") flag per line: the client
+// answers them as sent, and app/returns/read.ts reads each one on its own.
 
 export const cityRecordSchema = z.looseObject({
   Ref: z.string(),

@@ -15,6 +15,7 @@ import { catalogueWork } from "../catalogue/work.server";
 import { catalogueSyncWork } from "../catalogue/full-sync.server";
 import { fulfillmentWork } from "../fulfillment/work.server";
 import { stockWork } from "../stock/work.server";
+import { returnsWork } from "../returns/work.server";
 import {
   pauseShop,
   PAUSE_REASONS,
@@ -132,6 +133,7 @@ export function createWorker(options: WorkerOptions): Worker {
     fulfillmentWork,
     catalogueWork,
     stockWork,
+    returnsWork,
     catalogueSyncWork,
     ...(options.kinds ?? []),
   ];

@@ -20,6 +20,8 @@ import {
   type StatusReport,
   type Transition,
 } from "../../app/orders/state-machine";
+import { fromEnglish } from "../../app/orders/stored-words";
+import { message } from "../../app/i18n/message";
 import { FIXTURE_ORDER } from "../support/orders";
 
 const SHOP = "kyiv-goods.myshopify.com";
@@ -532,6 +534,53 @@ describe("a status report", () => {
     );
     expect(returned).toMatchObject({ stage: "returned", attention: "returned" });
     expect(returned.attentionMessage).toMatch(/Shopify/);
+  });
+
+  it("moves an order to returned once a return is booked, and writes every return with what came back", async () => {
+    const booked = (ttn: string | null): OrderInput => ({
+      type: "return_booked",
+      booked: {
+        returnKey: `id:${ttn ?? "none"}`,
+        ttn,
+        lines: [
+          { sku: "CUP-001", count: 2, defective: false },
+          { sku: "CUP-002", count: 1, defective: true },
+        ],
+        units: 3,
+      },
+    });
+    const delivered = await drive(
+      await acceptedOrder(),
+      report("Доставлен", { stage: "delivered", ttn: "20450000000005" }),
+    );
+    const returned = await drive(delivered, booked("20450000000009"));
+    expect(returned).toMatchObject({
+      stage: "returned",
+      attention: "returned",
+      version: delivered.version + 1,
+    });
+    // A second return of the same order is on its timeline; the stage is already the last one.
+    const again = await drive(returned, booked(null));
+    expect(again).toMatchObject({ stage: "returned", stageAt: returned.stageAt });
+    const events = await db().orderEvent.findMany({
+      where: { orderId: returned.id, kind: "returned" },
+      orderBy: { id: "asc" },
+    });
+    expect(events.map((event) => fromEnglish(event.message))).toEqual([
+      message("orders:timeline.returnBooked", { ttn: "20450000000009", units: "3", defective: "1" }),
+      message("orders:timeline.returnBookedNoTtn", { units: "3", defective: "1" }),
+    ]);
+    expect(JSON.parse(events[0]!.data!)).toMatchObject({
+      return: {
+        ttn: "20450000000009",
+        units: 3,
+        lines: [{ sku: "CUP-001", count: 2, defective: false }, {}],
+      },
+    });
+    // An order the warehouse never accepted keeps its state: the return is only written down.
+    const ready = await takenIn();
+    expect(await drive(ready, booked("20450000000010"))).toMatchObject({ state: "ready", stage: null });
+    expect(await kinds(ready)).toContain("returned");
   });
 
   it("changes nothing but the check's time for an order that is not at the warehouse", async () => {

@@ -120,7 +120,11 @@ describe("the Stock page", () => {
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect.poll(() => textOf(page.locator("body"))).toContain("Stock settings saved.");
     const saved = await db().shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
-    expect(JSON.parse(saved.stockSettings)).toEqual({ quantityName: "on_hand", intervalMinutes: 30 });
+    expect(JSON.parse(saved.stockSettings)).toEqual({
+      quantityName: "on_hand",
+      intervalMinutes: 30,
+      restockReturns: false,
+    });
   });
 
   it("speaks Ukrainian to an admin in Ukrainian: the sync, its error with the warehouse's own words, the drift", async () => {

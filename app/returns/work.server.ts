@@ -1,0 +1,307 @@
+// The returns register as a kind of the engine's work: every half hour (and when a key is saved), the
+// warehouse's ListReturnOrder is swept over a period of Kyiv dates, one page a run, after the shop's orders
+// and its due status look-ups. Each record is read on its own (read.ts) and kept once per shop
+// (WarehouseReturn, by its identity); a return seen for the first time is written on its order's timeline,
+// moves the order to returned, and, when the stock settings say so, asks for a stock sync at once.
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { writeTexts } from "../i18n/texts";
+import { applyToOrders, asChange, type Change } from "../orders/commit.server";
+import { isRefusal, transition } from "../orders/state-machine";
+import { ordersGoFirst } from "../orders/submit.server";
+import type { OrderEventInput } from "../orders/timeline.server";
+import { insertStatement, sqlTransaction, type SqlTransaction } from "../db/sql.server";
+import { STATUSES_KIND } from "../statuses/kinds";
+import { requestStockSync } from "../stock/kinds";
+import { parseStockSettings } from "../stock/settings";
+import { toCompactDate } from "../warehouse/dates";
+import { WarehouseError, WarehouseRateLimited, WarehouseUnauthorized } from "../warehouse/errors";
+import { DATE_FORMAT, LIST_PAGE_SIZE, OPERATIONS } from "../warehouse/wire";
+import { scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
+import { KEY_REFUSED, type ShopWork, type StepResult } from "../work/steps";
+import { RETURNS_KIND } from "./kinds";
+import { readReturnRecord, saleableUnits, type ReadReturn } from "./read";
+
+/**
+ * A sweep every half hour: a return is the start of a refund the merchant decides over days, so half an
+ * hour late costs nothing, while each sweep spends one of the key's ListReturnOrder slots (one a minute) and
+ * its share of the 60 a minute the orders need. It matches the status polling's default.
+ */
+export const SWEEP_EVERY_MS = 30 * 60_000;
+
+/**
+ * The first sweep goes back 60 days: long enough for the returns of every order still in a buyer's return
+ * window (14 days in Ukrainian law, plus carriage back and the warehouse's booking), short enough to stay a
+ * few pages for a shop of any size.
+ */
+export const FIRST_SWEEP_DAYS = 60;
+
+/** Each sweep starts this many days before the last one ended: the warehouse may book a return late. */
+export const OVERLAP_DAYS = 3;
+
+/** A shop whose sweeps stopped for long (no key, paused) goes back at most this far. */
+export const LONGEST_SWEEP_DAYS = 366;
+
+/** While the shop's orders have work due, the sweep waits this long: orders go first. */
+const ORDERS_FIRST_MS = 15_000;
+
+/** While the shop's status look-ups are due, the sweep waits this long, for at most STATUSES_FIRST_AT_MOST_MS. */
+const STATUSES_FIRST_MS = 15_000;
+/** A shop with orders in flight always has look-ups due: past this, the sweep goes anyway. */
+const STATUSES_FIRST_AT_MOST_MS = 10 * 60_000;
+
+/** After a failure the warehouse may recover from (5xx, a timeout), the next try. */
+const RETRY_MS = 5 * 60_000;
+
+const compactDate = z.string().regex(DATE_FORMAT.compactDate);
+
+/** Where the sweep stands, kept as the schedule row's cursor. */
+const cursorSchema = z.object({
+  /** The last Kyiv date a finished sweep covered. */
+  sweptTo: compactDate.nullable(),
+  /** The sweep under way: its period and the next page. */
+  pass: z
+    .object({ from: compactDate, to: compactDate, page: z.number().int().min(1).max(100_000) })
+    .nullable(),
+});
+export type ReturnsCursor = z.infer<typeof cursorSchema>;
+
+/** The stored cursor; anything unreadable starts afresh (a first sweep). */
+export function readCursor(stored: string | null): ReturnsCursor {
+  try {
+    const parsed = cursorSchema.safeParse(stored ? JSON.parse(stored) : null);
+    if (parsed.success) return parsed.data;
+  } catch {
+    // Not JSON: afresh.
+  }
+  return { sweptTo: null, pass: null };
+}
+
+/** `YYYYMMDD` moved by `days` (calendar days; a compact date names a day, not an instant). */
+export function addDays(compact: string, days: number): string {
+  const at =
+    Date.UTC(+compact.slice(0, 4), +compact.slice(4, 6) - 1, +compact.slice(6, 8)) + days * 86_400_000;
+  return new Date(at).toISOString().slice(0, 10).replaceAll("-", "");
+}
+
+/** The period of a new sweep: from a little before where the last one ended (or FIRST_SWEEP_DAYS) to today. */
+export function nextPass(sweptTo: string | null, now: Date): { from: string; to: string; page: number } {
+  const today = toCompactDate(now);
+  const earliest = addDays(today, -LONGEST_SWEEP_DAYS);
+  const wanted = sweptTo ? addDays(sweptTo, -OVERLAP_DAYS) : addDays(today, -FIRST_SWEEP_DAYS);
+  const from = wanted < earliest ? earliest : wanted > today ? today : wanted;
+  return { from, to: today, page: 1 };
+}
+
+export const returnsWork = scheduledKind(RETURNS_KIND, sweepReturns);
+
+async function sweepReturns(work: ShopWork, schedule: Schedule): Promise<ScheduledRun | StepResult> {
+  const { db, shop } = work;
+  const ordersFirst = await ordersGoFirst(work, ORDERS_FIRST_MS);
+  if (ordersFirst) return { nextRunAt: ordersFirst };
+  const now = work.clock();
+  // Status look-ups due now go first, but a sweep due for long goes anyway (see STATUSES_FIRST_AT_MOST_MS).
+  // A wait leaves the row due as it was, so how long it has waited is measured from when it fell due.
+  if (now.getTime() - schedule.nextRunAt.getTime() < STATUSES_FIRST_AT_MOST_MS) {
+    const statuses = await db.shopSchedule.findUnique({
+      where: { shop_kind: { shop, kind: STATUSES_KIND } },
+      select: { nextRunAt: true },
+    });
+    if (statuses && statuses.nextRunAt <= now)
+      return { did: "wait", until: new Date(now.getTime() + STATUSES_FIRST_MS) };
+  }
+  const allowedAt = await work.warehouse.nextAllowedAt(OPERATIONS.listReturnOrder);
+  if (allowedAt > work.clock().getTime()) return { did: "wait", until: new Date(allowedAt) };
+
+  const cursor = readCursor(schedule.cursor);
+  const pass = cursor.pass ?? nextPass(cursor.sweptTo, now);
+  let records: unknown[];
+  try {
+    records = await work.warehouse.listReturnOrder({
+      datefrom: pass.from,
+      dateto: pass.to,
+      page: pass.page,
+    });
+  } catch (error) {
+    if (!(error instanceof WarehouseError)) throw error;
+    if (error instanceof WarehouseUnauthorized) return KEY_REFUSED;
+    if (error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined)
+      return { did: "wait", until: new Date(work.clock().getTime() + error.retryAfterMs) };
+    work.log.warn(
+      { event: "returns.sweep_failed", page: pass.page, err: error },
+      "ListReturnOrder failed; the sweep goes on from the same page later",
+    );
+    const retryAt = work.clock().getTime() + (error.retryable ? RETRY_MS : SWEEP_EVERY_MS);
+    return {
+      nextRunAt: new Date(retryAt),
+      cursor: JSON.stringify({ ...cursor, pass }),
+      problem: error.message,
+    };
+  }
+  const stored = await recordReturns(work, records.map(readReturnRecord));
+  work.log.info(
+    {
+      event: "returns.swept",
+      from: pass.from,
+      to: pass.to,
+      page: pass.page,
+      records: records.length,
+      ...stored,
+    },
+    "a page of the returns register read",
+  );
+  // A full page may have more behind it: the next goes as soon as the report limit allows.
+  if (records.length >= LIST_PAGE_SIZE) {
+    return {
+      nextRunAt: work.clock(),
+      cursor: JSON.stringify({ ...cursor, pass: { ...pass, page: pass.page + 1 } }),
+    };
+  }
+  const done: ReturnsCursor = { sweptTo: pass.to, pass: null };
+  return { nextRunAt: new Date(work.clock().getTime() + SWEEP_EVERY_MS), cursor: JSON.stringify(done) };
+}
+
+/** What a page changed, for the log. */
+interface Recorded {
+  fresh: number;
+  seenAgain: number;
+  linked: number;
+  unreadable: number;
+  restock: number;
+}
+
+/**
+ * Keeps a page's records: those seen before only have `lastSeenAt` moved; each new one is inserted, and
+ * those naming an order of ours it can read whole are written on that order's timeline, in the same
+ * transaction as the inserts (conditional on each order's version, decided again on a clash). A new return
+ * with units fit for sale asks for the stock sync first, when the stock settings say so and a location is
+ * chosen: a sync asked for needlessly costs one report, a return kept without its sync would be missed.
+ */
+export async function recordReturns(
+  work: Pick<ShopWork, "db" | "log" | "clock" | "shop">,
+  page: ReadReturn[],
+): Promise<Recorded> {
+  const { db, shop } = work;
+  const now = work.clock();
+  const byKey = new Map<string, ReadReturn>();
+  for (const record of page) if (!byKey.has(record.returnKey)) byKey.set(record.returnKey, record);
+  const keys = [...byKey.keys()];
+  const known = keys.length
+    ? await db.warehouseReturn.findMany({
+        where: { shop, returnKey: { in: keys } },
+        select: { returnKey: true },
+      })
+    : [];
+  const seen = new Set(known.map((row) => row.returnKey));
+  if (seen.size) {
+    await db.warehouseReturn.updateMany({
+      where: { shop, returnKey: { in: [...seen] } },
+      data: { lastSeenAt: now },
+    });
+  }
+  const fresh = [...byKey.values()].filter((record) => !seen.has(record.returnKey));
+  const recorded: Recorded = {
+    fresh: fresh.length,
+    seenAgain: seen.size,
+    linked: 0,
+    unreadable: fresh.filter((record) => record.problems.length > 0).length,
+    restock: 0,
+  };
+  if (!fresh.length) return recorded;
+
+  const idOrders = [...new Set(fresh.flatMap((record) => (record.idOrder ? [record.idOrder] : [])))];
+  const orders = idOrders.length
+    ? await db.warehouseOrder.findMany({
+        where: { shop, idOrder: { in: idOrders } },
+        select: { id: true, idOrder: true },
+      })
+    : [];
+  const orderOf = new Map(orders.map((order) => [order.idOrder, order.id]));
+
+  const settings = await db.shopSettings.findUnique({
+    where: { shop },
+    select: { stockSettings: true, locationId: true },
+  });
+  const restocking = parseStockSettings(settings?.stockSettings).settings.restockReturns;
+  const restock = (record: ReadReturn) =>
+    restocking &&
+    Boolean(settings?.locationId) &&
+    record.problems.length === 0 &&
+    saleableUnits(record.lines) > 0;
+  recorded.restock = fresh.filter(restock).length;
+  if (recorded.restock) await requestStockSync(db, shop, now);
+
+  const rows = fresh.map((record) => ({
+    id: randomUUID(),
+    shop,
+    returnKey: record.returnKey,
+    idOrder: record.idOrder,
+    orderId: (record.idOrder && orderOf.get(record.idOrder)) || null,
+    returnedAt: record.returnedAt,
+    ttn: record.ttn,
+    lines: JSON.stringify(record.lines),
+    units: record.units,
+    defective: record.defective,
+    raw: record.raw,
+    problem: writeTexts(record.problems),
+    restockRequestedAt: restock(record) ? now : null,
+    firstSeenAt: now,
+    lastSeenAt: now,
+  }));
+  const insert = async (tx: SqlTransaction) => {
+    const { sql, args } = insertStatement("WarehouseReturn", rows);
+    await tx.execute(sql, args);
+  };
+  // What cannot be read whole is kept and shown, but moves no order: nobody knows what came back.
+  const toOrders = new Map<string, ReadReturn[]>();
+  fresh.forEach((record, index) => {
+    const orderId = rows[index]!.orderId;
+    if (orderId && record.problems.length === 0)
+      toOrders.set(orderId, [...(toOrders.get(orderId) ?? []), record]);
+  });
+  recorded.linked = [...toOrders.values()].reduce((sum, list) => sum + list.length, 0);
+  if (!toOrders.size) {
+    await sqlTransaction(db, insert);
+    return recorded;
+  }
+  let inserted = false;
+  await applyToOrders(
+    work,
+    [...toOrders.keys()],
+    (current, at) => {
+      const changes: Change[] = [];
+      const events: OrderEventInput[] = [];
+      for (const row of current) {
+        // One transition after another: a second return of the order in this page sees the first's stage.
+        let facts = row;
+        let patch = {};
+        const rowEvents: OrderEventInput[] = [];
+        for (const record of toOrders.get(row.id) ?? []) {
+          const booked = {
+            returnKey: record.returnKey,
+            ttn: record.ttn,
+            lines: record.lines,
+            units: record.units,
+          };
+          const result = transition(facts, { type: "return_booked", booked }, at);
+          if (isRefusal(result)) continue;
+          const { events: more } = asChange(row, result, at);
+          patch = { ...patch, ...result.patch };
+          facts = { ...facts, ...result.patch };
+          rowEvents.push(...more);
+        }
+        if (Object.keys(patch).length) changes.push({ row, data: patch });
+        events.push(...rowEvents);
+      }
+      return { changes, events };
+    },
+    undefined,
+    async (tx) => {
+      await insert(tx);
+      inserted = true;
+    },
+  );
+  // Every order it named was gone meanwhile (an erasure): the returns are kept all the same.
+  if (!inserted) await sqlTransaction(db, insert);
+  return recorded;
+}

@@ -1,0 +1,227 @@
+// The returns sweep over real HTTP, through the engine, against the simulator: a register of more than one
+// page read a page a run within the report limit, a second sweep over the same days adding nothing, a record
+// that cannot be read kept raw, orders and due status look-ups going first, a refused key pausing the shop,
+// and a 5xx kept as the schedule's problem with the sweep going on from the same page.
+import { afterEach, describe, expect, it } from "vitest";
+import { appContext } from "../../app/context.server";
+import { readTexts } from "../../app/i18n/texts";
+import { message } from "../../app/i18n/message";
+import { RETURNS_KIND, requestReturnsSweep } from "../../app/returns/kinds";
+import { addDays, FIRST_SWEEP_DAYS, OVERLAP_DAYS, readCursor } from "../../app/returns/work.server";
+import { toCompactDate } from "../../app/warehouse/dates";
+import { OPERATIONS } from "../../app/warehouse/wire";
+import { createWarehouseClient } from "../../app/warehouse/client.server";
+import { MemoryRateLimitStore, WarehouseRateLimiter } from "../../app/warehouse/limiter.server";
+import { returnsWork } from "../../app/returns/work.server";
+import type { ShopWork } from "../../app/work/steps";
+import { wakeWorker } from "../../app/work/worker.server";
+import {
+  eventually,
+  orderPayload,
+  SCALED_LIMITS,
+  SHOP,
+  startOrderFlow,
+  type OrderFlow,
+} from "../e2e/harness";
+import { compactDate } from "../warehouse-sim/clock";
+import type { ReturnRecord } from "../warehouse-sim/state";
+
+const db = () => appContext().db;
+let flow: OrderFlow | undefined;
+afterEach(async () => {
+  await flow?.close();
+  flow = undefined;
+});
+
+/** The warehouse requests the worker sent, in order, with what each asked for. */
+function recorder() {
+  const sent: { operation: string; body: Record<string, unknown> }[] = [];
+  const recording: typeof fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const body = typeof init?.body === "string" ? (JSON.parse(init.body) as Record<string, unknown>) : {};
+    sent.push({ operation: url.pathname.split("/").at(-1)!, body });
+    return fetch(input, init);
+  };
+  return {
+    sent,
+    fetch: recording,
+    of: (operation: string) => sent.filter((each) => each.operation === operation),
+  };
+}
+
+/** Returns booked at the simulator for orders of another store (pushed as its register keeps them). */
+function bookReturns(flow: OrderFlow, count: number, first = 1): ReturnRecord[] {
+  const now = flow.sim.clock.now();
+  const records = Array.from({ length: count }, (_, i) => ({
+    id_return: `ВП-${String(first + i).padStart(6, "0")}`,
+    id_order: `ELSEWHERE-${first + i}`,
+    id_order_FF: `AVS${first + i}`,
+    at: now,
+    createdDate: compactDate(now),
+    TTN: `2045${String(first + i).padStart(10, "0")}`,
+    products: [{ sku: "CUP-001", count: 1, marriage: i % 2 === 0 }],
+  }));
+  flow.sim.store().returns.push(...records);
+  return records;
+}
+
+const schedule = () =>
+  db().shopSchedule.findUnique({ where: { shop_kind: { shop: SHOP, kind: RETURNS_KIND } } });
+
+async function sweepNow() {
+  await requestReturnsSweep(db(), SHOP, new Date());
+  wakeWorker(SHOP);
+}
+
+/** Waits for a sweep to finish after `since` (its cursor says which day it covered). */
+function swept(since: Date) {
+  return eventually(async () => {
+    const row = await schedule();
+    return row?.lastRunAt && row.lastRunAt >= since && !readCursor(row.cursor).pass && row;
+  }, "the sweep to finish");
+}
+
+describe("the returns sweep", { timeout: 120_000 }, () => {
+  it("reads a register of two pages a page a run within the report limit, and a second sweep adds nothing", async () => {
+    const requests = recorder();
+    flow = await startOrderFlow({ worker: { fetch: requests.fetch } });
+    // Saving the key asked for a first sweep a few minutes on.
+    const asked = await schedule();
+    expect(asked!.nextRunAt.getTime()).toBeGreaterThan(Date.now() + 60_000);
+    bookReturns(flow, 130);
+    // One record the warehouse wrote with a count nobody can read.
+    const [odd] = bookReturns(flow, 1, 500);
+    odd!.products = [{ sku: "CUP-002", count: -1, marriage: false }];
+    const started = new Date();
+    await sweepNow();
+    const row = await swept(started);
+    const today = toCompactDate(new Date());
+    expect(readCursor(row.cursor)).toEqual({ sweptTo: today, pass: null });
+    expect(row.lastError).toBeNull();
+    expect(row.nextRunAt.getTime()).toBeGreaterThan(Date.now() + 25 * 60_000);
+
+    const lists = requests.of(OPERATIONS.listReturnOrder);
+    expect(lists.map((each) => each.body.page)).toEqual([1, 2]);
+    expect(lists[0]!.body).toMatchObject({ datefrom: addDays(today, -FIRST_SWEEP_DAYS), dateto: today });
+    // Both pages within the key's report limit: the simulator refused none.
+    expect(flow.sim.stats().rateLimited).toEqual({ overall: 0, report: 0 });
+
+    expect(await db().warehouseReturn.count({ where: { shop: SHOP } })).toBe(131);
+    const kept = await db().warehouseReturn.findFirstOrThrow({ where: { returnKey: "id:ВП-000500" } });
+    expect(readTexts(kept.problem)).toEqual([message("returns:problem.lineCount", { line: 1 })]);
+    expect(JSON.parse(kept.raw)).toMatchObject({ products: [{ sku: "CUP-002", count: "-1" }] });
+    const other = await db().warehouseReturn.findFirstOrThrow({ where: { returnKey: "id:ВП-000001" } });
+    expect(other).toMatchObject({
+      idOrder: "ELSEWHERE-1",
+      orderId: null,
+      units: 1,
+      defective: true,
+      problem: null,
+    });
+    const firstSeen = other.firstSeenAt;
+
+    // The next sweep goes back over the last days: the same records, nothing new.
+    const again = new Date();
+    await sweepNow();
+    await swept(again);
+    const second = requests.of(OPERATIONS.listReturnOrder).slice(2);
+    expect(second[0]!.body).toMatchObject({
+      datefrom: addDays(today, -OVERLAP_DAYS),
+      dateto: today,
+      page: 1,
+    });
+    expect(await db().warehouseReturn.count({ where: { shop: SHOP } })).toBe(131);
+    const seenAgain = await db().warehouseReturn.findFirstOrThrow({ where: { returnKey: "id:ВП-000001" } });
+    expect(seenAgain.firstSeenAt).toEqual(firstSeen);
+    expect(seenAgain.lastSeenAt.getTime()).toBeGreaterThan(firstSeen.getTime());
+  });
+
+  it("lets the shop's due orders go first", async () => {
+    const requests = recorder();
+    flow = await startOrderFlow({ noWorker: true, worker: { fetch: requests.fetch } });
+    bookReturns(flow, 1);
+    await flow.post({ topic: "orders/create", payload: orderPayload(3101) });
+    const started = new Date();
+    await requestReturnsSweep(db(), SHOP, started);
+    flow.worker.start();
+    await swept(started);
+    const operations = requests.sent.map((each) => each.operation);
+    expect(operations.indexOf(OPERATIONS.addOrder)).toBeGreaterThanOrEqual(0);
+    expect(operations.indexOf(OPERATIONS.addOrder)).toBeLessThan(
+      operations.indexOf(OPERATIONS.listReturnOrder),
+    );
+    expect(await db().warehouseReturn.count()).toBe(1);
+  });
+
+  it("pauses the shop when the warehouse refuses the key", async () => {
+    flow = await startOrderFlow();
+    flow.sim.faults.failNext({ count: 1, status: 401, operations: [OPERATIONS.listReturnOrder] });
+    await sweepNow();
+    await eventually(
+      async () => (await db().shopSettings.findUniqueOrThrow({ where: { shop: SHOP } })).pausedAt,
+      "the shop to be paused",
+    );
+    expect(await db().warehouseReturn.count()).toBe(0);
+  });
+
+  it("keeps a 5xx as the schedule's problem and goes on from the same page later", async () => {
+    const requests = recorder();
+    flow = await startOrderFlow({ worker: { fetch: requests.fetch } });
+    bookReturns(flow, 3);
+    flow.sim.faults.failNext({ count: 1, status: 503, operations: [OPERATIONS.listReturnOrder] });
+    const started = new Date();
+    await sweepNow();
+    const failed = await eventually(async () => {
+      const row = await schedule();
+      return row?.lastError ? row : null;
+    }, "the failure to be kept");
+    expect(failed.lastError).toMatch(/503/);
+    expect(readCursor(failed.cursor).pass).toMatchObject({ page: 1 });
+    // Tried again by itself, minutes later.
+    expect(failed.nextRunAt.getTime()).toBeGreaterThan(started.getTime() + 4 * 60_000);
+    expect(await db().warehouseReturn.count()).toBe(0);
+
+    const again = new Date();
+    await sweepNow();
+    const row = await swept(again);
+    expect(row.lastError).toBeNull();
+    expect(await db().warehouseReturn.count()).toBe(3);
+    expect(requests.of(OPERATIONS.listReturnOrder).map((each) => each.body.page)).toEqual([1, 1]);
+  });
+
+  it("lets due status look-ups go first, but not for ever", async () => {
+    flow = await startOrderFlow({ noWorker: true });
+    bookReturns(flow, 1);
+    const requests = recorder();
+    const work = {
+      ...appContext(),
+      shop: SHOP,
+      keyDigest: "",
+      settings: {} as ShopWork["settings"],
+      admin: () => Promise.reject(new Error("no Shopify here")),
+      signal: new AbortController().signal,
+      warehouse: createWarehouseClient({
+        apiKey: flow.sim.apiKey,
+        endpoints: { baseUrl: flow.sim.url, baseUrlV2: flow.sim.urlV2, timeoutMs: 2_000 },
+        limiter: new WarehouseRateLimiter(new MemoryRateLimitStore(), { limits: SCALED_LIMITS }),
+        fetch: requests.fetch,
+      }),
+    } satisfies ShopWork;
+    const step = await returnsWork.open(work);
+    const now = new Date();
+    await db().shopSchedule.create({ data: { shop: SHOP, kind: "statuses", nextRunAt: now } });
+    await requestReturnsSweep(db(), SHOP, now);
+    // Status look-ups are due: the sweep waits, sending nothing, and stays due.
+    expect(await step.run()).toMatchObject({ did: "wait" });
+    expect(requests.of(OPERATIONS.listReturnOrder)).toHaveLength(0);
+    expect((await schedule())!.nextRunAt).toEqual(now);
+    // Due for more than ten minutes, it goes all the same.
+    await db().shopSchedule.update({
+      where: { shop_kind: { shop: SHOP, kind: RETURNS_KIND } },
+      data: { nextRunAt: new Date(now.getTime() - 11 * 60_000) },
+    });
+    expect(await step.run()).toMatchObject({ did: "work" });
+    expect(requests.of(OPERATIONS.listReturnOrder)).toHaveLength(1);
+    expect(await db().warehouseReturn.count()).toBe(1);
+  });
+});
