@@ -126,6 +126,34 @@ export const PERSONAL_DATA_SOURCES: PersonalDataSource[] = [
       return count;
     },
   },
+  {
+    // A return of the customer's order, as the warehouse's register wrote it: its records are not documented
+    // and may name the buyer, so the record as sent goes; what came back (SKUs, counts, waybill) stays, as
+    // the order's own row keeps its waybill.
+    table: "WarehouseReturn",
+    async describe(db, shop, customer) {
+      const returns = await db.warehouseReturn.findMany({
+        where: { shop, orderId: { in: await customerOrderIds(db, shop, customer) } },
+        select: { idOrder: true, returnedAt: true, ttn: true, lines: true, raw: true },
+        orderBy: { firstSeenAt: "asc" },
+      });
+      return returns.map((booked) => ({
+        kind: "return booked by the warehouse",
+        idOrder: booked.idOrder,
+        returnedAt: booked.returnedAt,
+        ttn: booked.ttn,
+        lines: JSON.parse(booked.lines) as unknown,
+        warehouseRecord: booked.raw,
+      }));
+    },
+    async erase(db, shop, customer) {
+      const { count } = await db.warehouseReturn.updateMany({
+        where: { shop, orderId: { in: await customerOrderIds(db, shop, customer) } },
+        data: { raw: ERASED_MESSAGE },
+      });
+      return count;
+    },
+  },
 ];
 
 const ERASED_MESSAGE = "(erased at the customer's request)";
@@ -136,6 +164,15 @@ function customerOrders(shop: string, customer: CustomerRef) {
     shop,
     OR: [{ customerId: customer.customerId }, { shopifyOrderId: { in: customer.orderIds } }],
   };
+}
+
+/** The ids of the customer's orders (WarehouseReturn names its order by id, without a relation). */
+async function customerOrderIds(db: Db, shop: string, customer: CustomerRef): Promise<string[]> {
+  const orders = await db.warehouseOrder.findMany({
+    where: customerOrders(shop, customer),
+    select: { id: true },
+  });
+  return orders.map((order) => order.id);
 }
 
 /** Tables that hold no customer's personal data, each with the reason. */
@@ -151,6 +188,8 @@ export const TABLES_WITHOUT_CUSTOMER_DATA: Record<string, string> = {
   CatalogueItem: "the store's variants as product cards (SKU, name, barcode) and their stock figures",
   StockSync: "counts, times and SKU-level differences of each stock sync, no orders",
   CatalogueSync: "progress counts of each full catalogue sync",
+  InboundDelivery:
+    "the merchant's own deliveries of goods to the warehouse (SKUs, counts, the carrier's waybill)",
   // The carrier's public reference data, kept per warehouse key (not per shop, so shop/redact leaves it):
   // the hourly upkeep removes a key's set once no shop's settings name the key.
   ReferenceSet: "when a warehouse key's carrier reference data was refreshed, its counts and last problem",

@@ -71,6 +71,19 @@ async function seedShopData(domain: string) {
     data: { shop: domain, trigger: "manual", quantityName: "available", startedAt: new Date() },
   });
   await db.catalogueSync.create({ data: { shop: domain, phase: "done", startedAt: new Date() } });
+  await db.warehouseReturn.create({
+    data: { shop: domain, returnKey: "id:R1", raw: "{}", firstSeenAt: new Date(), lastSeenAt: new Date() },
+  });
+  await db.inboundDelivery.create({
+    data: {
+      shop: domain,
+      idRequest: "IN-1",
+      state: "sent",
+      deliveryDate: "2026-11-27",
+      method: "На склад",
+      seats: 1,
+    },
+  });
 }
 
 /** An order taken in and accepted by the warehouse: the customer's name and phone in each copy we keep. */
@@ -142,10 +155,33 @@ describe("customers/redact", () => {
     const { db } = appContext();
     await seedOrder(shop, "1001", "7001");
     await seedOrder(shop, "3003", "9009");
+    // The warehouse's return records are not documented: one that names the buyer.
+    const returned = async (shopifyOrderId: string, raw: string) => {
+      const order = await db.warehouseOrder.findFirstOrThrow({ where: { shop, shopifyOrderId } });
+      const at = new Date();
+      return db.warehouseReturn.create({
+        data: {
+          shop,
+          returnKey: `id:${shopifyOrderId}`,
+          idOrder: order.idOrder,
+          orderId: order.id,
+          ttn: "20450000000001",
+          raw,
+          firstSeenAt: at,
+          lastSeenAt: at,
+        },
+      });
+    };
+    const ownReturn = await returned("1001", '{"id_return":"1","buyer":"Олена Коваль"}');
+    const otherReturn = await returned("3003", '{"id_return":"2","buyer":"Петро Шевчук"}');
     expect((await dataRequest()).status).toBe(200);
     const report = JSON.parse(
       (await db.complianceRequest.findFirstOrThrow({ where: { topic: "customers/data_request" } })).report!,
     ) as { sources: { table: string; records: { orderName: string }[] }[] };
+    const returns = report.sources.find((source) => source.table === "WarehouseReturn")!.records;
+    expect(returns).toEqual([
+      expect.objectContaining({ warehouseRecord: ownReturn.raw, ttn: "20450000000001" }),
+    ]);
     const orders = report.sources.find((source) => source.table === "WarehouseOrder")!.records;
     expect(orders.map((order) => order.orderName)).toEqual(["#1001"]);
     const asSent = report.sources.find((source) => source.table === "OrderPayload")!.records;
@@ -172,6 +208,14 @@ describe("customers/redact", () => {
     // Intake's and the worker's events all carried the customer (the mapped order, the request sent).
     expect(events.map((event) => [event.kind, event.message, event.data])).toEqual(
       ["received", "ready", "accepted"].map((kind) => [kind, "(erased at the customer's request)", null]),
+    );
+    // The return's record as the warehouse wrote it goes; what came back stays. Another customer's stays whole.
+    expect(await db.warehouseReturn.findUniqueOrThrow({ where: { id: ownReturn.id } })).toMatchObject({
+      raw: "(erased at the customer's request)",
+      ttn: "20450000000001",
+    });
+    expect((await db.warehouseReturn.findUniqueOrThrow({ where: { id: otherReturn.id } })).raw).toBe(
+      otherReturn.raw,
     );
     const kept = await db.warehouseOrder.findFirstOrThrow({
       where: { shopifyOrderId: "3003" },
