@@ -365,6 +365,11 @@ const { notifyAddress } = await import("../../app/statuses/notify-token.server")
 const { updateOnboarding } = await import("../../app/onboarding/state.server");
 const { ONBOARDING_STEPS } = await import("../../app/onboarding/state");
 const { requestStockSync } = await import("../../app/stock/kinds");
+const { saveStockSettings } = await import("../../app/stock/settings.server");
+const { createDeliveryRequest } = await import("../../app/deliveries/deliveries.server");
+const { kyivToday, newIdRequest } = await import("../../app/deliveries/form");
+const { RETURNS_KIND } = await import("../../app/returns/kinds");
+const { requestRun } = await import("../../app/work/schedule.server");
 const { createEngine } = await import("../../app/work/engine.server");
 const { startProcessWorker, stopProcessWorker, wakeWorker } = await import("../../app/work/worker.server");
 const { closeWarehouseConnections } = await import("../../app/warehouse/transport.server");
@@ -473,6 +478,9 @@ const located = await saveStatusSettings(deps, DEMO_SHOP, { locationId: location
   { id: location.id, name: location.name },
 ]);
 if (!located.ok) throw new Error(`the demo's location was refused: ${JSON.stringify(located.errors)}`);
+// Returned items fit for sale go back on sale at once (Stock page, "Restock returned items"; off unless chosen).
+const stocked = await saveStockSettings(deps, DEMO_SHOP, { restockReturns: true });
+if (!stocked.ok) throw new Error(`the demo's stock settings were refused: ${JSON.stringify(stocked.errors)}`);
 // The catalogue as a first sync leaves it: every variant's card at the warehouse (the simulator has them).
 const now = new Date();
 for (const [sku, variant] of variantsBySku) {
@@ -515,6 +523,20 @@ await requestStockSync(db, DEMO_SHOP, new Date(), true);
 startProcessWorker(() => createEngine(context, env()));
 wakeWorker(DEMO_SHOP);
 
+// An inbound delivery the merchant announced, as the Inbound deliveries form sends it; the warehouse receives
+// part of it a little later, so its page shows planned against received.
+const deliverySkus = DEMO_PRODUCTS.slice(0, 2).map((product) => product.variants[0]!.sku);
+const delivery = await createDeliveryRequest(context, DEMO_SHOP, {
+  idRequest: newIdRequest(),
+  deliveryDate: kyivToday(new Date()),
+  method: "ownTransport",
+  seats: "2",
+  ttn: "",
+  comment: "Поставка на поповнення залишків",
+  lines: deliverySkus.map((sku, index) => ({ sku, count: String(10 * (index + 1)) })),
+});
+if (!delivery.ok) say(`the sample delivery request was not made: ${JSON.stringify(delivery.errors)}`);
+
 // ---------------------------------------------------------------------------------------------------
 // Sample orders: placed in the fake store, then sent to the app as Shopify would.
 
@@ -530,11 +552,14 @@ let nextNumber = 1 + previous.reduce((max, row) => Math.max(max, Number(row.orde
 const highestId = previous.reduce((max, row) => Math.max(max, Number(row.shopifyOrderId) || 0), 0);
 while (fake.state.allocateId() <= highestId);
 let sent = 0;
+/** What each sample order asked for, by its name: a returned order sends some of it back. */
+const orderedLines = new Map<string, Array<{ sku: string; quantity: number }>>();
 
 async function placeOrder(): Promise<void> {
   const sample = samples[sent % samples.length]!;
   const number = nextNumber++;
   sent++;
+  orderedLines.set(`#${number}`, sample.lines);
   const { order } = store.addOrder({
     name: `#${number}`,
     email: sample.email,
@@ -590,6 +615,50 @@ const stockTimer = setInterval(() => {
     (error: unknown) => console.error(`asking for a stock sync failed: ${(error as Error).message}`),
   );
 }, 30_000);
+
+// The warehouse's own day: every fourth delivered order comes back (one unit of its first line; every second
+// such return defective), and the sample delivery arrives in part. The app reads the returns register on its
+// schedule (half an hour); the demo asks for it at once, as it does for stock.
+const deliveredSeen = new Set<string>();
+let returnsBooked = 0;
+let deliveryReceived = false;
+async function warehouseDay(): Promise<void> {
+  const delivered = await db.warehouseOrder.findMany({
+    where: { shop: DEMO_SHOP, stage: "delivered" },
+    select: { id: true, orderName: true, idOrder: true },
+    orderBy: { createdAt: "asc" },
+  });
+  let booked = false;
+  for (const row of delivered) {
+    if (deliveredSeen.has(row.id)) continue;
+    deliveredSeen.add(row.id);
+    const first = orderedLines.get(row.orderName)?.[0];
+    if (deliveredSeen.size % 4 !== 0 || !first) continue;
+    const defective = ++returnsBooked % 2 === 0;
+    sim.addReturn({ id_order: row.idOrder, products: [{ sku: first.sku, count: 1, marriage: defective }] });
+    say(`  ${row.orderName}: the buyer sent back 1 × ${first.sku}${defective ? " (defective)" : ""}`);
+    booked = true;
+  }
+  if (booked) {
+    await requestRun(db, DEMO_SHOP, RETURNS_KIND, new Date());
+    wakeWorker(DEMO_SHOP);
+  }
+  if (!deliveryReceived && delivery.ok && delivered.length > 0) {
+    const made = await db.inboundDelivery.findUnique({ where: { id: delivery.id } });
+    if (made?.warehouseId) {
+      deliveryReceived = true;
+      sim.receiveDelivery({ id: made.warehouseId, products: [{ sku: deliverySkus[0]!, count: 6 }] });
+      say(`  the warehouse received 6 of 10 × ${deliverySkus[0]} of delivery request ${made.idRequest}`);
+    }
+  }
+}
+const warehouseDayTimer = setInterval(
+  () =>
+    void warehouseDay().catch((error: unknown) =>
+      console.error(`the warehouse's day failed: ${(error as Error).message}`),
+    ),
+  2_000,
+);
 
 // What happens to each order, told as it happens.
 const seen = new Map<string, string>();
@@ -691,6 +760,7 @@ function stop(): Promise<void> {
     clearTimeout(orderTimer);
     clearInterval(stockTimer);
     clearInterval(followTimer);
+    clearInterval(warehouseDayTimer);
     const forced = setTimeout(() => {
       console.error("the demo did not stop within 15 s; exiting");
       process.exit(1);
