@@ -387,8 +387,14 @@ if (!check) {
     cacheDir: path.resolve(".cache/vite-demo"),
     plugins: [appBridgeStandInPlugin()],
     // The pages' development client opens vite's socket: it is served on the demo's own server (no other
-    // port), and, with no file watching, never reloads a page under the visitor.
-    server: { middlewareMode: true, hmr: { server }, watch: null },
+    // port), and, with no file watching, never reloads a page under the visitor. Said in full: the project's
+    // config (merged under this one) sends the client to the Shopify CLI's tunnel on 443 for any host but
+    // localhost, and the demo's is 127.0.0.1.
+    server: {
+      middlewareMode: true,
+      hmr: { server, protocol: "ws", host: "127.0.0.1", clientPort: Number(new URL(origin).port) },
+      watch: null,
+    },
     // Every route up front, so the first page does not find new dependencies and ask for a reload
     // (see test/support/app-server.ts).
     optimizeDeps: { entries: ["app/root.tsx", "app/routes/**/*.tsx"] },
