@@ -99,6 +99,8 @@ export function adminFramePage(options: { shop: string; shopName: string }): str
     ["/app", "Головна · Home"],
     ["/app/orders", "Замовлення · Orders"],
     ["/app/stock", "Залишки · Stock"],
+    ["/app/returns", "Повернення · Returns"],
+    ["/app/deliveries", "Поставки на склад · Inbound deliveries"],
     ["/app/catalogue", "Каталог · Catalogue"],
     ["/app/settings", "Налаштування · Settings"],
   ];
