@@ -3,12 +3,11 @@
 // once a minute per shop) so requests made elsewhere, and answers that came late, show up; if the warehouse
 // cannot be reached, what is stored is shown with a notice.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import {
   Banner,
   BlockStack,
   Box,
-  Button,
   Card,
   IndexTable,
   InlineStack,
@@ -16,10 +15,10 @@ import {
   Page,
   Select,
   Text,
-  TextField,
 } from "@shopify/polaris";
-import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { downloadFile } from "../components/download";
+import { ListSearch, useQueryChange } from "../components/list-query";
 import { z } from "zod";
 import { DeliveryStatusBadge, useDeliveryDate, useMethodName } from "../components/delivery";
 import { appContext } from "../context.server";
@@ -62,37 +61,14 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   };
 };
 
-/** Downloads the CSV through fetch, which App Bridge authenticates (a plain link would not be). */
-async function downloadCsv() {
-  const response = await fetch("/app/deliveries.csv");
-  if (!response.ok) return;
-  const url = URL.createObjectURL(await response.blob());
-  const anchor = document.createElement("a");
-  anchor.href = url;
-  anchor.download = "deliveries.csv";
-  anchor.click();
-  URL.revokeObjectURL(url);
-}
-
 export default function Deliveries() {
   const { filter, page, rows, hasNext, unreachable, foundElsewhere } = useLoaderData<typeof loader>();
   const { t } = useTranslation("deliveries");
   const format = useFormat();
   const dateOf = useDeliveryDate();
   const methodName = useMethodName();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const navigation = useNavigation();
-  const [search, setSearch] = useState(filter.search);
-  useEffect(() => setSearch(filter.search), [filter.search]);
 
-  const go = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(searchParams);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    setSearchParams(next);
-  };
+  const go = useQueryChange();
   const statusOptions = [
     { label: t("list.anyStatus"), value: "" },
     ...DELIVERY_STATUSES.map((status) => ({ label: t(`status.${status}`), value: status })),
@@ -104,7 +80,12 @@ export default function Deliveries() {
       title={t("list.title")}
       subtitle={t("list.subtitle")}
       primaryAction={{ content: t("list.new"), url: "/app/deliveries/new" }}
-      secondaryActions={[{ content: t("list.export"), onAction: () => void downloadCsv() }]}
+      secondaryActions={[
+        {
+          content: t("list.export"),
+          onAction: () => void downloadFile("/app/deliveries.csv", "deliveries.csv"),
+        },
+      ]}
       fullWidth
     >
       <BlockStack gap="400">
@@ -116,25 +97,13 @@ export default function Deliveries() {
           <Box padding="300">
             <InlineStack gap="300" wrap={false} blockAlign="start">
               <Box width="100%">
-                <Form method="get">
-                  {filter.status && <input type="hidden" name="status" value={filter.status} />}
-                  <TextField
-                    label={t("list.searchLabel")}
-                    labelHidden
-                    name="search"
-                    value={search}
-                    onChange={setSearch}
-                    placeholder={t("list.searchPlaceholder")}
-                    autoComplete="off"
-                    clearButton
-                    onClearButtonClick={() => go({ search: null, page: null })}
-                    connectedRight={
-                      <Button submit loading={navigation.state !== "idle" && navigation.formMethod === "GET"}>
-                        {t("list.search")}
-                      </Button>
-                    }
-                  />
-                </Form>
+                <ListSearch
+                  value={filter.search}
+                  label={t("list.searchLabel")}
+                  placeholder={t("list.searchPlaceholder")}
+                  submitLabel={t("list.search")}
+                  keep={{ status: filter.status }}
+                />
               </Box>
               <Select
                 label={t("list.statusLabel")}

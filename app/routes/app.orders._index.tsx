@@ -2,19 +2,11 @@
 // searchable, with a bulk retry. The state tab, the stage, the search and the page live in the URL, so any
 // view of the list can be linked to.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import {
-  Form,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  useSearchParams,
-  useSubmit,
-} from "@remix-run/react";
+import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import {
   Banner,
   BlockStack,
   Box,
-  Button,
   Card,
   EmptyState,
   IndexTable,
@@ -24,11 +16,11 @@ import {
   Select,
   Tabs,
   Text,
-  TextField,
   useIndexResourceState,
 } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
+import { ListSearch, useQueryChange } from "../components/list-query";
 import { z } from "zod";
 import { StageBadge } from "../components/order-stage";
 import { OrderStateBadge } from "../components/order-state";
@@ -163,11 +155,8 @@ export default function Orders() {
   const { t } = useTranslation("orders");
   const format = useFormat();
   const result = useActionData<typeof action>();
-  const [searchParams, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
   const submit = useSubmit();
-  const [search, setSearch] = useState(filter.search);
-  useEffect(() => setSearch(filter.search), [filter.search]);
 
   const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } =
     useIndexResourceState(rows);
@@ -175,14 +164,7 @@ export default function Orders() {
   const rowIds = rows.map((row) => row.id).join(",");
   useEffect(() => clearSelection(), [rowIds, clearSelection]);
 
-  const go = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(searchParams);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    setSearchParams(next);
-  };
+  const go = useQueryChange();
 
   const retrySelected = () => {
     const form = new FormData();
@@ -256,26 +238,14 @@ export default function Orders() {
           <Box padding="300">
             <InlineStack gap="300" wrap={false} blockAlign="start">
               <Box width="100%">
-                <Form method="get" onSubmit={() => clearSelection()}>
-                  {filter.state && <input type="hidden" name="state" value={filter.state} />}
-                  {filter.stage && <input type="hidden" name="stage" value={filter.stage} />}
-                  <TextField
-                    label={t("list.searchLabel")}
-                    labelHidden
-                    name="search"
-                    value={search}
-                    onChange={setSearch}
-                    placeholder={t("list.searchPlaceholder")}
-                    autoComplete="off"
-                    clearButton
-                    onClearButtonClick={() => go({ search: null, page: null })}
-                    connectedRight={
-                      <Button submit loading={busy && navigation.formMethod === "GET"}>
-                        {t("list.search")}
-                      </Button>
-                    }
-                  />
-                </Form>
+                <ListSearch
+                  value={filter.search}
+                  label={t("list.searchLabel")}
+                  placeholder={t("list.searchPlaceholder")}
+                  submitLabel={t("list.search")}
+                  keep={{ state: filter.state, stage: filter.stage }}
+                  onSubmit={clearSelection}
+                />
               </Box>
               <Select
                 label={t("list.stageLabel")}

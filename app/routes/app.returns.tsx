@@ -3,13 +3,12 @@
 // units were handed to the stock sync. Filters and the search live in the URL; records the warehouse wrote
 // in a form we cannot read are listed with why and their raw JSON. CSV export with the same filters.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link as RemixLink, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Link as RemixLink, useLoaderData, useSearchParams } from "@remix-run/react";
 import {
   Badge,
   Banner,
   BlockStack,
   Box,
-  Button,
   Card,
   IndexTable,
   InlineStack,
@@ -17,10 +16,10 @@ import {
   Page,
   Select,
   Text,
-  TextField,
 } from "@shopify/polaris";
-import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { downloadFile } from "../components/download";
+import { ListSearch, useQueryChange } from "../components/list-query";
 import { useTexts } from "../components/use-texts";
 import { appContext } from "../context.server";
 import { useFormat } from "../i18n/react";
@@ -69,36 +68,14 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 type Row = Data["rows"][number];
 
-/** Downloads the CSV through fetch, which App Bridge authenticates (a plain link would not be). */
-async function downloadCsv(search: string) {
-  const response = await fetch(`/app/returns.csv${search}`);
-  if (!response.ok) return;
-  const url = URL.createObjectURL(await response.blob());
-  const anchor = document.createElement("a");
-  anchor.href = url;
-  anchor.download = "returns.csv";
-  anchor.click();
-  URL.revokeObjectURL(url);
-}
-
 export default function Returns() {
   const { filter, page, rows, overview } = useLoaderData<typeof loader>();
   const { t } = useTranslation("returns");
   const format = useFormat();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const navigation = useNavigation();
-  const [search, setSearch] = useState(filter.search);
-  useEffect(() => setSearch(filter.search), [filter.search]);
+  const [searchParams] = useSearchParams();
   const filtered = Boolean(filter.defective || filter.linked || filter.readable || filter.search);
 
-  const go = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(searchParams);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    setSearchParams(next);
-  };
+  const go = useQueryChange();
   const choice = (name: "defective" | "linked" | "readable") => (
     <Select
       label={t(`filter.${name}.label`)}
@@ -124,7 +101,12 @@ export default function Returns() {
       title={t("title")}
       subtitle={t("subtitle")}
       fullWidth
-      secondaryActions={[{ content: t("export"), onAction: () => void downloadCsv(csvQuery) }]}
+      secondaryActions={[
+        {
+          content: t("export"),
+          onAction: () => void downloadFile(`/app/returns.csv${csvQuery}`, "returns.csv"),
+        },
+      ]}
     >
       <BlockStack gap="400">
         <SweepState overview={overview} />
@@ -132,29 +114,14 @@ export default function Returns() {
         <Card padding="0">
           <Box padding="300">
             <BlockStack gap="300">
-              <Form method="get">
-                {(["defective", "linked", "readable"] as const).map(
-                  (name) =>
-                    filter[name] && <input key={name} type="hidden" name={name} value={filter[name]} />,
-                )}
-                <TextField
-                  label={t("search.label")}
-                  labelHidden
-                  name="search"
-                  value={search}
-                  onChange={setSearch}
-                  placeholder={t("search.placeholder")}
-                  autoComplete="off"
-                  maxLength={100}
-                  clearButton
-                  onClearButtonClick={() => go({ search: null, page: null })}
-                  connectedRight={
-                    <Button submit loading={navigation.state !== "idle" && navigation.formMethod === "GET"}>
-                      {t("search.submit")}
-                    </Button>
-                  }
-                />
-              </Form>
+              <ListSearch
+                value={filter.search}
+                label={t("search.label")}
+                placeholder={t("search.placeholder")}
+                submitLabel={t("search.submit")}
+                keep={{ defective: filter.defective, linked: filter.linked, readable: filter.readable }}
+                maxLength={100}
+              />
               <InlineStack gap="400">
                 {choice("defective")}
                 {choice("linked")}

@@ -22,6 +22,7 @@ import {
 } from "@shopify/polaris";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { downloadFile } from "../components/download";
 import { z } from "zod";
 import { CatalogueProblems } from "../components/catalogue-problems";
 import { useTexts } from "../components/use-texts";
@@ -121,18 +122,6 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAns
   return { ok: false, errors };
 };
 
-/** Downloads the drift as CSV through fetch, which App Bridge authenticates (a plain link would not be). */
-async function downloadDrift() {
-  const response = await fetch("/app/stock/drift.csv");
-  if (!response.ok) return;
-  const url = URL.createObjectURL(await response.blob());
-  const anchor = document.createElement("a");
-  anchor.href = url;
-  anchor.download = "stock-drift.csv";
-  anchor.click();
-  URL.revokeObjectURL(url);
-}
-
 export default function Stock() {
   const { view, syncs, drift, problems, nextSyncAt } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
@@ -209,7 +198,9 @@ export default function Stock() {
                     <Text as="h2" variant="headingMd">
                       {t("drift.title")}
                     </Text>
-                    <Button onClick={() => void downloadDrift()}>{t("drift.export")}</Button>
+                    <Button onClick={() => void downloadFile("/app/stock/drift.csv", "stock-drift.csv")}>
+                      {t("drift.export")}
+                    </Button>
                   </InlineStack>
                   <DriftList
                     title={t("drift.missingInShopify")}

@@ -21,6 +21,7 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { downloadFile } from "../components/download";
 import { useTexts } from "../components/use-texts";
 import { appContext } from "../context.server";
 import { message, type Message } from "../i18n/message";
@@ -33,7 +34,6 @@ import {
   shownLines,
   skuQuerySchema,
   type MovementLine,
-  type Period,
 } from "../stock/movements";
 import { skuCard, skuMovements } from "../stock/movements.server";
 import { OpenSku, skuCsvPath, skuPath } from "../stock/sku-link";
@@ -102,19 +102,6 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     },
   } as const;
 };
-
-/** Downloads the period's movements through fetch, which App Bridge authenticates (a link would not be). */
-async function downloadMovements(sku: string, period: Period): Promise<boolean> {
-  const response = await fetch(skuCsvPath(sku, period));
-  if (!response.ok) return false;
-  const url = URL.createObjectURL(await response.blob());
-  const anchor = document.createElement("a");
-  anchor.href = url;
-  anchor.download = `movements-${period.from}-${period.to}.csv`;
-  anchor.click();
-  URL.revokeObjectURL(url);
-  return true;
-}
 
 export default function SkuView() {
   const data = useLoaderData<typeof loader>();
@@ -250,7 +237,12 @@ function SkuPage() {
                 </Text>
                 {movements.total > 0 && (
                   <Button
-                    onClick={() => void downloadMovements(sku, period).then((done) => setCsvFailed(!done))}
+                    onClick={() =>
+                      void downloadFile(
+                        skuCsvPath(sku, period),
+                        `movements-${period.from}-${period.to}.csv`,
+                      ).then((done) => setCsvFailed(!done))
+                    }
                   >
                     {t("sku.movements.export")}
                   </Button>

@@ -98,6 +98,15 @@ describe("the Returns page", () => {
 
     await page.getByLabel("Record").selectOption("");
     await expect.poll(() => page.url()).not.toContain("readable=");
+    // Two filters chosen one right after the other, before the first has loaded: each keeps the other.
+    await page.getByLabel("Defective").selectOption("yes");
+    await page.getByLabel("Order", { exact: true }).selectOption("yes");
+    await expect.poll(() => new URL(page.url()).searchParams.get("linked")).toBe("yes");
+    expect(new URL(page.url()).searchParams.get("defective")).toBe("yes");
+    await expect.poll(rows).toBe(1);
+    await page.getByLabel("Defective").selectOption("");
+    await page.getByLabel("Order", { exact: true }).selectOption("");
+    await expect.poll(() => /defective=|linked=/.test(page.url())).toBe(false);
     await page.getByLabel("Search returns").fill("vsh-s");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await expect.poll(() => page.url()).toContain("search=vsh-s");

@@ -1,0 +1,82 @@
+// What the admin's lists (orders, returns, inbound deliveries) share: filters, search and page live in the
+// URL, so a list can be linked, reloaded and gone back to; and the search box that keeps the other filters.
+import { Form, useNavigation, useSearchParams } from "@remix-run/react";
+import { Button, TextField } from "@shopify/polaris";
+import { useCallback, useEffect, useRef, useState } from "react";
+
+/**
+ * Changes some of the query's parameters (null removes one). Each change starts from the last one asked
+ * for, not from the URL this render read: the URL moves only once the list's data has loaded, so two quick
+ * changes (two filters) would otherwise each drop the other.
+ */
+export function useQueryChange(): (changes: Record<string, string | null>) => void {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const latest = useRef(searchParams);
+  useEffect(() => {
+    latest.current = searchParams;
+  }, [searchParams]);
+  return useCallback(
+    (changes) => {
+      const next = new URLSearchParams(latest.current);
+      for (const [name, value] of Object.entries(changes)) {
+        if (value) next.set(name, value);
+        else next.delete(name);
+      }
+      latest.current = next;
+      setSearchParams(next);
+    },
+    [setSearchParams],
+  );
+}
+
+export interface ListSearchProps {
+  /** The search as the list was loaded with it. */
+  value: string;
+  label: string;
+  placeholder: string;
+  submitLabel: string;
+  /** The list's other filters, kept by a search (empty ones left out). */
+  keep: Record<string, string | null | undefined>;
+  maxLength?: number;
+  onSubmit?: () => void;
+}
+
+/** The search box of a list: a GET form (so it works before the page's scripts run) that keeps the filters. */
+export function ListSearch({
+  value,
+  label,
+  placeholder,
+  submitLabel,
+  keep,
+  maxLength,
+  onSubmit,
+}: ListSearchProps) {
+  const navigation = useNavigation();
+  const change = useQueryChange();
+  const [search, setSearch] = useState(value);
+  useEffect(() => setSearch(value), [value]);
+  return (
+    <Form method="get" onSubmit={onSubmit}>
+      {Object.entries(keep).map(
+        ([name, kept]) => kept && <input key={name} type="hidden" name={name} value={kept} />,
+      )}
+      <TextField
+        label={label}
+        labelHidden
+        name="search"
+        value={search}
+        onChange={setSearch}
+        placeholder={placeholder}
+        autoComplete="off"
+        maxLength={maxLength}
+        clearButton
+        onClearButtonClick={() => change({ search: null, page: null })}
+        connectedRight={
+          <Button submit loading={navigation.state !== "idle" && navigation.formMethod === "GET"}>
+            {submitLabel}
+          </Button>
+        }
+      />
+    </Form>
+  );
+}
