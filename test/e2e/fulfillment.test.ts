@@ -1,43 +1,20 @@
 // The whole loop over real HTTP: an order goes to the simulator, moves on there, the simulator's own
 // notifications reach the app's address, ReportStatusOrder confirms each change, and the worker tells the
 // Shopify fake: one fulfillment with the waybill and its tracking page, then a delivered event.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { offlineShopAdmin } from "../../app/work/engine.server";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { notifyAddress } from "../../app/statuses/notify-token.server";
-import { startShopifyFake, type LocationRecord, type ShopifyFake, type ShopStore } from "../shopify-fake";
-import { routeShopifyTo } from "../support/network";
 import { eventually, orderPayload, SHOP, startOrderFlow, type OrderFlow } from "./harness";
+import { useShopifyShop } from "./shopify-shop";
 
 const db = () => appContext().db;
 /** How long a test waits for one round of the loop (see the describe's timeout). */
 const LOOP_MS = 30_000;
-let fake: ShopifyFake;
-let store: ShopStore;
-let warehouse: LocationRecord;
+const shopify = useShopifyShop("loop");
 let flow: OrderFlow | undefined;
 
-beforeAll(async () => {
-  fake = await startShopifyFake();
-  routeShopifyTo(fake.url);
-});
-afterAll(async () => {
-  routeShopifyTo(undefined);
-  await fake.close();
-});
-
-let shops = 0;
-beforeEach(async () => {
-  // The fake keeps its state for the whole file: each test starts the shop afresh under a new token.
-  const token = `shpat_loop_${++shops}`;
-  store = fake.state.shop(SHOP) ?? fake.state.addShop({ domain: SHOP, accessToken: token });
-  store.shop.accessToken = token;
-  warehouse = store.addLocation({ name: `Склад ${shops}` });
-  await db().session.create({
-    data: { id: `offline_${SHOP}`, shop: SHOP, state: "", accessToken: token, scope: "" },
-  });
-});
 afterEach(async () => {
   await flow?.close();
   flow = undefined;
@@ -46,8 +23,8 @@ afterEach(async () => {
 /** The flow with the Shopify side on, the warehouse location chosen and the simulator notifying the app. */
 async function loop() {
   flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
-  const saved = await saveStatusSettings(appContext(), SHOP, { locationId: warehouse.id }, [
-    { id: warehouse.id, name: warehouse.name },
+  const saved = await saveStatusSettings(appContext(), SHOP, { locationId: shopify.warehouse.id }, [
+    { id: shopify.warehouse.id, name: shopify.warehouse.name },
   ]);
   if (!saved.ok) throw new Error(JSON.stringify(saved.errors));
   const address = await notifyAddress(db(), SHOP);
@@ -58,9 +35,9 @@ async function loop() {
 
 /** An order in the fake store and the same order sent to the app by orders/create, accepted. */
 async function acceptedOrder(flow: OrderFlow, n: number) {
-  const { order } = store.addOrder({
+  const { order } = shopify.store.addOrder({
     lineItems: [{ title: "Вишиванка", quantity: 1 }],
-    locationId: warehouse.id,
+    locationId: shopify.warehouse.id,
   });
   const numericId = Number(order.id.split("/").at(-1));
   await flow.post({
@@ -93,7 +70,7 @@ describe("an order shipped and delivered", { timeout: 60_000 }, () => {
       LOOP_MS,
     );
     expect(order.fulfillmentIds).toEqual([fulfilled.fulfillmentId]);
-    const fulfillment = store.fulfillments.get(fulfilled.fulfillmentId!)!;
+    const fulfillment = shopify.store.fulfillments.get(fulfilled.fulfillmentId!)!;
     expect(fulfillment.trackingInfo).toEqual([
       {
         company: "Nova Poshta",
@@ -106,7 +83,9 @@ describe("an order shipped and delivered", { timeout: 60_000 }, () => {
     flow.sim.advanceOrder({ id_order: row.idOrder, to: "delivered" });
     await eventually(
       async () =>
-        store.fulfillments.get(fulfilled.fulfillmentId!)!.events.some((e) => e.status === "DELIVERED"),
+        shopify.store.fulfillments
+          .get(fulfilled.fulfillmentId!)!
+          .events.some((e) => e.status === "DELIVERED"),
       "a delivered event in Shopify",
       LOOP_MS,
     );
@@ -158,7 +137,7 @@ describe("an order shipped and delivered", { timeout: 60_000 }, () => {
   it("flags a fulfillment order the merchant put on hold, and does not retry it", async () => {
     const flow = await loop();
     const { order, row } = await acceptedOrder(flow, 3103);
-    store.holdFulfillmentOrder(order.fulfillmentOrderIds[0]!, { reason: "AWAITING_PAYMENT" });
+    shopify.store.holdFulfillmentOrder(order.fulfillmentOrderIds[0]!, { reason: "AWAITING_PAYMENT" });
     flow.sim.advanceOrder({ id_order: row.idOrder, to: "shipped" });
     const flagged = await eventually(
       async () => {

@@ -1,8 +1,8 @@
 // Returns end to end over real HTTP: an order the app sent is shipped at the simulator, the warehouse books a
 // return of it, and the sweep keeps it linked to the order, which moves to returned with the return on its
 // timeline; with restocking on and a location chosen, the return asks for a stock sync at once, which writes
-// the warehouse's own figure (returned units included) to the Shopify fake.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+// the warehouse's own figure (returned units included) to the Shopify shopify.fake.
+import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { fromEnglish } from "../../app/orders/stored-words";
 import { requestReturnsSweep } from "../../app/returns/kinds";
@@ -10,35 +10,13 @@ import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { saveStockSettings } from "../../app/stock/settings.server";
 import { offlineShopAdmin } from "../../app/work/engine.server";
 import { wakeWorker } from "../../app/work/worker.server";
-import { startShopifyFake, type LocationRecord, type ShopifyFake, type ShopStore } from "../shopify-fake";
-import { routeShopifyTo } from "../support/network";
 import { eventually, orderPayload, SHOP, startOrderFlow, type OrderFlow } from "./harness";
+import { useShopifyShop } from "./shopify-shop";
 
 const db = () => appContext().db;
-let fake: ShopifyFake;
-let store: ShopStore;
-let warehouse: LocationRecord;
+const shopify = useShopifyShop("returns");
 let flow: OrderFlow | undefined;
 
-beforeAll(async () => {
-  fake = await startShopifyFake();
-  routeShopifyTo(fake.url);
-});
-afterAll(async () => {
-  routeShopifyTo(undefined);
-  await fake.close();
-});
-
-let shops = 0;
-beforeEach(async () => {
-  const token = `shpat_returns_${++shops}`;
-  store = fake.state.shop(SHOP) ?? fake.state.addShop({ domain: SHOP, accessToken: token });
-  store.shop.accessToken = token;
-  warehouse = store.addLocation({ name: `Склад ${shops}` });
-  await db().session.create({
-    data: { id: `offline_${SHOP}`, shop: SHOP, state: "", accessToken: token, scope: "" },
-  });
-});
 afterEach(async () => {
   await flow?.close();
   flow = undefined;
@@ -116,9 +94,9 @@ describe("a return booked at the warehouse", { timeout: 90_000 }, () => {
 
   it("with restocking on, asks for a stock sync at once, which writes the warehouse's figure with the returned units", async () => {
     flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
-    const { variants } = store.addProduct({
+    const { variants } = shopify.store.addProduct({
       title: "Чашка Карпати",
-      variants: [{ sku: "CUP-KARP-BLUE", inventory: [{ locationId: warehouse.id, available: 0 }] }],
+      variants: [{ sku: "CUP-KARP-BLUE", inventory: [{ locationId: shopify.warehouse.id, available: 0 }] }],
     });
     const item = variants[0]!.inventoryItemId;
     const saved = await saveStockSettings(appContext(), SHOP, {
@@ -131,10 +109,10 @@ describe("a return booked at the warehouse", { timeout: 90_000 }, () => {
     const order = await shippedOrder(flow, 4102);
     const onHand = () => flow!.sim.store().products.get("CUP-KARP-BLUE")!;
     const left = onHand().quantity - onHand().reserved;
-    await saveStatusSettings(appContext(), SHOP, { locationId: warehouse.id }, [warehouse]);
+    await saveStatusSettings(appContext(), SHOP, { locationId: shopify.warehouse.id }, [shopify.warehouse]);
     wakeWorker(SHOP);
     await eventually(async () => (await finishedSyncs()) === 1, "the first stock sync");
-    expect(store.level(item, warehouse.id)?.quantities.available).toBe(left);
+    expect(shopify.store.level(item, shopify.warehouse.id)?.quantities.available).toBe(left);
 
     flow.sim.addReturn({ id_order: order.idOrder, products: [{ sku: "CUP-KARP-BLUE", count: 2 }] });
     // The warehouse took the two cups back on sale.
@@ -147,6 +125,6 @@ describe("a return booked at the warehouse", { timeout: 90_000 }, () => {
     expect(kept.restockRequestedAt).toBeInstanceOf(Date);
     // The sync the return asked for (the schedule's next is a day away) writes the warehouse's own figure.
     await eventually(async () => (await finishedSyncs()) === 2, "the stock sync the return asked for");
-    expect(store.level(item, warehouse.id)?.quantities.available).toBe(left + 2);
+    expect(shopify.store.level(item, shopify.warehouse.id)?.quantities.available).toBe(left + 2);
   });
 });

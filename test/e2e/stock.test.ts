@@ -1,7 +1,7 @@
 // Stock over real HTTP, through the engine: once the merchant has chosen the location that stands for the
 // warehouse, the worker reads ReportSklad from the simulator and makes the Shopify fake's quantities there
 // the warehouse's, keeping each sync as a record; a sync with nothing changed writes nothing.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { readTexts } from "../../app/i18n/texts";
 import { requestStockSync } from "../../app/stock/kinds";
@@ -9,44 +9,22 @@ import { saveStockSettings } from "../../app/stock/settings.server";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { offlineShopAdmin } from "../../app/work/engine.server";
 import { wakeWorker } from "../../app/work/worker.server";
-import { startShopifyFake, type LocationRecord, type ShopifyFake, type ShopStore } from "../shopify-fake";
-import { routeShopifyTo } from "../support/network";
 import { eventually, SHOP, startOrderFlow, type OrderFlow } from "./harness";
+import { useShopifyShop } from "./shopify-shop";
 
 const db = () => appContext().db;
-let fake: ShopifyFake;
-let store: ShopStore;
-let warehouse: LocationRecord;
+const shopify = useShopifyShop("stock");
 let flow: OrderFlow | undefined;
 
-beforeAll(async () => {
-  fake = await startShopifyFake();
-  routeShopifyTo(fake.url);
-});
-afterAll(async () => {
-  routeShopifyTo(undefined);
-  await fake.close();
-});
-
-let shops = 0;
-beforeEach(async () => {
-  const token = `shpat_stock_${++shops}`;
-  store = fake.state.shop(SHOP) ?? fake.state.addShop({ domain: SHOP, accessToken: token });
-  store.shop.accessToken = token;
-  warehouse = store.addLocation({ name: `Склад ${shops}` });
-  await db().session.create({
-    data: { id: `offline_${SHOP}`, shop: SHOP, state: "", accessToken: token, scope: "" },
-  });
-});
 afterEach(async () => {
   await flow?.close();
   flow = undefined;
 });
 
 const setQuantityCalls = () =>
-  fake.requests.filter((request) => request.query.includes("inventorySetQuantities")).length;
+  shopify.fake.requests.filter((request) => request.query.includes("inventorySetQuantities")).length;
 const available = (inventoryItemId: string) =>
-  store.level(inventoryItemId, warehouse.id)?.quantities.available ?? null;
+  shopify.store.level(inventoryItemId, shopify.warehouse.id)?.quantities.available ?? null;
 
 /** Syncs that have finished, newest first. */
 const finishedSyncs = () =>
@@ -58,18 +36,30 @@ const finishedSyncs = () =>
 describe("the stock sync", { timeout: 60_000 }, () => {
   it("waits for the location, then writes the warehouse's free stock, and a second sync with no change writes nothing", async () => {
     flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
-    const suffix = `-${shops}`;
+    const suffix = `-${shopify.test}`;
     await flow.sim.seedProducts([
       { sku: `VSH-S${suffix}`, name: "Вишиванка S", quantity: 7 },
       { sku: `VSH-M${suffix}`, name: "Вишиванка M", quantity: 0 },
       { sku: `ONLY-WH${suffix}`, name: "Лише на складі", quantity: 3 },
     ]);
-    const { variants } = store.addProduct({
+    const { variants } = shopify.store.addProduct({
       title: "Вишиванка",
       variants: [
-        { title: "S", sku: `VSH-S${suffix}`, inventory: [{ locationId: warehouse.id, available: 2 }] },
-        { title: "M", sku: `VSH-M${suffix}`, inventory: [{ locationId: warehouse.id, available: 5 }] },
-        { title: "L", sku: `ONLY-SHOP${suffix}`, inventory: [{ locationId: warehouse.id, available: 4 }] },
+        {
+          title: "S",
+          sku: `VSH-S${suffix}`,
+          inventory: [{ locationId: shopify.warehouse.id, available: 2 }],
+        },
+        {
+          title: "M",
+          sku: `VSH-M${suffix}`,
+          inventory: [{ locationId: shopify.warehouse.id, available: 5 }],
+        },
+        {
+          title: "L",
+          sku: `ONLY-SHOP${suffix}`,
+          inventory: [{ locationId: shopify.warehouse.id, available: 4 }],
+        },
       ],
     });
     const [small, medium, large] = variants.map((variant) => variant.inventoryItemId);
@@ -92,8 +82,8 @@ describe("the stock sync", { timeout: 60_000 }, () => {
     );
     expect(await db().stockSync.count()).toBe(0);
 
-    const saved = await saveStatusSettings(appContext(), SHOP, { locationId: warehouse.id }, [
-      { id: warehouse.id, name: warehouse.name },
+    const saved = await saveStatusSettings(appContext(), SHOP, { locationId: shopify.warehouse.id }, [
+      { id: shopify.warehouse.id, name: shopify.warehouse.name },
     ]);
     expect(saved.ok).toBe(true);
     wakeWorker(SHOP);
@@ -136,19 +126,19 @@ describe("the stock sync", { timeout: 60_000 }, () => {
 
   it("writes the warehouse's physical stock as on_hand when the merchant chooses it", async () => {
     flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
-    const sku = `PHYS-${shops}`;
+    const sku = `PHYS-${shopify.test}`;
     await flow.sim.seedProducts([{ sku, name: "Чашка", quantity: 9 }]);
-    const { variants } = store.addProduct({
+    const { variants } = shopify.store.addProduct({
       title: "Чашка",
-      variants: [{ sku, inventory: [{ locationId: warehouse.id, available: 1, committed: 2 }] }],
+      variants: [{ sku, inventory: [{ locationId: shopify.warehouse.id, available: 1, committed: 2 }] }],
     });
     const saved = await saveStockSettings(appContext(), SHOP, {
       quantityName: "on_hand",
       intervalMinutes: 30,
     });
     expect(saved.ok).toBe(true);
-    await saveStatusSettings(appContext(), SHOP, { locationId: warehouse.id }, [
-      { id: warehouse.id, name: warehouse.name },
+    await saveStatusSettings(appContext(), SHOP, { locationId: shopify.warehouse.id }, [
+      { id: shopify.warehouse.id, name: shopify.warehouse.name },
     ]);
     wakeWorker(SHOP);
     const [sync] = await eventually(async () => {
@@ -157,7 +147,7 @@ describe("the stock sync", { timeout: 60_000 }, () => {
     }, "the sync");
     expect(sync).toMatchObject({ quantityName: "on_hand", changed: 1 });
     // on_hand 9 with 2 committed to unfulfilled orders leaves 7 available.
-    const level = store.level(variants[0]!.inventoryItemId, warehouse.id)!;
+    const level = shopify.store.level(variants[0]!.inventoryItemId, shopify.warehouse.id)!;
     expect(level.quantities.committed).toBe(2);
     expect(level.quantities.available).toBe(7);
     // The next sync is due after the merchant's interval (written once the run is over, just after).
@@ -194,7 +184,7 @@ describe("the stock sync", { timeout: 60_000 }, () => {
     flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
     const calls = setQuantityCalls();
     flow.sim.faults.failNext({ count: 10, status: 400, operations: ["ReportSklad"] });
-    await saveStatusSettings(appContext(), SHOP, { locationId: warehouse.id }, [warehouse]);
+    await saveStatusSettings(appContext(), SHOP, { locationId: shopify.warehouse.id }, [shopify.warehouse]);
     wakeWorker(SHOP);
     const [sync] = await eventually(async () => {
       const syncs = await finishedSyncs();
