@@ -28,13 +28,7 @@ import { message, type Message } from "../i18n/message";
 import { useFormat } from "../i18n/react";
 import { authenticate } from "../shopify.server";
 import { BalanceChart } from "../stock/balance-chart";
-import {
-  MAX_PERIOD_DAYS,
-  readPeriod,
-  shownLines,
-  skuQuerySchema,
-  type MovementLine,
-} from "../stock/movements";
+import { MAX_PERIOD_DAYS, readPeriod, shownLines, readSkuQuery, type MovementLine } from "../stock/movements";
 import { skuCard, skuMovements } from "../stock/movements.server";
 import { OpenSku, skuCsvPath, skuPath } from "../stock/sku-link";
 
@@ -52,12 +46,7 @@ type PeriodErrors = Partial<Record<"from" | "to", Message>>;
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const deps = appContext();
-  const params = new URL(request.url).searchParams;
-  const query = skuQuerySchema.safeParse({
-    sku: params.get("sku") ?? "",
-    from: params.get("from") ?? undefined,
-    to: params.get("to") ?? undefined,
-  });
+  const query = readSkuQuery(new URL(request.url).searchParams);
   if (!query.success) return { sku: null, problem: message("stock:sku.noSku") } as const;
   const { sku } = query.data;
   const asked = readPeriod(query.data, deps.clock());

@@ -5,7 +5,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { appContext } from "../context.server";
 import { csvDocument, csvResponse } from "../http/csv";
 import { authenticate } from "../shopify.server";
-import { movementCsvRows, readPeriod, skuQuerySchema } from "../stock/movements";
+import { movementCsvRows, readPeriod, readSkuQuery } from "../stock/movements";
 import { skuMovements } from "../stock/movements.server";
 
 const refusal = (status: number, text: string) =>
@@ -14,12 +14,7 @@ const refusal = (status: number, text: string) =>
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const deps = appContext();
-  const params = new URL(request.url).searchParams;
-  const query = skuQuerySchema.safeParse({
-    sku: params.get("sku") ?? "",
-    from: params.get("from") ?? undefined,
-    to: params.get("to") ?? undefined,
-  });
+  const query = readSkuQuery(new URL(request.url).searchParams);
   if (!query.success) return refusal(400, "Name the SKU: ?sku=…");
   const asked = readPeriod(query.data, deps.clock());
   if (!asked.ok) return refusal(400, "The period is not one the page shows: check its dates.");

@@ -71,6 +71,15 @@ export const skuQuerySchema = z.object({
   to: dateText.optional(),
 });
 
+/** The SKU page's query (`?sku=&from=&to=`), as the page and its CSV read it. */
+export function readSkuQuery(params: URLSearchParams) {
+  return skuQuerySchema.safeParse({
+    sku: params.get("sku") ?? "",
+    from: params.get("from") ?? undefined,
+    to: params.get("to") ?? undefined,
+  });
+}
+
 /**
  * The period a query asks for: the default when it names neither end, one end missing taken from the
  * default, refused (with the field and why) when a date is not a date, the period runs backwards, or it is
