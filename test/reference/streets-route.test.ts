@@ -3,8 +3,6 @@
 // streets of the city by what was typed, a second query of the same first letters kept and not asked
 // again, bad input refused without a request, a warehouse that refuses or fails answered with an empty
 // list that says so, and another shop's session never reading this shop's key or its kept answers.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpers";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
@@ -15,8 +13,8 @@ import { WarehouseRateLimiter } from "../../app/warehouse/limiter.server";
 import { OPERATIONS } from "../../app/warehouse/wire";
 import { DatabaseRateLimitStore } from "../../app/work/rate-limit-store.server";
 import { startShopifyFake, type ShopifyFake } from "../shopify-fake";
-import { sendResponse, toRequest } from "../support/app-server";
 import { routeShopifyTo } from "../support/network";
+import { serveOnLoopback, type RouteServer } from "../support/route-server";
 import { DEFAULT_ACCOUNT, startWarehouseSimulator } from "../warehouse-sim/server";
 import { KYIV_CITY_REF } from "../warehouse-sim/reference-data";
 
@@ -39,8 +37,7 @@ process.env.WAREHOUSE_API_URL = sim.url;
 process.env.WAREHOUSE_API_V2_URL = sim.urlV2;
 
 let fake: ShopifyFake;
-let server: Server;
-let origin = "";
+let server: RouteServer;
 
 beforeAll(async () => {
   fake = await startShopifyFake({
@@ -48,20 +45,18 @@ beforeAll(async () => {
   });
   routeShopifyTo(fake.url);
   const { loader } = await import("../../app/routes/app.streets");
-  server = createServer((req, res) => {
-    const answer = loader({ request: toRequest(req, res, origin), params: {}, context: {} })
+  server = await serveOnLoopback((request) =>
+    loader({ request, params: {}, context: {} })
       .then((body) => Response.json(body))
-      .catch((thrown: unknown) =>
-        thrown instanceof Response ? thrown : new Response(String(thrown), { status: 500 }),
-      );
-    void answer.then((response) => sendResponse(response, res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      .catch((thrown: unknown) => {
+        if (thrown instanceof Response) return thrown;
+        throw thrown;
+      }),
+  );
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   routeShopifyTo(undefined);
   await fake.close();
   await sim.close();
@@ -99,7 +94,7 @@ beforeEach(async () => {
 /** The order page's request: the admin's session token in Authorization, as App Bridge's fetch sends it. */
 async function ask(params: Record<string, string>, shopName = SHOP_NAME) {
   const { token } = await getJwt(shopName, API_KEY, API_SECRET_KEY);
-  const response = await fetch(`${origin}/app/streets?${new URLSearchParams(params)}`, {
+  const response = await fetch(`${server.url}/app/streets?${new URLSearchParams(params)}`, {
     headers: { Authorization: `Bearer ${token}`, "User-Agent": BROWSER },
   });
   expect(response.status).toBe(200);

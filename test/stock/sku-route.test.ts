@@ -4,16 +4,14 @@
 // simulator booked them, with their balances; a period without movements is empty; a SKU with "/", a space
 // and Cyrillic travels whole; a bad period is refused without asking the warehouse; a warehouse failing or
 // a shop without a key still gives the card, with the problem said.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpers";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { saveSettings } from "../../app/settings/settings.server";
 import { OPERATIONS } from "../../app/warehouse/wire";
 import { startShopifyFake, type ShopifyFake } from "../shopify-fake";
-import { sendResponse, toRequest } from "../support/app-server";
 import { routeShopifyTo } from "../support/network";
+import { serveOnLoopback, type RouteServer } from "../support/route-server";
 import { bookWarehouseDay } from "../support/warehouse-day";
 import { DEFAULT_ACCOUNT, startWarehouseSimulator } from "../warehouse-sim/server";
 
@@ -34,8 +32,7 @@ process.env.WAREHOUSE_API_URL = sim.url;
 process.env.WAREHOUSE_API_V2_URL = sim.urlV2;
 
 let fake: ShopifyFake;
-let server: Server;
-let origin = "";
+let server: RouteServer;
 
 beforeAll(async () => {
   fake = await startShopifyFake({
@@ -44,24 +41,21 @@ beforeAll(async () => {
   routeShopifyTo(fake.url);
   const page = await import("../../app/routes/app.stock_.sku");
   const csv = await import("../../app/routes/app.stock_.sku[.]csv");
-  server = createServer((req, res) => {
-    const request = toRequest(req, res, origin);
+  server = await serveOnLoopback((request) => {
     const args = { request, params: {}, context: {} };
-    const answer = (
+    return (
       new URL(request.url).pathname === "/app/stock/sku.csv"
         ? csv.loader(args)
         : page.loader(args).then((body) => Response.json(body))
-    ).catch((thrown: unknown) =>
-      thrown instanceof Response ? thrown : new Response(String(thrown), { status: 500 }),
-    );
-    void answer.then((response) => sendResponse(response, res));
+    ).catch((thrown: unknown) => {
+      if (thrown instanceof Response) return thrown;
+      throw thrown;
+    });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   routeShopifyTo(undefined);
   await fake.close();
   await sim.close();
@@ -93,7 +87,7 @@ beforeEach(async () => {
 
 async function get(path: string, params: Record<string, string>, shopName = SHOP_NAME) {
   const { token } = await getJwt(shopName, API_KEY, API_SECRET_KEY);
-  return fetch(`${origin}${path}?${new URLSearchParams(params)}`, {
+  return fetch(`${server.url}${path}?${new URLSearchParams(params)}`, {
     headers: { Authorization: `Bearer ${token}`, "User-Agent": BROWSER },
   });
 }
