@@ -246,8 +246,13 @@ async function sendRow(
         : "delivery request not made",
     );
   }
+  // The warehouse's id is the truth whatever was decided meanwhile: a row judged stale while this request
+  // was still out (in doubt) takes it too. Any other answer lands only on the row as claimed.
   const { count } = await db.inboundDelivery.updateMany({
-    where: { ...asRead(row), state: DELIVERY_STATE.sending },
+    where:
+      data.state === DELIVERY_STATE.sent
+        ? { id: row.id, shop, state: { in: [DELIVERY_STATE.sending, DELIVERY_STATE.inDoubt] } }
+        : { ...asRead(row), state: DELIVERY_STATE.sending },
     data: { ...data, ...NEXT_VERSION },
   });
   if (count === 0)
@@ -278,11 +283,13 @@ export async function lookUpDeliveryRequest(
   if (!access) return { ok: false, message: message("deliveries:form.error.noKey") };
   let listed: DeliveryRequestRecord[];
   try {
-    const now = clock();
+    const today = toCompactDate(clock());
+    const planned = row.deliveryDate.replaceAll("-", "");
     listed = await clientFor(deps, shop, access, "read").listDeliveryRequest({
-      // A day earlier than the row: the warehouse's day may have begun before ours.
+      // A day earlier than the row: the warehouse's day may have begun before ours. Up to the planned day,
+      // if later: the notes do not say which date the list filters by.
       datefrom: toCompactDate(new Date(row.createdAt.getTime() - 24 * 3_600_000)),
-      dateto: toCompactDate(now),
+      dateto: planned > today ? planned : today,
     });
   } catch (error) {
     log.warn(
@@ -328,8 +335,17 @@ export async function sendDeliveryRequestAgain(
   id: string,
 ): Promise<ActionOutcome> {
   const { db, clock } = deps;
-  const row = await db.inboundDelivery.findFirst({ where: { id, shop } });
+  let row = await db.inboundDelivery.findFirst({ where: { id, shop } });
   if (!row || !maySendAgain(row)) return { ok: false, message: message("deliveries:action.cannotSendAgain") };
+  if (row.state === DELIVERY_STATE.inDoubt) {
+    // The miss that offered this may be old, and the request may have reached the warehouse since: looked up
+    // again now, it is sent again only on a miss believed now.
+    const looked = await lookUpDeliveryRequest(deps, shop, id);
+    if (looked.ok || looked.message.key !== NOT_FOUND_KEY) return looked;
+    row = await db.inboundDelivery.findFirst({ where: { id, shop } });
+    if (!row || !maySendAgain(row))
+      return { ok: false, message: message("deliveries:action.cannotSendAgain") };
+  }
   const access = await accessOf(deps, shop);
   if (!access) return { ok: false, message: message("deliveries:form.error.noKey") };
   const { count } = await db.inboundDelivery.updateMany({
@@ -468,7 +484,7 @@ export async function refreshDeliveryList(deps: DeliveryDeps, shop: string): Pro
           status: record.status ?? null,
           deliveryDate: isoOf(record.dateOfDelivery),
           method: record.deliveryMethod ?? "",
-          seats: record.seatsAmount !== undefined ? Math.max(0, Math.round(record.seatsAmount)) : 0,
+          seats: seatsOf(record.seatsAmount),
           ttn: record.ttn?.trim() || null,
           raw: JSON.stringify(record),
           checkedAt: now,
@@ -476,22 +492,34 @@ export async function refreshDeliveryList(deps: DeliveryDeps, shop: string): Pro
       });
       found++;
     } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
+      // Taken meanwhile by another refresh; anything else is this record's alone and must not stop the rest.
+      if (!isUniqueViolation(error))
+        log.warn(
+          { shop, event: "deliveries.listed_record_skipped", warehouseId: record.id, err: error },
+          "a listed delivery request could not be stored",
+        );
     }
   }
   return { asked: true, ok: true, found };
 }
 
-/** What the list says of a request we have: in doubt becomes sent; a status moves on. */
+/** Seats as the warehouse's list wrote them; a figure no delivery has (or no whole number) reads as unknown, 0. */
+function seatsOf(written: number | undefined): number {
+  if (written === undefined || !Number.isFinite(written) || written < 0 || written > 100_000) return 0;
+  return Math.round(written);
+}
+
+/** What the list says of a request we have: in doubt (or left sending) becomes sent; a status moves on. */
 async function takeListed(
   deps: DeliveryDeps,
   row: InboundDelivery,
   record: DeliveryRequestRecord,
 ): Promise<void> {
   const { db, clock } = deps;
-  if (row.state === DELIVERY_STATE.inDoubt) {
+  // In doubt, or left sending by a process that stopped: the list having it settles it.
+  if (row.state === DELIVERY_STATE.inDoubt || row.state === DELIVERY_STATE.sending) {
     await db.inboundDelivery.updateMany({
-      where: { ...asRead(row), state: DELIVERY_STATE.inDoubt },
+      where: asRead(row),
       data: {
         state: DELIVERY_STATE.sent,
         warehouseId: record.id,

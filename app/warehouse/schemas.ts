@@ -346,18 +346,17 @@ const wireCount = z.preprocess((value) => {
   return undefined;
 }, z.number().optional());
 
-/** The v2 status 1, 2 or 3 ([oa]); written as a number or a numeric string, anything else absent. */
-const deliveryStatus = z.preprocess(
+/** The v2 status 1, 2 or 3 ([oa]), written as a number or a numeric string. */
+const deliveryStatusValue = z.preprocess(
   (value) => (typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : value),
-  z
-    .union([
-      z.literal(INBOUND_DELIVERY_STATUS.new),
-      z.literal(INBOUND_DELIVERY_STATUS.arrivedNotFullyReceived),
-      z.literal(INBOUND_DELIVERY_STATUS.received),
-    ])
-    .optional()
-    .catch(undefined),
+  z.union([
+    z.literal(INBOUND_DELIVERY_STATUS.new),
+    z.literal(INBOUND_DELIVERY_STATUS.arrivedNotFullyReceived),
+    z.literal(INBOUND_DELIVERY_STATUS.received),
+  ]),
 );
+/** The same in a list's record: anything else reads as absent. */
+const deliveryStatus = deliveryStatusValue.optional().catch(undefined);
 
 /**
  * One record of ListDeliveryRequest. The file shows none ("Data: array"): only `id` is required, the rest is
@@ -380,11 +379,7 @@ export type DeliveryRequestRecord = z.infer<typeof deliveryRequestRecordSchema>;
  */
 export const deliveryRequestReportSchema = z.looseObject({
   id: looseString,
-  status: z.union([
-    z.literal(INBOUND_DELIVERY_STATUS.new),
-    z.literal(INBOUND_DELIVERY_STATUS.arrivedNotFullyReceived),
-    z.literal(INBOUND_DELIVERY_STATUS.received),
-  ]),
+  status: deliveryStatusValue,
   products: z
     .array(
       z.looseObject({

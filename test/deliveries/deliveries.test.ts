@@ -194,12 +194,52 @@ describe("a new delivery request", () => {
     expect(missed.state).toBe("in_doubt");
     expect(maySendAgain(missed)).toBe(true);
 
-    expect(await sendDeliveryRequestAgain(deps(), SHOP, row.id)).toMatchObject({ ok: true });
+    // Send again looks once more first: now, just after that miss, it is not believed any more...
+    expect(await sendDeliveryRequestAgain(deps(), SHOP, row.id)).toMatchObject({
+      ok: false,
+      message: { key: "deliveries:problem.notFoundYet" },
+    });
+    expect(sim.store().deliveries.size).toBe(0);
+    // ...so the page offers a look-up again, not sending; later the miss is believed again, and it goes.
+    expect(maySendAgain(await db().inboundDelivery.findUniqueOrThrow({ where: { id: row.id } }))).toBe(false);
+    await lookUpDeliveryRequest(later, SHOP, row.id);
+    expect(await sendDeliveryRequestAgain(later, SHOP, row.id)).toMatchObject({ ok: true });
     const sent = await db().inboundDelivery.findUniqueOrThrow({ where: { id: row.id } });
     expect(sent.state).toBe("sent");
     expect([...sim.store().deliveries.values()].map((request) => request.idRequest)).toEqual([row.idRequest]);
     // Sent now: it cannot be sent again.
     expect(await sendDeliveryRequestAgain(deps(), SHOP, row.id)).toMatchObject({ ok: false });
+    expect(sim.store().deliveries.size).toBe(1);
+  });
+
+  it("that reached the warehouse after a believed miss is found by Send again, not made twice", async () => {
+    sim.faults.failNext({ count: 1, status: 502, operations: [OPERATIONS.addDeliveryRequest] });
+    const input = form();
+    const { row } = await created(input);
+    const later = { ...deps(), clock: () => new Date(Date.now() + 11 * 60_000) };
+    expect(await lookUpDeliveryRequest(later, SHOP, row.id)).toMatchObject({
+      message: { key: "deliveries:problem.notFound" },
+    });
+    // The lost request turns up at the warehouse after all (a retry of the network, a slow queue).
+    const late = createWarehouseClient({
+      apiKey: sim.apiKey,
+      endpoints: { baseUrl: sim.url, baseUrlV2: sim.urlV2 },
+    });
+    const { id: madeLate } = await late.addDeliveryRequest({
+      idRequest: row.idRequest,
+      dateOfDelivery: input.deliveryDate,
+      deliveryMethod: INBOUND_DELIVERY_METHOD.ownTransport,
+      seatsAmount: 2,
+    });
+
+    expect(await sendDeliveryRequestAgain(later, SHOP, row.id)).toMatchObject({
+      ok: true,
+      message: { key: "deliveries:action.found" },
+    });
+    expect(await db().inboundDelivery.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      state: "sent",
+      warehouseId: madeLate,
+    });
     expect(sim.store().deliveries.size).toBe(1);
   });
 
@@ -392,6 +432,52 @@ describe("the warehouse's list", () => {
     const asked = requests(OPERATIONS.listDeliveryRequest);
     expect(await refreshDeliveryList(deps(), SHOP)).toEqual({ asked: false });
     expect(requests(OPERATIONS.listDeliveryRequest)).toBe(asked);
+  });
+
+  it("settles a request left sending by a stopped process, and an odd record does not stop the rest", async () => {
+    const elsewhere = createWarehouseClient({
+      apiKey: sim.apiKey,
+      endpoints: { baseUrl: sim.url, baseUrlV2: sim.urlV2 },
+    });
+    // A process claimed this request, sent it, and stopped before it wrote the answer.
+    const idRequest = newIdRequest();
+    const { id: madeId } = await elsewhere.addDeliveryRequest({
+      idRequest,
+      dateOfDelivery: inDays(1),
+      deliveryMethod: INBOUND_DELIVERY_METHOD.ownTransport,
+      seatsAmount: 1,
+    });
+    const left = await db().inboundDelivery.create({
+      data: { shop: SHOP, idRequest, state: "sending", deliveryDate: inDays(1), method: "x", seats: 1 },
+    });
+    // Made elsewhere with seats no delivery has (and no 32-bit column holds), listed before a sane one.
+    await elsewhere.addDeliveryRequest({
+      idRequest: "HUGE-1",
+      dateOfDelivery: inDays(2),
+      deliveryMethod: INBOUND_DELIVERY_METHOD.ownTransport,
+      seatsAmount: 99_999_999_999,
+    });
+    await elsewhere.addDeliveryRequest({
+      idRequest: "PALLET-8",
+      dateOfDelivery: inDays(2),
+      deliveryMethod: INBOUND_DELIVERY_METHOD.ownTransport,
+      seatsAmount: 3,
+    });
+
+    expect(await refreshDeliveryList(deps(), SHOP)).toEqual({ asked: true, ok: true, found: 2 });
+    expect(await db().inboundDelivery.findUniqueOrThrow({ where: { id: left.id } })).toMatchObject({
+      state: "sent",
+      warehouseId: String(madeId),
+    });
+    const seats = await db().inboundDelivery.findMany({
+      where: { shop: SHOP, idRequest: { in: ["HUGE-1", "PALLET-8"] } },
+      orderBy: { idRequest: "asc" },
+      select: { idRequest: true, seats: true },
+    });
+    expect(seats).toEqual([
+      { idRequest: "HUGE-1", seats: 0 },
+      { idRequest: "PALLET-8", seats: 3 },
+    ]);
   });
 
   it("says so when the warehouse cannot be reached", async () => {
