@@ -15,7 +15,10 @@ export interface ReturnLine {
 }
 
 export interface ReadReturn {
-  /** The record's identity across sweeps: `id:` and the warehouse's id_return, else `sha:` and a digest. */
+  /**
+   * The record's identity across sweeps: `id:` and the warehouse's id_return; else `sha:` and a digest of what
+   * the return is (returnDigest), or of the whole record when it cannot be read.
+   */
   returnKey: string;
   idOrder: string | null;
   returnedAt: Date | null;
@@ -267,7 +270,20 @@ export function readReturnRecord(record: unknown): ReadReturn {
   });
   result.units = result.lines.reduce((sum, line) => sum + line.count, 0);
   result.defective = result.lines.some((line) => line.defective);
+  if (!id && result.idOrder && result.returnedAt && result.lines.length)
+    result.returnKey = `sha:${returnDigest(result.idOrder, result.returnedAt, result.ttn, result.lines)}`;
   return result;
+}
+
+/**
+ * The identity of a readable return without an id_return: what makes it this return (its order, when, its
+ * waybill, what came back), not how the record is written. A later sweep may find the record written again
+ * (a field added, the date in another form, the defect flag set after inspection): the same return still.
+ */
+function returnDigest(idOrder: string, at: Date, ttn: string | null, lines: readonly ReturnLine[]): string {
+  const goods = lines.map((line) => `${line.sku}\u0000${line.count}`).sort();
+  const canonical = JSON.stringify([idOrder, at.toISOString(), ttn ?? "", goods]);
+  return createHash("sha256").update(canonical).digest("hex").slice(0, 32);
 }
 
 /** Units that came back fit for sale (the lines not marked defective). */

@@ -89,6 +89,25 @@ describe("a returns record", () => {
     expect(read.problems).toEqual([]);
   });
 
+  it("without an id_return stays the same return when the warehouse writes it again otherwise", () => {
+    const { id_return: _id, ...record } = simulatorRecord();
+    const key = readReturnRecord(record).returnKey;
+    // A field added, the date in another form, the defect flags set after inspection, the lines in another
+    // order, counts as numbers.
+    const rewritten = {
+      ...record,
+      status: "checked",
+      date: "2026-11-17",
+      products: [...record.products]
+        .reverse()
+        .map((line) => ({ ...line, count: Number(line.count), marriage: true })),
+    };
+    expect(readReturnRecord(rewritten).returnKey).toBe(key);
+    // Another count is another return.
+    const more = { ...record, products: record.products.map((line) => ({ ...line, count: "9" })) };
+    expect(readReturnRecord(more).returnKey).not.toBe(key);
+  });
+
   it("that cannot be read whole is kept with each reason, and what could be read", () => {
     const read = readReturnRecord({
       id_return: "ВП-9",
