@@ -133,7 +133,7 @@ export const PERSONAL_DATA_SOURCES: PersonalDataSource[] = [
     table: "WarehouseReturn",
     async describe(db, shop, customer) {
       const returns = await db.warehouseReturn.findMany({
-        where: { shop, orderId: { in: await customerOrderIds(db, shop, customer) } },
+        where: await customerReturns(db, shop, customer),
         select: { idOrder: true, returnedAt: true, ttn: true, lines: true, raw: true },
         orderBy: { firstSeenAt: "asc" },
       });
@@ -148,7 +148,7 @@ export const PERSONAL_DATA_SOURCES: PersonalDataSource[] = [
     },
     async erase(db, shop, customer) {
       const { count } = await db.warehouseReturn.updateMany({
-        where: { shop, orderId: { in: await customerOrderIds(db, shop, customer) } },
+        where: await customerReturns(db, shop, customer),
         data: { raw: ERASED_MESSAGE },
       });
       return count;
@@ -166,13 +166,22 @@ function customerOrders(shop: string, customer: CustomerRef) {
   };
 }
 
-/** The ids of the customer's orders (WarehouseReturn names its order by id, without a relation). */
-async function customerOrderIds(db: Db, shop: string, customer: CustomerRef): Promise<string[]> {
+/**
+ * The returns of the customer's orders: linked to them, or naming their id_order (a return kept before its
+ * order was linked, or after the order's row had gone).
+ */
+async function customerReturns(db: Db, shop: string, customer: CustomerRef) {
   const orders = await db.warehouseOrder.findMany({
     where: customerOrders(shop, customer),
-    select: { id: true },
+    select: { id: true, idOrder: true },
   });
-  return orders.map((order) => order.id);
+  return {
+    shop,
+    OR: [
+      { orderId: { in: orders.map((order) => order.id) } },
+      { idOrder: { in: orders.map((order) => order.idOrder) } },
+    ],
+  };
 }
 
 /** Tables that hold no customer's personal data, each with the reason. */

@@ -161,6 +161,15 @@ async function sweepReturns(work: ShopWork, schedule: Schedule): Promise<Schedul
   return { nextRunAt: new Date(work.clock().getTime() + SWEEP_EVERY_MS), cursor: JSON.stringify(done) };
 }
 
+/** Whether another shop's settings name this shop's warehouse key. */
+async function keyShared(work: { db: ShopWork["db"]; shop: string; keyDigest?: string }): Promise<boolean> {
+  if (!work.keyDigest) return false;
+  const others = await work.db.shopSettings.count({
+    where: { apiKeyDigest: work.keyDigest, shop: { not: work.shop } },
+  });
+  return others > 0;
+}
+
 /** What a page changed, for the log. */
 interface Recorded {
   fresh: number;
@@ -178,7 +187,7 @@ interface Recorded {
  * chosen: a sync asked for needlessly costs one report, a return kept without its sync would be missed.
  */
 export async function recordReturns(
-  work: Pick<ShopWork, "db" | "log" | "clock" | "shop">,
+  work: Pick<ShopWork, "db" | "log" | "clock" | "shop"> & Partial<Pick<ShopWork, "keyDigest">>,
   page: ReadReturn[],
 ): Promise<Recorded> {
   const { db, shop } = work;
@@ -199,7 +208,7 @@ export async function recordReturns(
       data: { lastSeenAt: now },
     });
   }
-  const fresh = [...byKey.values()].filter((record) => !seen.has(record.returnKey));
+  let fresh = [...byKey.values()].filter((record) => !seen.has(record.returnKey));
   const recorded: Recorded = {
     fresh: fresh.length,
     seenAgain: seen.size,
@@ -217,6 +226,15 @@ export async function recordReturns(
       })
     : [];
   const orderOf = new Map(orders.map((order) => [order.idOrder, order.id]));
+  // Shops on one key read one register: each keeps the returns of its own orders (their prefixes differ),
+  // never another's, whose records may name that store's buyers. What names no order is kept by each.
+  if (fresh.some((record) => record.idOrder && !orderOf.has(record.idOrder)) && (await keyShared(work))) {
+    const foreign = fresh.filter((record) => record.idOrder && !orderOf.has(record.idOrder));
+    recorded.fresh -= foreign.length;
+    recorded.unreadable -= foreign.filter((record) => record.problems.length > 0).length;
+    fresh = fresh.filter((record) => !foreign.includes(record));
+    if (!fresh.length) return recorded;
+  }
 
   const settings = await db.shopSettings.findUnique({
     where: { shop },

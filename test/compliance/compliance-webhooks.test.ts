@@ -174,14 +174,22 @@ describe("customers/redact", () => {
     };
     const ownReturn = await returned("1001", '{"id_return":"1","buyer":"Олена Коваль"}');
     const otherReturn = await returned("3003", '{"id_return":"2","buyer":"Петро Шевчук"}');
+    // One kept before the sweep knew its order: it names the order's id_order only.
+    const unlinked = await db.warehouseReturn.create({
+      data: { ...ownReturn, id: undefined, returnKey: "id:1001-b", orderId: null, raw: '{"id_return":"3"}' },
+    });
     expect((await dataRequest()).status).toBe(200);
     const report = JSON.parse(
       (await db.complianceRequest.findFirstOrThrow({ where: { topic: "customers/data_request" } })).report!,
     ) as { sources: { table: string; records: { orderName: string }[] }[] };
     const returns = report.sources.find((source) => source.table === "WarehouseReturn")!.records;
-    expect(returns).toEqual([
-      expect.objectContaining({ warehouseRecord: ownReturn.raw, ttn: "20450000000001" }),
-    ]);
+    expect(returns).toHaveLength(2);
+    expect(returns).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ warehouseRecord: ownReturn.raw, ttn: "20450000000001" }),
+        expect.objectContaining({ warehouseRecord: unlinked.raw }),
+      ]),
+    );
     const orders = report.sources.find((source) => source.table === "WarehouseOrder")!.records;
     expect(orders.map((order) => order.orderName)).toEqual(["#1001"]);
     const asSent = report.sources.find((source) => source.table === "OrderPayload")!.records;
@@ -214,6 +222,9 @@ describe("customers/redact", () => {
       raw: "(erased at the customer's request)",
       ttn: "20450000000001",
     });
+    expect((await db.warehouseReturn.findUniqueOrThrow({ where: { id: unlinked.id } })).raw).toBe(
+      "(erased at the customer's request)",
+    );
     expect((await db.warehouseReturn.findUniqueOrThrow({ where: { id: otherReturn.id } })).raw).toBe(
       otherReturn.raw,
     );
