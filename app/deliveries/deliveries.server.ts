@@ -28,6 +28,7 @@ import {
   ID_REQUEST_PATTERN,
   kyivToday,
   readDeliveryForm,
+  type DeliveryForm,
   type DeliveryFormInput,
   type FieldErrors,
 } from "./form";
@@ -124,11 +125,16 @@ export async function createDeliveryRequest(
 ): Promise<CreateOutcome> {
   const { db, clock } = deps;
   const idRequest = input.idRequest.trim();
+  const read = readDeliveryForm(input, kyivToday(clock()));
   if (ID_REQUEST_PATTERN.test(idRequest)) {
     const existing = await db.inboundDelivery.findUnique({ where: { shop_idRequest: { shop, idRequest } } });
-    if (existing) return { ok: true, id: existing.id, repeated: true };
+    // The same form again (a second click, a reload): nothing is sent. The form brought back and changed
+    // (the browser's Back) would be taken for it and its changes lost: it is refused, saying why.
+    if (existing && read.ok && sameRequest(existing, read.form))
+      return { ok: true, id: existing.id, repeated: true };
+    if (existing)
+      return { ok: false, errors: { form: message("deliveries:form.error.alreadySent", { idRequest }) } };
   }
-  const read = readDeliveryForm(input, kyivToday(clock()));
   const errors: FieldErrors = read.ok ? {} : { ...read.errors };
 
   // Each SKU must be in the shop's catalogue with its card at the warehouse, which refuses unknown SKUs.
@@ -195,6 +201,20 @@ export async function createDeliveryRequest(
   }
   await sendRow(deps, shop, row, access);
   return { ok: true, id: row.id, repeated: false };
+}
+
+/** Whether a stored request is what the form asks for. */
+function sameRequest(row: InboundDelivery, form: DeliveryForm): boolean {
+  const lines = (items: { sku: string; count: number }[]) =>
+    JSON.stringify(items.map((line) => [line.sku, line.count]));
+  return (
+    row.deliveryDate === form.deliveryDate &&
+    row.method === form.methodLiteral &&
+    row.seats === form.seats &&
+    (row.ttn ?? null) === form.ttn &&
+    (row.comment ?? null) === form.comment &&
+    lines(readLines(row.lines)) === lines(form.lines)
+  );
 }
 
 /** AddDeliveryRequest for a row the caller has claimed (`sending` at `row.version`); settles it. */

@@ -142,6 +142,12 @@ describe("a new delivery request", () => {
     const first = await createDeliveryRequest(deps(), SHOP, input);
     const second = await createDeliveryRequest(deps(), SHOP, input);
     expect(second).toEqual({ ok: true, id: first.ok && first.id, repeated: true });
+    // The same form brought back (the browser's Back) and changed: refused, saying so; nothing is sent.
+    const changed = await createDeliveryRequest(deps(), SHOP, { ...input, seats: "3" });
+    expect(changed).toEqual({
+      ok: false,
+      errors: { form: expect.objectContaining({ key: "deliveries:form.error.alreadySent" }) },
+    });
 
     const racing = form();
     const both = await Promise.all([
