@@ -67,12 +67,16 @@ export async function listDeliveries(
     ...(search && {
       AND: [
         {
+          // As typed, in lower and in upper case: PostgreSQL's `contains` minds case (SQLite's does not for
+          // Latin letters), and request numbers and SKUs are mostly written in capitals.
           OR: [
-            { ttn: { contains: search } },
-            { idRequest: { contains: search } },
             { warehouseId: search },
-            // The lines' JSON holds each SKU as "sku":"…": a part of one is found there.
-            { lines: { contains: search } },
+            ...[...new Set([search, search.toLowerCase(), search.toUpperCase()])].flatMap((text) => [
+              { ttn: { contains: text } },
+              { idRequest: { contains: text } },
+              // The lines' JSON holds each SKU as "sku":"…": a part of one is found there.
+              { lines: { contains: text } },
+            ]),
           ],
         },
       ],

@@ -509,6 +509,9 @@ describe("the list", () => {
     expect(await ids({ page: 1, status: "failed" })).toEqual([]);
     expect(await ids({ page: 1, search: "0000000001" })).toEqual([first.idRequest]);
     expect(await ids({ page: 1, search: "TEA-001" })).toEqual([first.idRequest]);
+    // Whatever the case typed, on either database.
+    expect(await ids({ page: 1, search: "tea-001" })).toEqual([first.idRequest]);
+    expect(await ids({ page: 1, search: second.idRequest.toLowerCase() })).toEqual([second.idRequest]);
     expect(await ids({ page: 1, search: second.idRequest })).toEqual([second.idRequest]);
     const [listed] = (await listDeliveries(db(), SHOP, { page: 1, search: first.idRequest })).rows;
     expect(listed).toMatchObject({ lines: 2, planned: 52, received: 1, status: "partlyReceived" });
