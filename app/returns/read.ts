@@ -5,7 +5,7 @@
 // Pure: the sweep (work.server.ts) stores what this answers.
 import { createHash } from "node:crypto";
 import { message, type Message } from "../i18n/message";
-import { wallClock } from "../warehouse/dates";
+import { kyivInstant } from "../warehouse/dates";
 
 /** One line of a return: a SKU, the units that came back, and whether the warehouse marked them defective. */
 export interface ReturnLine {
@@ -116,26 +116,6 @@ const DAY_MONTH_YEAR = /^(\d{2})\.(\d{2})\.(\d{4})(?:[ T](\d{2}):(\d{2})(?::(\d{
 const COMPACT = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2}))?$/;
 const ISO_LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?$/;
 const ISO_ZONED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-
-/** The instant of a Kyiv wall-clock time (the warehouse's dates are Kyiv's, with daylight saving). */
-export function kyivInstant(
-  year: number,
-  month: number,
-  day: number,
-  hour = 0,
-  minute = 0,
-  second = 0,
-): Date {
-  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
-  // Kyiv is ahead of UTC by two or three hours: guess, then correct by the offset at the guess.
-  let instant = asUtc;
-  for (let pass = 0; pass < 2; pass++) {
-    const wall = wallClock(new Date(instant));
-    const wallMs = Date.UTC(+wall.year, +wall.month - 1, +wall.day, +wall.hour, +wall.minute, +wall.second);
-    instant += asUtc - wallMs;
-  }
-  return new Date(instant);
-}
 
 function validParts(y: number, mo: number, d: number, h: number, mi: number, s: number): boolean {
   const date = new Date(Date.UTC(y, mo - 1, d));

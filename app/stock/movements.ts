@@ -2,9 +2,8 @@
 // merchant asks for in Kyiv dates and what the warehouse is asked for, each movement's moment read from the
 // warehouse's text, quantities in and out, the balance after each movement and before the first one.
 import { z } from "zod";
-import { startOfDay } from "../dashboard/days";
 import type { MovementRow } from "../warehouse/schemas";
-import { WAREHOUSE_TIME_ZONE, wallClock } from "../warehouse/dates";
+import { kyivInstant, WAREHOUSE_TIME_ZONE, wallClock } from "../warehouse/dates";
 
 /** The period shown when none is asked for: the last 30 days up to today, in Kyiv. */
 export const DEFAULT_PERIOD_DAYS = 30;
@@ -144,8 +143,9 @@ export function readMoment(period: string): MovementMoment {
       number,
     ];
     if (dayMs === null || hour > 23 || minute > 59 || second > 59) return { kyiv: null, at: null };
-    const midnight = startOfDay(year, month, day, WAREHOUSE_TIME_ZONE);
-    const at = new Date(midnight + ((hour * 60 + minute) * 60 + second) * 1000);
+    // The wall-clock time as an instant, daylight saving included (on the two days it changes, a day's
+    // start plus its hours would be an hour off).
+    const at = kyivInstant(year, month, day, hour, minute, second);
     const pad = (value: number) => String(value).padStart(2, "0");
     return {
       kyiv: `${isoDay(dayMs)} ${pad(hour)}:${pad(minute)}:${pad(second)}`,

@@ -58,3 +58,23 @@ export function toCompactDateTime(instant: Date, timeZone?: string): string {
   const { year, month, day, hour, minute, second } = wallClock(instant, timeZone);
   return `${year}${month}${day}${hour}${minute}${second}`;
 }
+
+/** The instant of a Kyiv wall-clock time (the warehouse's dates are Kyiv's, with daylight saving). */
+export function kyivInstant(
+  year: number,
+  month: number,
+  day: number,
+  hour = 0,
+  minute = 0,
+  second = 0,
+): Date {
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
+  // Kyiv is ahead of UTC by two or three hours: guess, then correct by the offset at the guess.
+  let instant = asUtc;
+  for (let pass = 0; pass < 2; pass++) {
+    const wall = wallClock(new Date(instant));
+    const wallMs = Date.UTC(+wall.year, +wall.month - 1, +wall.day, +wall.hour, +wall.minute, +wall.second);
+    instant += asUtc - wallMs;
+  }
+  return new Date(instant);
+}

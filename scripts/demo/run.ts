@@ -658,13 +658,15 @@ async function warehouseDay(): Promise<void> {
     }
   }
 }
-const warehouseDayTimer = setInterval(
-  () =>
-    void warehouseDay().catch((error: unknown) =>
-      console.error(`the warehouse's day failed: ${(error as Error).message}`),
-    ),
-  2_000,
-);
+// One at a time: a slow tick (a loaded machine) must not book the same delivery twice.
+let dayRunning = false;
+const warehouseDayTimer = setInterval(() => {
+  if (dayRunning) return;
+  dayRunning = true;
+  warehouseDay()
+    .catch((error: unknown) => console.error(`the warehouse's day failed: ${(error as Error).message}`))
+    .finally(() => (dayRunning = false));
+}, 2_000);
 
 // What happens to each order, told as it happens.
 const seen = new Map<string, string>();

@@ -76,6 +76,12 @@ describe("a movement's moment", () => {
     expect(readMoment("01.07.2026 10:00:00").at).toBe("2026-07-01T07:00:00.000Z");
   });
 
+  it("reads the day the clocks go forward by the clock after the change", () => {
+    // 29 March 2026: Kyiv's clocks go from 03:00 to 04:00 (UTC+2 to UTC+3).
+    expect(readMoment("29.03.2026 01:30:00").at).toBe("2026-03-28T23:30:00.000Z");
+    expect(readMoment("29.03.2026 10:00:00").at).toBe("2026-03-29T07:00:00.000Z");
+  });
+
   it("reads ISO and the compact request form too, and nothing that is no moment", () => {
     expect(readMoment("2026-03-14T10:15:02").kyiv).toBe("2026-03-14 10:15:02");
     expect(readMoment("20260314101502").kyiv).toBe("2026-03-14 10:15:02");
