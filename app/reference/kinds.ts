@@ -12,11 +12,5 @@ export const MANUAL_REFRESH = "manual";
 
 /** Asks for the refresh of the shop's key's reference data at `at` or sooner; `manual` when the merchant asked. */
 export async function requestReferenceRefresh(db: Db, shop: string, at: Date, manual = false): Promise<void> {
-  await requestRun(db, shop, REFERENCE_KIND, at);
-  if (manual) {
-    await db.shopSchedule.updateMany({
-      where: { shop, kind: REFERENCE_KIND },
-      data: { cursor: MANUAL_REFRESH },
-    });
-  }
+  await requestRun(db, shop, REFERENCE_KIND, at, manual ? { cursor: MANUAL_REFRESH } : {});
 }

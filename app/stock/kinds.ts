@@ -11,8 +11,5 @@ export const MANUAL_SYNC = "manual";
 
 /** Asks for the shop's stock sync at `at` or sooner; `manual` when the merchant asked for it. */
 export async function requestStockSync(db: Db, shop: string, at: Date, manual = false): Promise<void> {
-  await requestRun(db, shop, STOCK_KIND, at);
-  if (manual) {
-    await db.shopSchedule.updateMany({ where: { shop, kind: STOCK_KIND }, data: { cursor: MANUAL_SYNC } });
-  }
+  await requestRun(db, shop, STOCK_KIND, at, manual ? { cursor: MANUAL_SYNC } : {});
 }

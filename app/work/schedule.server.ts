@@ -27,24 +27,33 @@ export const SCHEDULE_RETRY_MS = 60_000;
 
 /**
  * Asks for a run of `kind` for the shop at `at` or sooner. Bumps the row's version even when it is due
- * sooner already, so a run that is out now cannot write its own next time over this request.
+ * sooner already, so a run that is out now cannot write its own next time over this request. `cursor`: what
+ * the run is asked to do (a kind's own text, such as the merchant's "now"), written in the same statement, so
+ * no run can start between the time and the cursor and take the one without the other.
  */
-export async function requestRun(db: Db, shop: string, kind: string, at: Date): Promise<void> {
+export async function requestRun(
+  db: Db,
+  shop: string,
+  kind: string,
+  at: Date,
+  options: { cursor?: string } = {},
+): Promise<void> {
+  const cursor = options.cursor === undefined ? {} : { cursor: options.cursor };
   for (let attempt = 0; attempt < 3; attempt++) {
     const sooner = await db.shopSchedule.updateMany({
       where: { shop, kind, nextRunAt: { gt: at } },
-      data: { nextRunAt: at, version: { increment: 1 } },
+      data: { nextRunAt: at, version: { increment: 1 }, ...cursor },
     });
     if (sooner.count) return;
     // Only a row already due by `at`: a row created since the look above (by a request for later) would
     // otherwise keep its later time, and this request would be lost.
     const bumped = await db.shopSchedule.updateMany({
       where: { shop, kind, nextRunAt: { lte: at } },
-      data: { version: { increment: 1 } },
+      data: { version: { increment: 1 }, ...cursor },
     });
     if (bumped.count) return;
     try {
-      await db.shopSchedule.create({ data: { shop, kind, nextRunAt: at } });
+      await db.shopSchedule.create({ data: { shop, kind, nextRunAt: at, ...cursor } });
       return;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -103,12 +112,15 @@ export function scheduledKind(
                   where: unchanged,
                   data: { ...written, ...cursor, nextRunAt: outcome.nextRunAt },
                 });
-          // Asked for again while this run was out: the request's time stands.
+          // Asked for again while this run was out: the request's time stands. So does a cursor the request
+          // wrote (the merchant's "now" a kind reads from it): this run's goes only where the cursor is still
+          // the one it read.
           if (count === 0) {
-            await db.shopSchedule.updateMany({
-              where: { shop, kind: name },
+            const { count: moved } = await db.shopSchedule.updateMany({
+              where: { shop, kind: name, cursor: row.cursor },
               data: { ...written, ...cursor },
             });
+            if (moved === 0) await db.shopSchedule.updateMany({ where: { shop, kind: name }, data: written });
           }
           return WORK;
         },

@@ -238,6 +238,24 @@ describe("scheduled work", () => {
     expect(await db.shopSchedule.count({ where: { shop: SHOP, kind: "remap" } })).toBe(0);
   });
 
+  it("keeps the cursor of a request made while the last run was out, instead of the cursor that run answered", async () => {
+    const seen: (string | null)[] = [];
+    const kind = scheduledKind("refresh", async (_work, schedule) => {
+      seen.push(schedule.cursor);
+      // The merchant presses "Refresh now" while this run is working: a request that says so in the cursor.
+      if (seen.length === 1) await requestRun(db, SHOP, "refresh", new Date(), { cursor: "manual" });
+      return { nextRunAt: new Date(Date.now() + 3600_000), cursor: `page-${seen.length}` };
+    });
+    await requestRun(db, SHOP, "refresh", new Date());
+    await worker({ kinds: [kind] }).sweep();
+    // The second run saw the merchant's request, not the first run's page; its own answer then stood.
+    expect(seen).toEqual([null, "manual"]);
+    const row = await db.shopSchedule.findUniqueOrThrow({
+      where: { shop_kind: { shop: SHOP, kind: "refresh" } },
+    });
+    expect(row.cursor).toBe("page-2");
+  });
+
   it("runs a kind that waits for the rate limits again when its wait ends, not over and over until then", async () => {
     let runs = 0;
     const allowedAt = Date.now() + 1_000;
