@@ -4,7 +4,15 @@ import type { Prisma } from "@prisma/client";
 import type { Db } from "../db.server";
 import { csvDocument, type CsvValue } from "../http/csv";
 import { INBOUND_DELIVERY_STATUS } from "../warehouse/wire";
-import { DELIVERY_STATE, deliveryStatus, readLines, totals, type DeliveryStatus } from "./lines";
+import { z } from "zod";
+import {
+  DELIVERY_STATE,
+  DELIVERY_STATUSES,
+  deliveryStatus,
+  readLines,
+  totals,
+  type DeliveryStatus,
+} from "./lines";
 
 export const DELIVERIES_PAGE_SIZE = 25;
 /** The most SKUs the picker offers for what was typed. */
@@ -55,13 +63,13 @@ export interface DeliveryListRow {
   createdAt: string;
 }
 
-export async function listDeliveries(
-  db: Db,
+/** The list's filters as a query: the status and the search (the list's page, and its CSV). */
+function deliveriesWhere(
   shop: string,
-  query: DeliveryListQuery,
-): Promise<{ rows: DeliveryListRow[]; hasNext: boolean }> {
+  query: Omit<DeliveryListQuery, "page">,
+): Prisma.InboundDeliveryWhereInput {
   const search = query.search?.trim();
-  const where: Prisma.InboundDeliveryWhereInput = {
+  return {
     shop,
     ...(query.status && statusWhere(query.status)),
     ...(search && {
@@ -82,6 +90,31 @@ export async function listDeliveries(
       ],
     }),
   };
+}
+
+/** The list's query from a URL (`?status=&search=&page=`); a value that is no filter is read as none. */
+export function deliveryListQueryOf(url: URL): DeliveryListQuery {
+  return deliveryListQuerySchema.parse(Object.fromEntries(url.searchParams));
+}
+
+const deliveryListQuerySchema = z.object({
+  status: z.enum(DELIVERY_STATUSES).optional().catch(undefined),
+  search: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .catch(undefined)
+    .transform((search) => search || undefined),
+  page: z.coerce.number().int().min(1).max(10_000).default(1).catch(1),
+});
+
+export async function listDeliveries(
+  db: Db,
+  shop: string,
+  query: DeliveryListQuery,
+): Promise<{ rows: DeliveryListRow[]; hasNext: boolean }> {
+  const where = deliveriesWhere(shop, query);
   const found = await db.inboundDelivery.findMany({
     where,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -108,9 +141,13 @@ export async function listDeliveries(
 }
 
 /** One request per line: request, date, method, status, SKU, planned, received. */
-export async function deliveriesCsv(db: Db, shop: string): Promise<string> {
+export async function deliveriesCsv(
+  db: Db,
+  shop: string,
+  query: Omit<DeliveryListQuery, "page"> = {},
+): Promise<string> {
   const requests = await db.inboundDelivery.findMany({
-    where: { shop },
+    where: deliveriesWhere(shop, query),
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: CSV_MAX_REQUESTS,
   });

@@ -19,31 +19,18 @@ import {
 import { useTranslation } from "react-i18next";
 import { downloadFile } from "../components/download";
 import { ListSearch, useQueryChange } from "../components/list-query";
-import { z } from "zod";
 import { DeliveryStatusBadge, useDeliveryDate, useMethodName } from "../components/delivery";
 import { appContext } from "../context.server";
 import { refreshDeliveryList } from "../deliveries/deliveries.server";
 import { DELIVERY_STATUSES } from "../deliveries/lines";
-import { listDeliveries } from "../deliveries/queries.server";
+import { deliveryListQueryOf, listDeliveries } from "../deliveries/queries.server";
 import { useFormat } from "../i18n/react";
 import { authenticate } from "../shopify.server";
-
-const querySchema = z.object({
-  status: z.enum(DELIVERY_STATUSES).optional().catch(undefined),
-  search: z
-    .string()
-    .trim()
-    .max(100)
-    .optional()
-    .catch(undefined)
-    .transform((search) => search || undefined),
-  page: z.coerce.number().int().min(1).max(10_000).default(1).catch(1),
-});
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const context = appContext();
-  const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const query = deliveryListQueryOf(new URL(request.url));
   const refresh = await refreshDeliveryList(context, session.shop).catch((error: unknown) => {
     context.log.warn(
       { shop: session.shop, event: "deliveries.list_refresh_crashed", err: error },
@@ -83,7 +70,13 @@ export default function Deliveries() {
       secondaryActions={[
         {
           content: t("list.export"),
-          onAction: () => void downloadFile("/app/deliveries.csv", "deliveries.csv"),
+          onAction: () => {
+            // The list's filters, not its page: the file has every request they find.
+            const query = new URLSearchParams();
+            if (filter.status) query.set("status", filter.status);
+            if (filter.search) query.set("search", filter.search);
+            void downloadFile(`/app/deliveries.csv?${query}`, "deliveries.csv");
+          },
         },
       ]}
       fullWidth

@@ -376,6 +376,9 @@ describe("a request at the warehouse", () => {
       `"${row.idRequest}","${row.warehouseId}","${row.deliveryDate}","Новая почта","received","CUP-002","12","12"`,
       "",
     ]);
+    // With the list's filters: a status it does not have, then a search that finds it.
+    expect((await deliveriesCsv(db(), SHOP, { status: "new" })).split("\r\n")).toHaveLength(2);
+    expect((await deliveriesCsv(db(), SHOP, { search: "cup-002" })).split("\r\n")).toHaveLength(4);
   });
 
   it("is out of another shop's reach", async () => {
