@@ -3,8 +3,8 @@
 
 /** Fetches `path` and saves the answer as `filename`; answers whether it was saved. */
 export async function downloadFile(path: string, filename: string): Promise<boolean> {
-  const response = await fetch(path);
-  if (!response.ok) return false;
+  const response = await fetch(path).catch(() => null);
+  if (!response?.ok) return false;
   const url = URL.createObjectURL(await response.blob());
   const anchor = document.createElement("a");
   anchor.href = url;

@@ -16,6 +16,7 @@ import {
   Select,
   Text,
 } from "@shopify/polaris";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { downloadFile } from "../components/download";
 import { ListSearch, useQueryChange } from "../components/list-query";
@@ -56,6 +57,7 @@ export default function Deliveries() {
   const methodName = useMethodName();
 
   const go = useQueryChange();
+  const [exportFailed, setExportFailed] = useState(false);
   const statusOptions = [
     { label: t("list.anyStatus"), value: "" },
     ...DELIVERY_STATUSES.map((status) => ({ label: t(`status.${status}`), value: status })),
@@ -75,13 +77,16 @@ export default function Deliveries() {
             const query = new URLSearchParams();
             if (filter.status) query.set("status", filter.status);
             if (filter.search) query.set("search", filter.search);
-            void downloadFile(`/app/deliveries.csv?${query}`, "deliveries.csv");
+            void downloadFile(`/app/deliveries.csv?${query}`, "deliveries.csv").then((done) =>
+              setExportFailed(!done),
+            );
           },
         },
       ]}
       fullWidth
     >
       <BlockStack gap="400">
+        {exportFailed && <Banner tone="warning">{t("list.exportFailed")}</Banner>}
         {unreachable && <Banner tone="warning">{t("list.unreachable")}</Banner>}
         {foundElsewhere > 0 && (
           <Banner tone="info">{t("list.foundElsewhere", { count: foundElsewhere })}</Banner>

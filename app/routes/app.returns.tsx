@@ -17,6 +17,7 @@ import {
   Select,
   Text,
 } from "@shopify/polaris";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { downloadFile } from "../components/download";
 import { ListSearch, useQueryChange } from "../components/list-query";
@@ -76,6 +77,7 @@ export default function Returns() {
   const filtered = Boolean(filter.defective || filter.linked || filter.readable || filter.search);
 
   const go = useQueryChange();
+  const [exportFailed, setExportFailed] = useState(false);
   const choice = (name: "defective" | "linked" | "readable") => (
     <Select
       label={t(`filter.${name}.label`)}
@@ -104,11 +106,15 @@ export default function Returns() {
       secondaryActions={[
         {
           content: t("export"),
-          onAction: () => void downloadFile(`/app/returns.csv${csvQuery}`, "returns.csv"),
+          onAction: () =>
+            void downloadFile(`/app/returns.csv${csvQuery}`, "returns.csv").then((done) =>
+              setExportFailed(!done),
+            ),
         },
       ]}
     >
       <BlockStack gap="400">
+        {exportFailed && <Banner tone="warning">{t("exportFailed")}</Banner>}
         <SweepState overview={overview} />
         <RestockState overview={overview} />
         <Card padding="0">

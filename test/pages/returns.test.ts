@@ -131,6 +131,13 @@ describe("the Returns page", () => {
       `"2026-11-17","#1201","${order.idOrder}","20450000001201","TEA-POL-100","1","yes"`,
       "",
     ]);
+
+    // The app does not answer for the file: the page says so rather than nothing happening.
+    await page.route("**/app/returns.csv*", (route) => route.fulfill({ status: 503, body: "" }));
+    await page.getByRole("button", { name: "Export CSV" }).click();
+    await expect.poll(body).toContain("The CSV file could not be made");
+    // The browser's own line for the refused request, expected here: nothing else went wrong.
+    expect(pages.admin.takeProblems()).toEqual([expect.stringMatching(/status of 503/)]);
   });
 
   it("a bad filter in the URL is read as none, and the empty register says when it was last read", async () => {
