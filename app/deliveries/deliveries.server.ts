@@ -11,9 +11,8 @@ import { isUniqueViolation } from "../db.server";
 import { env } from "../env.server";
 import { message, type Message } from "../i18n/message";
 import { readTexts, writeTexts } from "../i18n/texts";
-import { warehouseAccess, type WarehouseAccess } from "../settings/settings.server";
-import type { WarehouseEndpoints } from "../warehouse/client.server";
-import { warehouseEndpoints } from "../warehouse/config.server";
+import { savedKeyClient } from "../settings/saved-key-client.server";
+import type { WarehouseClient, WarehouseEndpoints } from "../warehouse/client.server";
 import { toCompactDate } from "../warehouse/dates";
 import {
   WarehouseBusinessError,
@@ -22,7 +21,6 @@ import {
   WarehouseUnauthorized,
 } from "../warehouse/errors";
 import type { DeliveryRequestRecord } from "../warehouse/schemas";
-import { shopWarehouseClient } from "../warehouse/shop-client.server";
 import { DATE_FORMAT, INBOUND_DELIVERY_STATUS } from "../warehouse/wire";
 import {
   ID_REQUEST_PATTERN,
@@ -71,33 +69,12 @@ const asRead = (row: InboundDelivery) => ({ id: row.id, version: row.version });
 /** A read the merchant waits on (the list, a look-up, a report) gives up sooner than a send: it can be asked again. */
 const READ_TIMEOUT_MS = 5_000;
 
-function clientFor(deps: DeliveryDeps, shop: string, access: WarehouseAccess, purpose: "send" | "read") {
-  const configured = deps.endpoints?.timeoutMs ?? warehouseEndpoints().timeoutMs;
-  return shopWarehouseClient({
-    db: deps.db,
-    clock: deps.clock,
-    shop,
-    apiKey: access.apiKey,
+/** The shop's warehouse client for sending, or for a read the merchant can simply ask again (sooner given up). */
+const keyedClient = (deps: DeliveryDeps, shop: string, purpose: "send" | "read") =>
+  savedKeyClient(deps, shop, {
     maxLimiterWaitMs: LIMITER_WAIT_MS,
-    endpoints: {
-      ...deps.endpoints,
-      timeoutMs: purpose === "read" ? Math.min(configured, READ_TIMEOUT_MS) : configured,
-    },
-  }).warehouse;
-}
-
-/** The shop's key, or null when none is saved or the shop's work is paused (a refused key). */
-async function accessOf(deps: DeliveryDeps, shop: string): Promise<WarehouseAccess | null> {
-  try {
-    return await warehouseAccess(deps.db, shop);
-  } catch (error) {
-    deps.log.warn(
-      { shop, event: "deliveries.key_unreadable", err: error },
-      "the warehouse key could not be read",
-    );
-    return null;
-  }
-}
+    ...(purpose === "read" && { timeoutMs: READ_TIMEOUT_MS }),
+  });
 
 /** A failure the merchant reads, in their language; the warehouse's own words kept as they are. */
 function failureText(error: unknown): Message {
@@ -164,9 +141,9 @@ export async function createDeliveryRequest(
     else names.set(sku, sent.sentAt ? (sent.sentName ?? sent.name) : sent.name);
   });
 
-  const access = await accessOf(deps, shop);
-  if (!access && !errors.form) errors.form = message("deliveries:form.error.noKey");
-  if (!read.ok || Object.keys(errors).length > 0 || !access) return { ok: false, errors };
+  const sender = await keyedClient(deps, shop, "send");
+  if (!sender && !errors.form) errors.form = message("deliveries:form.error.noKey");
+  if (!read.ok || Object.keys(errors).length > 0 || !sender) return { ok: false, errors };
   const { form } = read;
 
   const lines: DeliveryLine[] = form.lines.map((line) => ({
@@ -199,7 +176,7 @@ export async function createDeliveryRequest(
     });
     return { ok: true, id: existing.id, repeated: true };
   }
-  await sendRow(deps, shop, row, access);
+  await sendRow(deps, shop, row, sender.warehouse);
   return { ok: true, id: row.id, repeated: false };
 }
 
@@ -222,10 +199,9 @@ async function sendRow(
   deps: DeliveryDeps,
   shop: string,
   row: InboundDelivery,
-  access: WarehouseAccess,
+  warehouse: WarehouseClient,
 ): Promise<void> {
   const { db, log, clock } = deps;
-  const warehouse = clientFor(deps, shop, access, "send");
   let data: Parameters<typeof db.inboundDelivery.updateMany>[0]["data"];
   try {
     const added = await warehouse.addDeliveryRequest({
@@ -299,13 +275,13 @@ export async function lookUpDeliveryRequest(
   const row = await db.inboundDelivery.findFirst({ where: { id, shop } });
   if (!row || row.state !== DELIVERY_STATE.inDoubt)
     return { ok: false, message: message("deliveries:action.notInDoubt") };
-  const access = await accessOf(deps, shop);
-  if (!access) return { ok: false, message: message("deliveries:form.error.noKey") };
+  const reader = await keyedClient(deps, shop, "read");
+  if (!reader) return { ok: false, message: message("deliveries:form.error.noKey") };
   let listed: DeliveryRequestRecord[];
   try {
     const today = toCompactDate(clock());
     const planned = row.deliveryDate.replaceAll("-", "");
-    listed = await clientFor(deps, shop, access, "read").listDeliveryRequest({
+    listed = await reader.warehouse.listDeliveryRequest({
       // A day earlier than the row: the warehouse's day may have begun before ours. Up to the planned day,
       // if later: the notes do not say which date the list filters by.
       datefrom: toCompactDate(new Date(row.createdAt.getTime() - 24 * 3_600_000)),
@@ -366,14 +342,19 @@ export async function sendDeliveryRequestAgain(
     if (!row || !maySendAgain(row))
       return { ok: false, message: message("deliveries:action.cannotSendAgain") };
   }
-  const access = await accessOf(deps, shop);
-  if (!access) return { ok: false, message: message("deliveries:form.error.noKey") };
+  const sender = await keyedClient(deps, shop, "send");
+  if (!sender) return { ok: false, message: message("deliveries:form.error.noKey") };
   const { count } = await db.inboundDelivery.updateMany({
     where: asRead(row),
     data: { state: DELIVERY_STATE.sending, sentAt: clock(), error: null, ...NEXT_VERSION },
   });
   if (count === 0) return { ok: false, message: message("deliveries:action.changedMeanwhile") };
-  await sendRow(deps, shop, { ...row, state: DELIVERY_STATE.sending, version: row.version + 1 }, access);
+  await sendRow(
+    deps,
+    shop,
+    { ...row, state: DELIVERY_STATE.sending, version: row.version + 1 },
+    sender.warehouse,
+  );
   const after = await db.inboundDelivery.findUniqueOrThrow({ where: { id: row.id } });
   return after.state === DELIVERY_STATE.sent
     ? { ok: true, message: message("deliveries:action.sent") }
@@ -412,11 +393,11 @@ export async function refreshDeliveryRequest(
   const { db, clock, log } = deps;
   const row = await db.inboundDelivery.findFirst({ where: { id, shop } });
   if (!row?.warehouseId) return { ok: false, message: message("deliveries:action.notAtWarehouse") };
-  const access = await accessOf(deps, shop);
-  if (!access) return { ok: false, message: message("deliveries:form.error.noKey") };
+  const reader = await keyedClient(deps, shop, "read");
+  if (!reader) return { ok: false, message: message("deliveries:form.error.noKey") };
   let report;
   try {
-    report = await clientFor(deps, shop, access, "read").reportDeliveryRequest(row.warehouseId);
+    report = await reader.warehouse.reportDeliveryRequest(row.warehouseId);
   } catch (error) {
     log.warn(
       { shop, event: "deliveries.report_failed", idRequest: row.idRequest, err: error },
@@ -467,12 +448,12 @@ export async function refreshDeliveryList(deps: DeliveryDeps, shop: string): Pro
   const now = clock();
   const last = listAskedAt.get(shop);
   if (last !== undefined && now.getTime() - last < LIST_REFRESH_EVERY_MS) return { asked: false };
-  const access = await accessOf(deps, shop);
-  if (!access) return { asked: false };
+  const reader = await keyedClient(deps, shop, "read");
+  if (!reader) return { asked: false };
   listAskedAt.set(shop, now.getTime());
   let listed: DeliveryRequestRecord[];
   try {
-    listed = await clientFor(deps, shop, access, "read").listDeliveryRequest({
+    listed = await reader.warehouse.listDeliveryRequest({
       datefrom: toCompactDate(new Date(now.getTime() - LIST_REFRESH_DAYS * 24 * 3_600_000)),
       dateto: toCompactDate(now),
     });

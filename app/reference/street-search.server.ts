@@ -5,11 +5,10 @@
 // missing, a warehouse that is rate limited or failing, answers an empty list that says so, and the
 // merchant types the street by hand as before.
 import type { AppContext } from "../context.server";
-import { warehouseAccess } from "../settings/settings.server";
+import { savedKeyClient } from "../settings/saved-key-client.server";
 import { WarehouseRateLimited } from "../warehouse/errors";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
 import type { StreetRecord } from "../warehouse/schemas";
-import { shopWarehouseClient } from "../warehouse/shop-client.server";
 import { fold } from "./fold";
 import { streetsFor } from "./store.server";
 
@@ -69,23 +68,10 @@ export async function searchStreets(
   text: string,
 ): Promise<StreetSearchAnswer> {
   const { db, log, clock } = deps;
-  let access;
-  try {
-    access = await warehouseAccess(db, shop);
-  } catch (error) {
-    log.warn({ shop, event: "streets.key_unreadable", err: error }, "the warehouse key could not be read");
-    return { available: false, streets: [] };
-  }
-  if (!access) return { available: false, streets: [] };
-  const { warehouse } = shopWarehouseClient({
-    db,
-    clock,
-    shop,
-    apiKey: access.apiKey,
-    ...(deps.endpoints && { endpoints: deps.endpoints }),
-    // The key's limits, shared with the engine's requests for the shop: waited for a moment at most.
-    maxLimiterWaitMs: LIMITER_WAIT_MS,
-  });
+  // The key's limits, shared with the engine's requests for the shop: waited for a moment at most.
+  const keyed = await savedKeyClient(deps, shop, { maxLimiterWaitMs: LIMITER_WAIT_MS });
+  if (!keyed) return { available: false, streets: [] };
+  const { access, warehouse } = keyed;
   const name = streetNameOf(text);
   const stem = Array.from(name).slice(0, STREET_STEM_LENGTH).join("");
   try {

@@ -7,9 +7,8 @@ import { variantAdminUrl } from "../catalogue/card";
 import type { Db } from "../db.server";
 import { message, type Message } from "../i18n/message";
 import { connectionProblem } from "../onboarding/connection.server";
-import { warehouseAccess } from "../settings/settings.server";
+import { savedKeyClient } from "../settings/saved-key-client.server";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
-import { shopWarehouseClient } from "../warehouse/shop-client.server";
 import { moveProductPeriod, movementReport, type MovementReport, type Period } from "./movements";
 
 /** How long the page waits for the key's limits (60 a minute, shared with the engine) before saying so. */
@@ -91,29 +90,14 @@ export async function skuMovements(
   sku: string,
   period: Period,
 ): Promise<SkuMovements> {
-  const { db, log, clock } = deps;
-  let access;
-  try {
-    access = await warehouseAccess(db, shop);
-  } catch (error) {
-    log.warn({ shop, event: "movements.key_unreadable", err: error }, "the warehouse key could not be read");
-    return { ok: false, reason: "noKey", problem: message("stock:sku.noKey") };
-  }
-  if (!access) return { ok: false, reason: "noKey", problem: message("stock:sku.noKey") };
-  const { warehouse, endpoints } = shopWarehouseClient({
-    db,
-    clock,
-    shop,
-    apiKey: access.apiKey,
-    maxLimiterWaitMs: LIMITER_WAIT_MS,
-    ...(deps.endpoints && { endpoints: deps.endpoints }),
-    ...(deps.fetch && { fetch: deps.fetch }),
-  });
+  const keyed = await savedKeyClient(deps, shop, { maxLimiterWaitMs: LIMITER_WAIT_MS });
+  if (!keyed) return { ok: false, reason: "noKey", problem: message("stock:sku.noKey") };
+  const { warehouse, endpoints } = keyed;
   try {
     const rows = await warehouse.reportMoveProduct({ ...moveProductPeriod(period), productSku: sku });
     return { ok: true, report: movementReport(rows, sku) };
   } catch (error) {
-    log.warn(
+    deps.log.warn(
       { shop, sku, event: "movements.unavailable", err: error },
       "the warehouse's movements of a SKU could not be read",
     );
