@@ -80,3 +80,15 @@ export function ListSearch({
     </Form>
   );
 }
+
+/** IndexTable's pagination for a list whose page is in the URL (`page`, from 1). */
+export function usePagination(list: { page: number; hasPrevious: boolean; hasNext: boolean }, label: string) {
+  const change = useQueryChange();
+  return {
+    hasPrevious: list.hasPrevious,
+    hasNext: list.hasNext,
+    onPrevious: () => change({ page: String(list.page - 1) }),
+    onNext: () => change({ page: String(list.page + 1) }),
+    label,
+  };
+}

@@ -19,7 +19,7 @@ import {
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { downloadFile } from "../components/download";
-import { ListSearch, useQueryChange } from "../components/list-query";
+import { ListSearch, usePagination, useQueryChange } from "../components/list-query";
 import { DeliveryStatusBadge, useDeliveryDate, useMethodName } from "../components/delivery";
 import { appContext } from "../context.server";
 import { refreshDeliveryList } from "../deliveries/deliveries.server";
@@ -57,6 +57,10 @@ export default function Deliveries() {
   const methodName = useMethodName();
 
   const go = useQueryChange();
+  const pagination = usePagination(
+    { page, hasPrevious: page > 1, hasNext },
+    t("list.page", { page: format.number(page) }),
+  );
   const [exportFailed, setExportFailed] = useState(false);
   const statusOptions = [
     { label: t("list.anyStatus"), value: "" },
@@ -133,13 +137,7 @@ export default function Deliveries() {
                 </Text>
               </Box>
             }
-            pagination={{
-              hasPrevious: page > 1,
-              hasNext,
-              onPrevious: () => go({ page: String(page - 1) }),
-              onNext: () => go({ page: String(page + 1) }),
-              label: t("list.page", { page: format.number(page) }),
-            }}
+            pagination={pagination}
           >
             {rows.map((row, index) => (
               <IndexTable.Row id={row.id} key={row.id} position={index}>

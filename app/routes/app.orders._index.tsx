@@ -20,7 +20,7 @@ import {
 } from "@shopify/polaris";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { ListSearch, useQueryChange } from "../components/list-query";
+import { ListSearch, usePagination, useQueryChange } from "../components/list-query";
 import { z } from "zod";
 import { StageBadge } from "../components/order-stage";
 import { OrderStateBadge } from "../components/order-state";
@@ -165,6 +165,14 @@ export default function Orders() {
   useEffect(() => clearSelection(), [rowIds, clearSelection]);
 
   const go = useQueryChange();
+  const pagination = usePagination(
+    page,
+    t("list.pagination", {
+      page: format.number(page.page),
+      pageCount: format.number(page.pageCount),
+      count: page.total,
+    }),
+  );
 
   const retrySelected = () => {
     const form = new FormData();
@@ -287,17 +295,7 @@ export default function Orders() {
                 </Text>
               </Box>
             }
-            pagination={{
-              hasPrevious: page.hasPrevious,
-              hasNext: page.hasNext,
-              onPrevious: () => go({ page: String(page.page - 1) }),
-              onNext: () => go({ page: String(page.page + 1) }),
-              label: t("list.pagination", {
-                page: format.number(page.page),
-                pageCount: format.number(page.pageCount),
-                count: page.total,
-              }),
-            }}
+            pagination={pagination}
           >
             {rows.map((row, index) => (
               <IndexTable.Row

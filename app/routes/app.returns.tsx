@@ -20,7 +20,7 @@ import {
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { downloadFile } from "../components/download";
-import { ListSearch, useQueryChange } from "../components/list-query";
+import { ListSearch, usePagination, useQueryChange } from "../components/list-query";
 import { useTexts } from "../components/use-texts";
 import { appContext } from "../context.server";
 import { useFormat } from "../i18n/react";
@@ -77,6 +77,14 @@ export default function Returns() {
   const filtered = Boolean(filter.defective || filter.linked || filter.readable || filter.search);
 
   const go = useQueryChange();
+  const pagination = usePagination(
+    page,
+    t("list.pagination", {
+      page: format.number(page.page),
+      pageCount: format.number(page.pageCount),
+      count: page.total,
+    }),
+  );
   const [exportFailed, setExportFailed] = useState(false);
   const choice = (name: "defective" | "linked" | "readable") => (
     <Select
@@ -155,17 +163,7 @@ export default function Returns() {
                 </Text>
               </Box>
             }
-            pagination={{
-              hasPrevious: page.hasPrevious,
-              hasNext: page.hasNext,
-              onPrevious: () => go({ page: String(page.page - 1) }),
-              onNext: () => go({ page: String(page.page + 1) }),
-              label: t("list.pagination", {
-                page: format.number(page.page),
-                pageCount: format.number(page.pageCount),
-                count: page.total,
-              }),
-            }}
+            pagination={pagination}
           >
             {rows.map((row, index) => (
               <ReturnRow key={row.id} row={row} index={index} overview={overview} />
