@@ -7,19 +7,8 @@ import { remapOpenOrders } from "../../app/orders/remap.server";
 import { REMAP_KIND } from "../../app/orders/states";
 import { chooseSender } from "../../app/settings/senders.server";
 import { DEFAULT_ACCOUNT } from "../warehouse-sim";
-import { KYIV_CITY_REF } from "../warehouse-sim/reference-data";
 import { eventually, orderPayload, ordersInState, SHOP, startOrderFlow, type OrderFlow } from "./harness";
-
-const SOLE_TRADER = "1a2b3c4d-0000-4000-8000-000000000002";
-const sender = (id: string, name: string) => ({
-  id,
-  name,
-  EDRPOU: "3123456789",
-  phone: "380501234567",
-  CityRef: KYIV_CITY_REF,
-  CityDescription: "Київ",
-  ContactPerson: "Іваненко Іван",
-});
+import { SENDER_SOLE_TRADER as SOLE_TRADER, TWO_SENDERS } from "../support/senders";
 
 let flow: OrderFlow | undefined;
 afterEach(async () => {
@@ -35,10 +24,7 @@ describe("the sender chosen in Settings", () => {
         accounts: [
           {
             ...DEFAULT_ACCOUNT,
-            senders: [
-              sender("1a2b3c4d-0000-4000-8000-000000000001", 'ТОВ "Київські товари"'),
-              sender(SOLE_TRADER, "ФОП Іваненко І. І."),
-            ],
+            senders: TWO_SENDERS,
           },
         ],
       },

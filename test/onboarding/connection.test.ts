@@ -8,6 +8,7 @@ import { loadOnboarding, markStepDone } from "../../app/onboarding/state.server"
 import { saveConnection } from "../../app/onboarding/steps.server";
 import { PAUSE_REASONS, pauseShop } from "../../app/settings/settings.server";
 import { startWarehouseSimulator, type WarehouseSimulator } from "../warehouse-sim";
+import { TWO_SENDERS } from "../support/senders";
 
 const SHOP = "kyiv-goods.myshopify.com";
 let sim: WarehouseSimulator;
@@ -20,27 +21,12 @@ beforeAll(async () => {
         password: "correct horse",
         apiKey: "5b0f2c9e-7a41-4d3b-9c8e-2f6a1d4e8b70",
         stagingApiKey: "c3e8a1f4-2b6d-4e9a-8f17-6d2c4b9a0e35",
-        senders: [
-          sender("1a2b3c4d-0000-4000-8000-000000000001", 'ТОВ "Київські товари"'),
-          sender("1a2b3c4d-0000-4000-8000-000000000002", "ФОП Іваненко І. І."),
-        ],
+        senders: TWO_SENDERS,
       },
     ],
   });
 });
 afterAll(() => sim.close());
-
-function sender(id: string, name: string) {
-  return {
-    id,
-    name,
-    EDRPOU: "41234567",
-    phone: "380671234567",
-    CityRef: "8d5a980d-391c-11dd-90d9-001a92567626",
-    CityDescription: "Київ",
-    ContactPerson: "Іваненко Іван",
-  };
-}
 
 const deps = (endpoints: { baseUrl: string; baseUrlV2?: string } = { baseUrl: sim.url }) => ({
   ...appContext(),

@@ -8,27 +8,15 @@ import { REMAP_KIND } from "../../app/orders/states";
 import { saveSettings } from "../../app/settings/settings.server";
 import { OPERATIONS } from "../../app/warehouse/wire";
 import { DEFAULT_ACCOUNT, startWarehouseSimulator } from "../warehouse-sim";
-import { KYIV_CITY_REF } from "../warehouse-sim/reference-data";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
-
-const FIRM = "1a2b3c4d-0000-4000-8000-000000000001";
-const SOLE_TRADER = "1a2b3c4d-0000-4000-8000-000000000002";
-const sender = (id: string, name: string) => ({
-  id,
-  name,
-  EDRPOU: "41234567",
-  phone: "380671234567",
-  CityRef: KYIV_CITY_REF,
-  CityDescription: "Київ",
-  ContactPerson: "Іваненко Іван",
-});
+import { SENDER_FIRM as FIRM, SENDER_SOLE_TRADER as SOLE_TRADER, TWO_SENDERS } from "../support/senders";
 
 // The app reads the warehouse's address from its environment on its first request: the simulator's.
 const sim = await startWarehouseSimulator({
   accounts: [
     {
       ...DEFAULT_ACCOUNT,
-      senders: [sender(FIRM, 'ТОВ "Київські товари"'), sender(SOLE_TRADER, "ФОП Іваненко І. І.")],
+      senders: TWO_SENDERS,
     },
   ],
 });
