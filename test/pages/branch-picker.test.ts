@@ -76,6 +76,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await context?.close();
+  await app.settled();
   if (problems.length) throw new Error(problems.join("\n"));
 });
 

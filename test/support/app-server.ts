@@ -18,6 +18,12 @@ export interface AppServer {
   url: string;
   /** Imports a module of the app as the app itself has it (`/app/shopify.server.ts`): the same instance. */
   appModule<T>(file: string): Promise<T>;
+  /**
+   * Resolves once no request to the app is being answered. A page closed at a test's end can leave a
+   * request running in the server (a fetcher's loader, which may find no session and install the shop
+   * again); the next test's database wipe must come after its writes, not before.
+   */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,7 +55,9 @@ export async function startAppServer(): Promise<AppServer> {
   let origin = "";
   const remix = async (req: IncomingMessage, res: ServerResponse) => {
     try {
-      const response = await handleRequest(toRequest(req, res, origin));
+      // Never aborted: Remix answers an aborted request at once but leaves its loaders running, and
+      // settled() must see the end of their writes, not of the answer.
+      const response = await handleRequest(toRequest(req, res, origin, { abortWhenClientLeaves: false }));
       await sendResponse(response, res);
     } catch (error) {
       vite.ssrFixStacktrace(error as Error);
@@ -58,14 +66,28 @@ export async function startAppServer(): Promise<AppServer> {
       res.end();
     }
   };
+  // Every request from its arrival until it is answered; one the app answers, until its loaders or action
+  // have finished, even when the page went away first.
+  const answering = new Set<Promise<void>>();
   const server = createHttpServer((req, res) => {
-    vite.middlewares(req, res, () => void remix(req, res));
+    const answer = new Promise<void>((resolve) => {
+      let app = false;
+      res.on("close", () => app || resolve());
+      vite.middlewares(req, res, () => {
+        app = true;
+        void remix(req, res).finally(resolve);
+      });
+    }).finally(() => answering.delete(answer));
+    answering.add(answer);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: origin,
     appModule: async <T>(file: string) => (await vite.ssrLoadModule(file)) as T,
+    async settled() {
+      while (answering.size) await Promise.all(answering);
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -74,15 +96,23 @@ export async function startAppServer(): Promise<AppServer> {
   };
 }
 
-/** A Node request as a Fetch request, the way Remix's adapters make one (aborted when the client leaves). */
-export function toRequest(req: IncomingMessage, res: ServerResponse, origin: string): Request {
+/**
+ * A Node request as a Fetch request, the way Remix's adapters make one (aborted when the client leaves,
+ * unless told not to).
+ */
+export function toRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  origin: string,
+  { abortWhenClientLeaves = true } = {},
+): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else if (value !== undefined) headers.set(name, value);
   }
   const controller = new AbortController();
-  res.on("close", () => controller.abort());
+  if (abortWhenClientLeaves) res.on("close", () => controller.abort());
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
   return new Request(new URL(req.url ?? "/", origin), {
     method: req.method,

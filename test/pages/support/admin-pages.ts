@@ -62,6 +62,7 @@ export function useAdminPages(): AdminPages {
     const sessions = [pages.admin, ...extra.splice(0)];
     const problems = sessions.flatMap((session) => session.takeProblems());
     await Promise.all(sessions.map((session) => session.close()));
+    await pages.server.settled();
     if (problems.length) throw new Error(problems.join("\n"));
   });
 
