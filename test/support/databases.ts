@@ -2,14 +2,15 @@
 // (when DATABASE_URL names PostgreSQL) a template database cloned into one database per worker.
 import { execFileSync } from "node:child_process";
 import { useWriteAheadLog } from "../../app/db/sqlite";
-import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { databaseFlavour } from "../../app/db/flavour";
 
-// Overridable so that two test runs in one checkout (a developer and an editor, say) do not clash.
-export const TEST_DB_DIR = path.resolve(process.env.TEST_DB_DIR ?? ".cache/test-db");
-const SQLITE_TEMPLATE = path.join(TEST_DB_DIR, "template.sqlite");
+// Each SQLite run has a folder of its own under this one, so that two runs in one checkout (`npm test` and
+// `npm run test:browser` in two terminals, say) never copy, wipe or migrate each other's files.
+const TEST_DB_ROOT = path.resolve(process.env.TEST_DB_DIR ?? ".cache/test-db");
+const RUN_PREFIX = "run-";
 const PG_TEMPLATE = "sklad_sync_test_template";
 
 function migrate(url: string): void {
@@ -35,16 +36,46 @@ async function admin<T>(serverUrl: string, work: (client: pg.Client) => Promise<
   }
 }
 
-/** Run once per test run: builds the migrated template. Answers the URL workers derive theirs from. */
-export async function prepareTemplateDatabase(baseUrl: string | undefined): Promise<string> {
-  if (!baseUrl || databaseFlavour(baseUrl) === "sqlite") {
-    rmSync(TEST_DB_DIR, { recursive: true, force: true });
-    mkdirSync(TEST_DB_DIR, { recursive: true });
-    migrate(`file:${SQLITE_TEMPLATE}`);
-    await useWriteAheadLog(`file:${SQLITE_TEMPLATE}`);
-    return `file:${SQLITE_TEMPLATE}`;
+/** Whether the process is still running (a run's folder is removed only once its run is gone). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
-  return freshPostgresDatabase(baseUrl, PG_TEMPLATE);
+}
+
+/** The folders of SQLite runs that ended without removing theirs (stopped by Ctrl-C, say). */
+function removeAbandonedRuns(): void {
+  for (const entry of readdirSync(TEST_DB_ROOT, { withFileTypes: true })) {
+    const pid = Number(entry.name.slice(RUN_PREFIX.length));
+    if (!entry.isDirectory() || !entry.name.startsWith(RUN_PREFIX) || !Number.isInteger(pid)) continue;
+    if (!running(pid)) rmSync(path.join(TEST_DB_ROOT, entry.name), { recursive: true, force: true });
+  }
+}
+
+export interface TemplateDatabase {
+  /** The URL workers derive theirs from. */
+  url: string;
+  /** Removes what the run left on disk (its SQLite folder); nothing for PostgreSQL. */
+  remove(): void;
+}
+
+/** Run once per test run: builds the migrated template. */
+export async function prepareTemplateDatabase(baseUrl: string | undefined): Promise<TemplateDatabase> {
+  if (!baseUrl || databaseFlavour(baseUrl) === "sqlite") {
+    mkdirSync(TEST_DB_ROOT, { recursive: true });
+    removeAbandonedRuns();
+    const dir = path.join(TEST_DB_ROOT, `${RUN_PREFIX}${process.pid}`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    const url = `file:${path.join(dir, "template.sqlite")}`;
+    migrate(url);
+    await useWriteAheadLog(url);
+    return { url, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  return { url: await freshPostgresDatabase(baseUrl, PG_TEMPLATE), remove: () => {} };
 }
 
 /** A new, migrated PostgreSQL database `name` on the server `serverUrl` names (dropped first if there). */
@@ -68,10 +99,11 @@ export async function createWorkerDatabase(
   worker: string,
 ): Promise<string> {
   if (databaseFlavour(templateUrl) === "sqlite") {
-    const file = path.join(TEST_DB_DIR, `worker-${worker}.sqlite`);
+    const template = templateUrl.slice("file:".length);
+    const file = path.join(path.dirname(template), `worker-${worker}.sqlite`);
     // The previous file's write-ahead log would otherwise be replayed into the fresh copy.
     for (const suffix of ["-wal", "-shm"]) rmSync(file + suffix, { force: true });
-    copyFileSync(templateUrl.slice("file:".length), file);
+    copyFileSync(template, file);
     return `file:${file}`;
   }
   const name = `sklad_sync_test_${worker}`;

@@ -11,6 +11,8 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  project.provide("templateDatabaseUrl", await prepareTemplateDatabase(process.env.DATABASE_URL));
+  const template = await prepareTemplateDatabase(process.env.DATABASE_URL);
+  project.provide("templateDatabaseUrl", template.url);
   project.provide("serverDatabaseUrl", process.env.DATABASE_URL ?? "");
+  return () => template.remove();
 }
