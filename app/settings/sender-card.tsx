@@ -16,8 +16,11 @@ export function SenderCard() {
   const say = useTexts();
   const list = useFetcher<typeof loader>();
   const save = useFetcher<typeof action>();
-  const [choice, setChoice] = useState<string | null>(null);
+  // What the merchant picked on this page, kept through the list's reloads: Remix reads the list again
+  // after any save on the page (the main form's too), and a reload answering after a pick must not undo it.
+  const [picked, setPicked] = useState<string | null>(null);
   const view = list.data;
+  const choice = picked ?? (view ? (view.saved ?? "") : null);
 
   const asked = useRef(false);
   useEffect(() => {
@@ -27,8 +30,6 @@ export function SenderCard() {
     list.load(SENDER_ROUTE);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  // What the warehouse says now is what is chosen, until the merchant picks another.
-  useEffect(() => setChoice(view ? (view.saved ?? "") : null), [view]);
 
   const saving = save.state !== "idle";
   const answer = save.state === "idle" ? save.data : undefined;
@@ -79,7 +80,7 @@ export function SenderCard() {
             label={option.label}
             helpText={option.id === (saved ?? "") ? t("sender.current") : undefined}
             checked={choice === option.id}
-            onChange={() => setChoice(option.id)}
+            onChange={() => setPicked(option.id)}
           />
         ))}
         <InlineStack>

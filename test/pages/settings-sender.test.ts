@@ -72,13 +72,33 @@ describe("the Sender card", () => {
     // The card reads the list again: the new choice is the marked one.
     await expect.poll(() => soleTrader.isChecked()).toBe(true);
 
-    // The main form, opened before the choice, saves without putting the old sender back.
+    // The main form, opened before the choice, saves without putting the old sender back. Its save reads
+    // the sender list again; a pick made while that read is out is kept when it answers.
+    let reloadArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (reloadArrived = resolve));
+    let releaseReload!: () => void;
+    const released = new Promise<void>((resolve) => (releaseReload = resolve));
+    await page.route("**/app/settings/sender.data*", async (route) => {
+      if (route.request().method() !== "GET") return route.fallback();
+      reloadArrived();
+      await released;
+      await route.fallback();
+    });
     await page.getByLabel("Order number prefix").fill("KY-");
     await page.getByRole("button", { name: "Save", exact: true }).last().click();
+    await arrived;
+    await page.getByText("The warehouse's default sender").click();
+    const reloaded = page.waitForResponse(
+      (response) =>
+        response.url().includes("/app/settings/sender.data") && response.request().method() === "GET",
+    );
+    releaseReload();
+    await reloaded;
+    await page.unroute("**/app/settings/sender.data*");
     await expect.poll(card).toContain("Settings saved.");
     expect(await mapping()).toMatchObject({ deliverySenderId: SOLE_TRADER, idOrderPrefix: "KY-" });
+    expect(await page.getByLabel("The warehouse's default sender").isChecked()).toBe(true);
 
-    await page.getByText("The warehouse's default sender").click();
     await save.click();
     await expect.poll(card).toContain("Parcels are sent by the warehouse's default sender.");
     expect((await mapping()).deliverySenderId).toBeUndefined();
