@@ -45,6 +45,9 @@ const runningSync = (db: Db | Prisma.TransactionClient, shop: string) =>
     orderBy: { startedAt: "asc" },
   });
 
+/** Another start took the lock first: its transaction is undone. */
+class LockTaken extends Error {}
+
 export type StartedSync = { ok: true; sync: CatalogueSync } | { ok: false; message: string };
 
 /** Starts a full sync of the shop's catalogue, unless one runs already. */
@@ -57,11 +60,27 @@ export async function startCatalogueSync(deps: ServiceDeps, shop: string): Promi
       if (await runningSync(tx, shop)) return null;
       // The kind's schedule row doubles as the lock: its key (shop, kind) lets only one of two starts made at
       // once through, and it is deleted when the sync ends.
-      await tx.shopSchedule.create({ data: { shop, kind: CATALOGUE_SYNC_KIND, nextRunAt: now } });
+      const left = await tx.shopSchedule.findUnique({
+        where: { shop_kind: { shop, kind: CATALOGUE_SYNC_KIND } },
+        select: { version: true },
+      });
+      if (!left) {
+        await tx.shopSchedule.create({ data: { shop, kind: CATALOGUE_SYNC_KIND, nextRunAt: now } });
+      } else {
+        // No sync runs, yet the row is there: the last sync has just ended and its run has not yet deleted
+        // the row (it does so once it is back), or a request for a run came for it since. The row is taken
+        // over on its version, so of two starts at once one only gets it; the ended run then finds the row
+        // asked for again and leaves it due. A sync another start made meanwhile undoes this one.
+        const { count } = await tx.shopSchedule.updateMany({
+          where: { shop, kind: CATALOGUE_SYNC_KIND, version: left.version },
+          data: { nextRunAt: now, cursor: null, lastError: null, version: { increment: 1 } },
+        });
+        if (count === 0 || (await runningSync(tx, shop))) throw new LockTaken();
+      }
       return tx.catalogueSync.create({ data: { shop, phase: "shopify", startedAt: now } });
     });
   } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
+    if (!isUniqueViolation(error) && !(error instanceof LockTaken)) throw error;
     sync = null;
   }
   if (!sync) return { ok: false, message: ALREADY_RUNNING };
