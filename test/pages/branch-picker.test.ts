@@ -178,6 +178,39 @@ describe("the branch picker on the cart page", () => {
     expect(storefront.proxied.every((request) => request.status === 200)).toBe(true);
   });
 
+  it("keeps the list closed when a search answers after Escape closed it", async () => {
+    await open("/cart");
+    await page.getByRole("radio", { name: "Nova Poshta branch" }).check();
+    const city = combobox("City");
+    await city.focus();
+    const list = await typeAndWaitForList(city, "Ки");
+    // The next search is held at the proxy until the list has been closed.
+    let arrived!: () => void;
+    const held = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const later = (url: URL) => url.pathname.endsWith("/cities") && url.searchParams.get("q") === "Киев";
+    await page.route(later, async (route) => {
+      arrived();
+      await released;
+      await route.fallback();
+    });
+    await page.keyboard.type("ев");
+    await held;
+    await page.keyboard.press("Escape");
+    expect(await city.getAttribute("aria-expanded")).toBe("false");
+    const answered = page.waitForResponse((response) => later(new URL(response.url())));
+    release();
+    await (await answered).finished();
+    // The page's next frames, where the answer would be shown were it not dropped.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))),
+    );
+    expect(await city.getAttribute("aria-expanded")).toBe("false");
+    expect(await list.isHidden()).toBe(true);
+    expect(await city.inputValue()).toBe("Киев");
+  });
+
   it("switches to a parcel locker, keeps the city, and restores the choice after a reload", async () => {
     await open("/cart");
     await page.keyboard.press("Tab");

@@ -149,7 +149,11 @@
       let timer = 0;
       let asked = 0;
 
+      // Closing (Escape, a choice, Tab, leaving the field) also drops the search that is waiting or out: its
+      // answer, coming later, would open the list again under the buyer.
       function close() {
+        window.clearTimeout(timer);
+        asked++;
         list.hidden = true;
         input.setAttribute("aria-expanded", "false");
         input.removeAttribute("aria-activedescendant");
@@ -267,8 +271,6 @@
       // Words typed but not chosen from the list are not the choice: the field shows the choice again.
       input.addEventListener("blur", () => {
         close();
-        window.clearTimeout(timer);
-        asked++;
         if (!state.freeText) input.value = current();
       });
       return { close, show };
