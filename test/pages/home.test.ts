@@ -61,7 +61,10 @@ describe("the setup checklist", () => {
       await page.getByLabel("Warehouse ApiKey").fill("0000-not-a-key");
       await page.getByRole("button", { name: "Test connection" }).click();
       await expect.poll(body).toContain("The warehouse refused this ApiKey.");
+      // The refusal is on the page already, from the test: the save's own answer is what to wait for.
+      const saveAnswered = page.waitForResponse((response) => response.request().method() === "POST");
       await page.getByRole("button", { name: "Save and continue" }).click();
+      await (await saveAnswered).finished();
       await expect.poll(() => page.getByText("The warehouse refused this ApiKey.").count()).toBe(1);
       const refused = await db.shopSettings.findUnique({ where: { shop: SHOP } });
       expect(refused?.apiKeyCiphertext ?? null).toBeNull();
