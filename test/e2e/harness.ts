@@ -136,7 +136,11 @@ export async function startOrderFlow<Warehouse extends WarehouseSide = Warehouse
      * batches in the expected form; the tests of the proof itself start unproven, as a new shop does.
      */
     batchProof?: "unproven" | "proven";
-    /** How long the worker waits for an answer: 2 s unless told (longer for answers a test holds). */
+    /**
+     * How long the worker waits for an answer: 30 s unless told. The simulator answers on this process's
+     * event loop, which a loaded machine stalls for seconds; a shorter wait turned an accepted order into
+     * one in doubt, with look-ups no test expected.
+     */
     warehouseTimeoutMs?: number;
   } = {},
 ): Promise<OrderFlow<Warehouse>> {
@@ -174,7 +178,7 @@ export async function startOrderFlow<Warehouse extends WarehouseSide = Warehouse
   const newWorker = () =>
     createWorker({
       ...context,
-      endpoints: { baseUrl: sim.url, baseUrlV2: sim.urlV2, timeoutMs: options.warehouseTimeoutMs ?? 2_000 },
+      endpoints: { baseUrl: sim.url, baseUrlV2: sim.urlV2, timeoutMs: options.warehouseTimeoutMs ?? 30_000 },
       sweepIntervalMs: 50,
       rateLimits: { ...SCALED_LIMITS, marginMs: 20 },
       backoff: { baseMs: 50, maxMs: 400 },

@@ -306,7 +306,7 @@ describe("an order the warehouse does not have", () => {
     const theirs = { ...(JSON.parse(row.mapped!) as WarehouseOrder), external_id: "9000000001" };
     const other = createWarehouseClient({
       apiKey: flow.sim.apiKey,
-      endpoints: { baseUrl: flow.sim.url, baseUrlV2: flow.sim.urlV2, timeoutMs: 2_000 },
+      endpoints: { baseUrl: flow.sim.url, baseUrlV2: flow.sim.urlV2, timeoutMs: 30_000 },
     });
     await other.addOrder(theirs);
 

@@ -202,7 +202,7 @@ describe("the returns sweep", { timeout: 120_000 }, () => {
       signal: new AbortController().signal,
       warehouse: createWarehouseClient({
         apiKey: flow.sim.apiKey,
-        endpoints: { baseUrl: flow.sim.url, baseUrlV2: flow.sim.urlV2, timeoutMs: 2_000 },
+        endpoints: { baseUrl: flow.sim.url, baseUrlV2: flow.sim.urlV2, timeoutMs: 30_000 },
         limiter: new WarehouseRateLimiter(new MemoryRateLimitStore(), { limits: SCALED_LIMITS }),
         fetch: requests.fetch,
       }),

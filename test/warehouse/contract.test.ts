@@ -64,7 +64,7 @@ beforeEach(() => {
 function client(options: Partial<WarehouseClientOptions> = {}) {
   return createWarehouseClient({
     apiKey: sim.apiKey,
-    endpoints: { baseUrl: sim.url, baseUrlV2: sim.urlV2, timeoutMs: 2_000 },
+    endpoints: { baseUrl: sim.url, baseUrlV2: sim.urlV2, timeoutMs: 30_000 },
     limiter: new WarehouseRateLimiter(new MemoryRateLimitStore(), { now: () => sim.clock.now() }),
     onExchange: (exchange) => exchanges.push(exchange),
     ...options,
@@ -130,7 +130,7 @@ function expectExchangesFitTheProviderFile() {
 
 describe("every operation against the simulator", () => {
   it("GetToken exchanges login and password for the production key", async () => {
-    const endpoints = { baseUrl: sim.url, baseUrlV2: sim.urlV2, timeoutMs: 2_000 };
+    const endpoints = { baseUrl: sim.url, baseUrlV2: sim.urlV2, timeoutMs: 30_000 };
     expect(await requestApiKey({ login: sim.login, password: sim.password }, { endpoints })).toBe(sim.apiKey);
     const refused = await failure(requestApiKey({ login: sim.login, password: "wrong" }, { endpoints }));
     expect(refused).toBeInstanceOf(WarehouseBusinessError);
@@ -467,7 +467,7 @@ describe("answers that do not match their schema", () => {
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-  const odd = () => client({ endpoints: { baseUrl: url, baseUrlV2: `${url}2v/json`, timeoutMs: 2000 } });
+  const odd = () => client({ endpoints: { baseUrl: url, baseUrlV2: `${url}2v/json`, timeoutMs: 30_000 } });
 
   it("says which field was wrong, never returns undefined", async () => {
     reply = { status: 200, body: JSON.stringify({ result: "ok", Data: { id_order_FF: 17 } }) };
