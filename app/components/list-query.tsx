@@ -1,31 +1,40 @@
 // What the admin's lists (orders, returns, inbound deliveries) share: filters, search and page live in the
 // URL, so a list can be linked, reloaded and gone back to; and the search box that keeps the other filters.
-import { Form, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
 import { Button, TextField } from "@shopify/polaris";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
+
+/**
+ * The last query asked for, shared by every part of the page that changes it (a list's filters, its
+ * search box, its pagination). Only ever written in the browser, by an effect or a change.
+ */
+const lastAsked: { pathname: string; params: URLSearchParams | null } = { pathname: "", params: null };
 
 /**
  * Changes some of the query's parameters (null removes one). Each change starts from the last one asked
- * for, not from the URL this render read: the URL moves only once the list's data has loaded, so two quick
- * changes (two filters) would otherwise each drop the other.
+ * for on the page, not from the URL this render read: the URL moves only once the list's data has loaded,
+ * so two quick changes (two filters, or a filter and a search) would otherwise each drop the other.
  */
 export function useQueryChange(): (changes: Record<string, string | null>) => void {
   const [searchParams, setSearchParams] = useSearchParams();
-  const latest = useRef(searchParams);
+  const { pathname } = useLocation();
   useEffect(() => {
-    latest.current = searchParams;
-  }, [searchParams]);
+    lastAsked.pathname = pathname;
+    lastAsked.params = searchParams;
+  }, [pathname, searchParams]);
   return useCallback(
     (changes) => {
-      const next = new URLSearchParams(latest.current);
+      const from = lastAsked.pathname === pathname && lastAsked.params ? lastAsked.params : searchParams;
+      const next = new URLSearchParams(from);
       for (const [name, value] of Object.entries(changes)) {
         if (value) next.set(name, value);
         else next.delete(name);
       }
-      latest.current = next;
+      lastAsked.pathname = pathname;
+      lastAsked.params = next;
       setSearchParams(next);
     },
-    [setSearchParams],
+    [pathname, searchParams, setSearchParams],
   );
 }
 
@@ -41,7 +50,10 @@ export interface ListSearchProps {
   onSubmit?: () => void;
 }
 
-/** The search box of a list: a GET form (so it works before the page's scripts run) that keeps the filters. */
+/**
+ * The search box of a list: a GET form that keeps the filters, so it works before the page's scripts run;
+ * once they do, a search is a change of the query like the filters', starting from the last one asked for.
+ */
 export function ListSearch({
   value,
   label,
@@ -56,7 +68,14 @@ export function ListSearch({
   const [search, setSearch] = useState(value);
   useEffect(() => setSearch(value), [value]);
   return (
-    <Form method="get" onSubmit={onSubmit}>
+    <Form
+      method="get"
+      onSubmit={(event) => {
+        event.preventDefault();
+        change({ search: search.trim() || null, page: null });
+        onSubmit?.();
+      }}
+    >
       {Object.entries(keep).map(
         ([name, kept]) => kept && <input key={name} type="hidden" name={name} value={kept} />,
       )}
