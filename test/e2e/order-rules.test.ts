@@ -167,8 +167,10 @@ describe("loops end", () => {
     // Not due by the sweep's own measure (before, it was due and never claimed: the loop spun on it).
     expect(await db().warehouseOrder.count({ where: dueWorkWhere(new Date()) })).toBe(0);
     const idle = flow.worker.sweep();
+    // A sweep of one order ends in milliseconds; a spinning one never does. Bounded well above the first
+    // on a loaded machine, and below the test's own timeout so that the failure says what went wrong.
     const spinning = new Promise((_, reject) =>
-      setTimeout(() => reject(new Error("the worker never went idle")), 5_000).unref(),
+      setTimeout(() => reject(new Error("the worker never went idle")), 15_000).unref(),
     );
     await Promise.race([idle, spinning]);
     expect(flow.sim.stats().requests.AddOrder).toBeUndefined();
