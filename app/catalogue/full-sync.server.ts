@@ -69,8 +69,8 @@ export async function startCatalogueSync(deps: ServiceDeps, shop: string): Promi
       } else {
         // No sync runs, yet the row is there: the last sync has just ended and its run has not yet deleted
         // the row (it does so once it is back), or a request for a run came for it since. The row is taken
-        // over on its version, so of two starts at once one only gets it; the ended run then finds the row
-        // asked for again and leaves it due. A sync another start made meanwhile undoes this one.
+        // over on its version, so that of two starts at once only one gets it; the ended run then finds the
+        // row asked for again and leaves it due. A sync another start made meanwhile undoes this one.
         const { count } = await tx.shopSchedule.updateMany({
           where: { shop, kind: CATALOGUE_SYNC_KIND, version: left.version },
           data: { nextRunAt: now, cursor: null, lastError: null, version: { increment: 1 } },
