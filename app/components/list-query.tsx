@@ -3,6 +3,7 @@
 import { Form, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
 import { Button, TextField } from "@shopify/polaris";
 import { useCallback, useEffect, useState } from "react";
+import { MAX_SEARCH_LENGTH } from "../http/list-search";
 
 /**
  * The last query asked for, shared by every part of the page that changes it (a list's filters, its
@@ -46,7 +47,6 @@ export interface ListSearchProps {
   submitLabel: string;
   /** The list's other filters, kept by a search (empty ones left out). */
   keep: Record<string, string | null | undefined>;
-  maxLength?: number;
   onSubmit?: () => void;
 }
 
@@ -54,15 +54,7 @@ export interface ListSearchProps {
  * The search box of a list: a GET form that keeps the filters, so it works before the page's scripts run;
  * once they do, a search is a change of the query like the filters', starting from the last one asked for.
  */
-export function ListSearch({
-  value,
-  label,
-  placeholder,
-  submitLabel,
-  keep,
-  maxLength,
-  onSubmit,
-}: ListSearchProps) {
+export function ListSearch({ value, label, placeholder, submitLabel, keep, onSubmit }: ListSearchProps) {
   const navigation = useNavigation();
   const change = useQueryChange();
   const [search, setSearch] = useState(value);
@@ -87,7 +79,7 @@ export function ListSearch({
         onChange={setSearch}
         placeholder={placeholder}
         autoComplete="off"
-        maxLength={maxLength}
+        maxLength={MAX_SEARCH_LENGTH}
         clearButton
         onClearButtonClick={() => change({ search: null, page: null })}
         connectedRight={

@@ -5,6 +5,7 @@ import type { Db } from "../db.server";
 import { csvDocument, type CsvValue } from "../http/csv";
 import { INBOUND_DELIVERY_STATUS } from "../warehouse/wire";
 import { z } from "zod";
+import { caseVariants, listSearchSchema } from "../http/list-search";
 import {
   DELIVERY_STATE,
   DELIVERY_STATUSES,
@@ -75,11 +76,9 @@ function deliveriesWhere(
     ...(search && {
       AND: [
         {
-          // As typed, in lower and in upper case: PostgreSQL's `contains` minds case (SQLite's does not for
-          // Latin letters), and request numbers and SKUs are mostly written in capitals.
           OR: [
             { warehouseId: search },
-            ...[...new Set([search, search.toLowerCase(), search.toUpperCase()])].flatMap((text) => [
+            ...caseVariants(search).flatMap((text) => [
               { ttn: { contains: text } },
               { idRequest: { contains: text } },
               // The lines' JSON holds each SKU as "sku":"…": a part of one is found there.
@@ -99,13 +98,7 @@ export function deliveryListQueryOf(url: URL): DeliveryListQuery {
 
 const deliveryListQuerySchema = z.object({
   status: z.enum(DELIVERY_STATUSES).optional().catch(undefined),
-  search: z
-    .string()
-    .trim()
-    .max(100)
-    .optional()
-    .catch(undefined)
-    .transform((search) => search || undefined),
+  search: listSearchSchema,
   page: z.coerce.number().int().min(1).max(10_000).default(1).catch(1),
 });
 

@@ -3,6 +3,7 @@
 // columns come back parsed, and a malformed one reads as empty rather than breaking the page.
 import type { Prisma } from "@prisma/client";
 import { z } from "zod";
+import { caseVariants, listSearchSchema } from "../http/list-search";
 import { StoredMessage } from "../i18n/texts";
 import type { Db } from "../db.server";
 import { parseStatusSettings, type StatusSettings } from "../statuses/settings";
@@ -17,20 +18,13 @@ export type OrderFilter = (typeof ORDER_FILTERS)[number];
 
 export const DEFAULT_PAGE_SIZE = 25;
 const MAX_PAGE_SIZE = 100;
-const MAX_SEARCH_LENGTH = 100;
 
 /** The list's query, as it comes from the page's URL: anything unusable falls back to its default. */
 export const orderListQuerySchema = z.object({
   state: z.enum(ORDER_FILTERS).optional().catch(undefined),
   /** Where accepted orders are at the warehouse; combines with the state (e.g. returned and needing attention). */
   stage: z.enum(STAGES).optional().catch(undefined),
-  search: z
-    .string()
-    .trim()
-    .max(MAX_SEARCH_LENGTH)
-    .optional()
-    .catch(undefined)
-    .transform((search) => search || undefined),
+  search: listSearchSchema,
   page: z.coerce.number().int().min(1).default(1).catch(1),
   pageSize: z.coerce
     .number()
@@ -270,12 +264,8 @@ export interface OrderListPage {
 }
 
 function searchWhere(search: string): Prisma.WarehouseOrderWhereInput {
-  // `contains` is case-insensitive on SQLite (LIKE, ASCII) and case-sensitive on PostgreSQL, whose
-  // `mode: "insensitive"` SQLite's client does not accept. Searching the text as typed, in lower case and
-  // in upper case finds "ua-1042" in "UA-1042" on both, which covers order names and warehouse ids.
-  const variants = [...new Set([search, search.toLowerCase(), search.toUpperCase()])];
   return {
-    OR: variants.flatMap((text) => [
+    OR: caseVariants(search).flatMap((text) => [
       { orderName: { contains: text } },
       { idOrder: { contains: text } },
       { idOrderFF: { contains: text } },

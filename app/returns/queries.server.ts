@@ -3,6 +3,7 @@
 // search over order names and numbers, waybills and SKUs; the sweep's schedule; the restock setting.
 import type { Prisma } from "@prisma/client";
 import { z } from "zod";
+import { caseVariants, listSearchSchema } from "../http/list-search";
 import type { Db } from "../db.server";
 import { readTexts } from "../i18n/texts";
 import { parseStockSettings } from "../stock/settings";
@@ -12,7 +13,6 @@ import type { ReturnLine } from "./read";
 export const RETURNS_PAGE_SIZE = 25;
 /** The CSV holds at most this many returns (each a row per line): a year of a busy shop's returns. */
 export const RETURNS_CSV_MAX = 10_000;
-const MAX_SEARCH_LENGTH = 100;
 
 const yesNo = z.enum(["yes", "no"]).optional().catch(undefined);
 
@@ -21,13 +21,7 @@ export const returnsQuerySchema = z.object({
   defective: yesNo,
   linked: yesNo,
   readable: yesNo,
-  search: z
-    .string()
-    .trim()
-    .max(MAX_SEARCH_LENGTH)
-    .optional()
-    .catch(undefined)
-    .transform((search) => search || undefined),
+  search: listSearchSchema,
   page: z.coerce.number().int().min(1).max(100_000).default(1).catch(1),
 });
 export type ReturnsQuery = z.infer<typeof returnsQuerySchema>;
@@ -43,8 +37,7 @@ async function whereOf(db: Db, shop: string, query: ReturnsQuery): Promise<Prism
   if (query.linked) and.push({ orderId: query.linked === "yes" ? { not: null } : null });
   if (query.readable) and.push({ problem: query.readable === "yes" ? null : { not: null } });
   if (query.search) {
-    // As on the Orders page: the text as typed, in lower and in upper case, so both databases find it.
-    const variants = [...new Set([query.search, query.search.toLowerCase(), query.search.toUpperCase()])];
+    const variants = caseVariants(query.search);
     const orders = await db.warehouseOrder.findMany({
       where: { shop, OR: variants.map((text) => ({ orderName: { contains: text } })) },
       select: { id: true },

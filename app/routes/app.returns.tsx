@@ -134,7 +134,6 @@ export default function Returns() {
                 placeholder={t("search.placeholder")}
                 submitLabel={t("search.submit")}
                 keep={{ defective: filter.defective, linked: filter.linked, readable: filter.readable }}
-                maxLength={100}
               />
               <InlineStack gap="400">
                 {choice("defective")}
