@@ -21,10 +21,10 @@ import {
   WarehouseUnauthorized,
 } from "../warehouse/errors";
 import type { DeliveryRequestRecord } from "../warehouse/schemas";
+import { kyivDay } from "../warehouse/dates";
 import { DATE_FORMAT, INBOUND_DELIVERY_STATUS } from "../warehouse/wire";
 import {
   ID_REQUEST_PATTERN,
-  kyivToday,
   readDeliveryForm,
   type DeliveryForm,
   type DeliveryFormInput,
@@ -102,7 +102,7 @@ export async function createDeliveryRequest(
 ): Promise<CreateOutcome> {
   const { db, clock } = deps;
   const idRequest = input.idRequest.trim();
-  const read = readDeliveryForm(input, kyivToday(clock()));
+  const read = readDeliveryForm(input, kyivDay(clock()));
   if (ID_REQUEST_PATTERN.test(idRequest)) {
     const existing = await db.inboundDelivery.findUnique({ where: { shop_idRequest: { shop, idRequest } } });
     // The same form again (a second click, a reload): nothing is sent. The form brought back and changed

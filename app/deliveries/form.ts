@@ -3,7 +3,6 @@
 // the database and is added by the service (deliveries.server.ts).
 import { z } from "zod";
 import { message, type Message } from "../i18n/message";
-import { wallClock } from "../warehouse/dates";
 import { METHOD_LITERAL, type DeliveryMethod } from "./lines";
 
 /**
@@ -38,12 +37,6 @@ const ID_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 export function newIdRequest(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(10));
   return `IN-${Array.from(bytes, (byte) => ID_ALPHABET[byte % ID_ALPHABET.length]).join("")}`;
-}
-
-/** Today in Kyiv, YYYY-MM-DD: the warehouse's day. */
-export function kyivToday(now: Date): string {
-  const { year, month, day } = wallClock(now);
-  return `${year}-${month}-${day}`;
 }
 
 function addDays(isoDate: string, days: number): string {
@@ -95,7 +88,7 @@ function wholeNumber(text: string, min: number, max: number): number | undefined
 
 /**
  * The form, or each field's problem keyed by its name (`lines.2.count` for a line's). `today` is Kyiv's
- * date (kyivToday): a delivery is planned for today or later.
+ * date (kyivDay): a delivery is planned for today or later.
  */
 export function readDeliveryForm(
   input: DeliveryFormInput,

@@ -27,12 +27,12 @@ import { createDeliveryRequest } from "../deliveries/deliveries.server";
 import {
   DELIVERY_FORM_LIMITS,
   deliveryFormInputSchema,
-  kyivToday,
   newIdRequest,
   type FieldErrors,
 } from "../deliveries/form";
 import { METHOD_LITERAL, methodOf, readLines, type DeliveryMethod } from "../deliveries/lines";
 import { message } from "../i18n/message";
+import { kyivDay } from "../warehouse/dates";
 import { authenticate } from "../shopify.server";
 import type { SkuSearchAnswer } from "./app.deliveries.skus";
 
@@ -47,7 +47,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     from && from.length <= 64
       ? await db.inboundDelivery.findFirst({ where: { id: from, shop: session.shop } })
       : null;
-  const today = kyivToday(clock());
+  const today = kyivDay(clock());
   return {
     idRequest: newIdRequest(),
     today,

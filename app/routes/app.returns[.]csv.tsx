@@ -5,14 +5,7 @@ import { appContext } from "../context.server";
 import { csvDocument, csvResponse, type CsvValue } from "../http/csv";
 import { returnsCsvRows, returnsQueryOf } from "../returns/queries.server";
 import { authenticate } from "../shopify.server";
-import { wallClock } from "../warehouse/dates";
-
-/** `YYYY-MM-DD` in Kyiv, the warehouse's day (its records give a date, not a moment). */
-function kyivDate(at: Date | null): string {
-  if (!at) return "";
-  const { year, month, day } = wallClock(at);
-  return `${year}-${month}-${day}`;
-}
+import { kyivDay } from "../warehouse/dates";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -20,7 +13,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const table: CsvValue[][] = [["date", "order", "id_order", "ttn", "sku", "count", "defective"]];
   for (const row of rows)
     table.push([
-      kyivDate(row.returnedAt),
+      row.returnedAt ? kyivDay(row.returnedAt) : "",
       row.orderName,
       row.idOrder,
       row.ttn,

@@ -3,7 +3,7 @@
 // warehouse's text, quantities in and out, the balance after each movement and before the first one.
 import { z } from "zod";
 import type { MovementRow } from "../warehouse/schemas";
-import { kyivInstant, WAREHOUSE_TIME_ZONE, wallClock } from "../warehouse/dates";
+import { kyivDay, kyivInstant } from "../warehouse/dates";
 
 /** The period shown when none is asked for: the last 30 days up to today, in Kyiv. */
 export const DEFAULT_PERIOD_DAYS = 30;
@@ -37,12 +37,6 @@ function dayNumber(date: string): number | null {
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** Today's date in Kyiv, "2026-03-14". */
-export function kyivToday(now: Date): string {
-  const { year, month, day } = wallClock(now, WAREHOUSE_TIME_ZONE);
-  return `${year}-${month}-${day}`;
-}
-
 export interface Period {
   /** First and last day, both included, Kyiv dates "YYYY-MM-DD". */
   from: string;
@@ -51,7 +45,7 @@ export interface Period {
 
 /** The last DEFAULT_PERIOD_DAYS days up to and including today in Kyiv. */
 export function defaultPeriod(now: Date): Period {
-  const to = kyivToday(now);
+  const to = kyivDay(now);
   return { from: isoDay(dayNumber(to)! - (DEFAULT_PERIOD_DAYS - 1) * DAY_MS), to };
 }
 

@@ -41,6 +41,12 @@ export function wallClock(instant: Date, timeZone: string = WAREHOUSE_TIME_ZONE)
   };
 }
 
+/** The day in Kyiv (the warehouse's day), `YYYY-MM-DD`. */
+export function kyivDay(instant: Date): string {
+  const { year, month, day } = wallClock(instant);
+  return `${year}-${month}-${day}`;
+}
+
 /** `DD.MM.YYYY`: 23:30 UTC on 31 December is already 01.01 in Kyiv. */
 export function toDayMonthYear(instant: Date, timeZone?: string): string {
   const { day, month, year } = wallClock(instant, timeZone);

@@ -367,7 +367,8 @@ const { ONBOARDING_STEPS } = await import("../../app/onboarding/state");
 const { requestStockSync } = await import("../../app/stock/kinds");
 const { saveStockSettings } = await import("../../app/stock/settings.server");
 const { createDeliveryRequest } = await import("../../app/deliveries/deliveries.server");
-const { kyivToday, newIdRequest } = await import("../../app/deliveries/form");
+const { newIdRequest } = await import("../../app/deliveries/form");
+const { kyivDay } = await import("../../app/warehouse/dates");
 const { RETURNS_KIND } = await import("../../app/returns/kinds");
 const { requestRun } = await import("../../app/work/schedule.server");
 const { createEngine } = await import("../../app/work/engine.server");
@@ -534,7 +535,7 @@ wakeWorker(DEMO_SHOP);
 const deliverySkus = DEMO_PRODUCTS.slice(0, 2).map((product) => product.variants[0]!.sku);
 const delivery = await createDeliveryRequest(context, DEMO_SHOP, {
   idRequest: newIdRequest(),
-  deliveryDate: kyivToday(new Date()),
+  deliveryDate: kyivDay(new Date()),
   method: "ownTransport",
   seats: "2",
   ttn: "",

@@ -15,7 +15,8 @@ import {
   sendDeliveryRequestAgain,
   type DeliveryDeps,
 } from "../../app/deliveries/deliveries.server";
-import { kyivToday, newIdRequest, type DeliveryFormInput } from "../../app/deliveries/form";
+import { newIdRequest, type DeliveryFormInput } from "../../app/deliveries/form";
+import { kyivDay } from "../../app/warehouse/dates";
 import { readLines } from "../../app/deliveries/lines";
 import { deliveriesCsv, listDeliveries } from "../../app/deliveries/queries.server";
 import { readTexts } from "../../app/i18n/texts";
@@ -38,7 +39,7 @@ const db = () => appContext().db;
 const requests = (operation: string) => sim.stats().requests[operation] ?? 0;
 
 function inDays(days: number): string {
-  const date = new Date(`${kyivToday(new Date())}T00:00:00Z`);
+  const date = new Date(`${kyivDay(new Date())}T00:00:00Z`);
   date.setUTCDate(date.getUTCDate() + days);
   return date.toISOString().slice(0, 10);
 }

@@ -1,7 +1,8 @@
 // The pure parts of delivery requests: a report merged into the stored lines whatever it leaves out, the
 // status shown from both sides, Kyiv's day for "not in the past", and the form's numbers.
 import { describe, expect, it } from "vitest";
-import { ID_REQUEST_PATTERN, kyivToday, newIdRequest } from "../../app/deliveries/form";
+import { ID_REQUEST_PATTERN, newIdRequest } from "../../app/deliveries/form";
+import { kyivDay } from "../../app/warehouse/dates";
 import { deliveryStatus, mergeReport, readLines } from "../../app/deliveries/lines";
 
 describe("delivery lines", () => {
@@ -44,8 +45,8 @@ describe("delivery lines", () => {
 
 describe("the delivery form's day and number", () => {
   it("counts days in Kyiv: 22:30 UTC on 31 December is already 1 January there", () => {
-    expect(kyivToday(new Date("2026-12-31T22:30:00Z"))).toBe("2027-01-01");
-    expect(kyivToday(new Date("2026-07-01T20:59:00Z"))).toBe("2026-07-01");
+    expect(kyivDay(new Date("2026-12-31T22:30:00Z"))).toBe("2027-01-01");
+    expect(kyivDay(new Date("2026-07-01T20:59:00Z"))).toBe("2026-07-01");
   });
 
   it("makes request numbers of its own pattern, different each time", () => {
