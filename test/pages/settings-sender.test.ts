@@ -69,8 +69,9 @@ describe("the Sender card", () => {
     expect(
       await db().shopSchedule.findUnique({ where: { shop_kind: { shop: SHOP, kind: REMAP_KIND } } }),
     ).not.toBeNull();
-    // The card reads the list again: the new choice is the marked one.
-    await expect.poll(() => soleTrader.isChecked()).toBe(true);
+    // The card reads the list again: "Chosen now" moves to the new choice.
+    await expect.poll(() => soleTrader.getAttribute("aria-describedby")).toBeTruthy();
+    expect(await firm.getAttribute("aria-describedby")).toBeNull();
 
     // The main form, opened before the choice, saves without putting the old sender back. Its save reads
     // the sender list again; a pick made while that read is out is kept when it answers.

@@ -155,6 +155,8 @@ describe("the returns sweep", { timeout: 120_000 }, () => {
 
   it("pauses the shop when the warehouse refuses the key", async () => {
     flow = await startOrderFlow();
+    // A return is there to be read: the refused sweep keeps none of it.
+    bookReturns(flow, 1);
     flow.sim.faults.failNext({ count: 1, status: 401, operations: [OPERATIONS.listReturnOrder] });
     await sweepNow();
     await eventually(
