@@ -16,9 +16,8 @@ import {
   Select,
   Text,
 } from "@shopify/polaris";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { downloadFile } from "../components/download";
+import { useDownload } from "../components/download";
 import { ListSearch, usePagination, useQueryChange } from "../components/list-query";
 import { DeliveryStatusBadge, useDeliveryDate, useMethodName } from "../components/delivery";
 import { appContext } from "../context.server";
@@ -61,7 +60,7 @@ export default function Deliveries() {
     { page, hasPrevious: page > 1, hasNext },
     t("list.page", { page: format.number(page) }),
   );
-  const [exportFailed, setExportFailed] = useState(false);
+  const csv = useDownload();
   const statusOptions = [
     { label: t("list.anyStatus"), value: "" },
     ...DELIVERY_STATUSES.map((status) => ({ label: t(`status.${status}`), value: status })),
@@ -81,16 +80,14 @@ export default function Deliveries() {
             const query = new URLSearchParams();
             if (filter.status) query.set("status", filter.status);
             if (filter.search) query.set("search", filter.search);
-            void downloadFile(`/app/deliveries.csv?${query}`, "deliveries.csv").then((done) =>
-              setExportFailed(!done),
-            );
+            csv.download(`/app/deliveries.csv?${query}`, "deliveries.csv");
           },
         },
       ]}
       fullWidth
     >
       <BlockStack gap="400">
-        {exportFailed && <Banner tone="warning">{t("list.exportFailed")}</Banner>}
+        {csv.failed && <Banner tone="warning">{t("list.exportFailed")}</Banner>}
         {unreachable && <Banner tone="warning">{t("list.unreachable")}</Banner>}
         {foundElsewhere > 0 && (
           <Banner tone="info">{t("list.foundElsewhere", { count: foundElsewhere })}</Banner>

@@ -17,9 +17,8 @@ import {
   Select,
   Text,
 } from "@shopify/polaris";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { downloadFile } from "../components/download";
+import { useDownload } from "../components/download";
 import { ListSearch, usePagination, useQueryChange } from "../components/list-query";
 import { useTexts } from "../components/use-texts";
 import { appContext } from "../context.server";
@@ -85,7 +84,7 @@ export default function Returns() {
       count: page.total,
     }),
   );
-  const [exportFailed, setExportFailed] = useState(false);
+  const csv = useDownload();
   const choice = (name: "defective" | "linked" | "readable") => (
     <Select
       label={t(`filter.${name}.label`)}
@@ -114,15 +113,12 @@ export default function Returns() {
       secondaryActions={[
         {
           content: t("export"),
-          onAction: () =>
-            void downloadFile(`/app/returns.csv${csvQuery}`, "returns.csv").then((done) =>
-              setExportFailed(!done),
-            ),
+          onAction: () => csv.download(`/app/returns.csv${csvQuery}`, "returns.csv"),
         },
       ]}
     >
       <BlockStack gap="400">
-        {exportFailed && <Banner tone="warning">{t("exportFailed")}</Banner>}
+        {csv.failed && <Banner tone="warning">{t("exportFailed")}</Banner>}
         <SweepState overview={overview} />
         <RestockState overview={overview} />
         <Card padding="0">

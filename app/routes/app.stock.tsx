@@ -22,7 +22,7 @@ import {
 } from "@shopify/polaris";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { downloadFile } from "../components/download";
+import { useDownload } from "../components/download";
 import { z } from "zod";
 import { CatalogueProblems } from "../components/catalogue-problems";
 import { useTexts } from "../components/use-texts";
@@ -133,6 +133,7 @@ export default function Stock() {
   const [quantityName, setQuantityName] = useState<QuantityName>(view.settings.quantityName);
   const [intervalMinutes, setIntervalMinutes] = useState(String(view.settings.intervalMinutes));
   const [restockReturns, setRestockReturns] = useState(view.settings.restockReturns);
+  const driftCsv = useDownload();
   const errors: Record<string, Message> = answer && !answer.ok ? answer.errors : {};
   const last = syncs.find((sync) => sync.finishedAt);
   const post = (body: Record<string, string | boolean>) =>
@@ -198,10 +199,11 @@ export default function Stock() {
                     <Text as="h2" variant="headingMd">
                       {t("drift.title")}
                     </Text>
-                    <Button onClick={() => void downloadFile("/app/stock/drift.csv", "stock-drift.csv")}>
+                    <Button onClick={() => driftCsv.download("/app/stock/drift.csv", "stock-drift.csv")}>
                       {t("drift.export")}
                     </Button>
                   </InlineStack>
+                  {driftCsv.failed && <Banner tone="warning">{t("drift.exportFailed")}</Banner>}
                   <DriftList
                     title={t("drift.missingInShopify")}
                     items={drift.missingInShopify.map((sku) => ({ sku, text: sku }))}

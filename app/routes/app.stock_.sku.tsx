@@ -21,7 +21,7 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { downloadFile } from "../components/download";
+import { useDownload } from "../components/download";
 import { useTexts } from "../components/use-texts";
 import { appContext } from "../context.server";
 import { message, type Message } from "../i18n/message";
@@ -116,7 +116,7 @@ function SkuPage() {
   const say = useTexts();
   const navigate = useNavigate();
   const loading = useNavigation().state === "loading";
-  const [csvFailed, setCsvFailed] = useState(false);
+  const csv = useDownload();
   const period = data.sku === null ? { from: "", to: "" } : data.period;
   const [from, setFrom] = useState(period.from);
   const [to, setTo] = useState(period.to);
@@ -227,17 +227,14 @@ function SkuPage() {
                 {movements.total > 0 && (
                   <Button
                     onClick={() =>
-                      void downloadFile(
-                        skuCsvPath(sku, period),
-                        `movements-${period.from}-${period.to}.csv`,
-                      ).then((done) => setCsvFailed(!done))
+                      csv.download(skuCsvPath(sku, period), `movements-${period.from}-${period.to}.csv`)
                     }
                   >
                     {t("sku.movements.export")}
                   </Button>
                 )}
               </InlineStack>
-              {csvFailed && <Banner tone="warning">{t("sku.movements.exportFailed")}</Banner>}
+              {csv.failed && <Banner tone="warning">{t("sku.movements.exportFailed")}</Banner>}
               {movements.total === 0 ? (
                 <Text as="p" tone="subdued">
                   {t("sku.movements.none", {

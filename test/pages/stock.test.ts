@@ -101,6 +101,15 @@ describe("the Stock page", () => {
       '"VSH-S","quantity_differed","2","7"',
       "",
     ]);
+
+    // The app does not answer for the file: the page says so rather than nothing happening.
+    await page.route("**/app/stock/drift.csv*", (route) => route.fulfill({ status: 503, body: "" }));
+    await page.getByRole("button", { name: "Export CSV" }).click();
+    await expect
+      .poll(() => textOf(page.locator("body")))
+      .toContain("The CSV could not be made: the app did not answer.");
+    // The browser's own line for the refused request, expected here: nothing else went wrong.
+    expect(pages.admin.takeProblems()).toEqual([expect.stringMatching(/status of 503/)]);
   });
 
   it("saves the quantity the warehouse's stock becomes, and holds back an interval too short", async () => {
