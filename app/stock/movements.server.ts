@@ -35,7 +35,8 @@ export interface SkuCard {
 export async function skuCard(db: Db, shop: string, sku: string): Promise<SkuCard> {
   const items = await db.catalogueItem.findMany({
     where: { shop, sku },
-    orderBy: { createdAt: "asc" },
+    // Variants still in Shopify first, so that the ones shown are live ones when there are more.
+    orderBy: [{ deletedAt: { sort: "asc", nulls: "first" } }, { createdAt: "asc" }],
     take: VARIANTS_SHOWN,
     select: {
       name: true,
@@ -47,8 +48,6 @@ export async function skuCard(db: Db, shop: string, sku: string): Promise<SkuCar
       reportedAt: true,
     },
   });
-  // Variants still in Shopify first.
-  items.sort((a, b) => Number(a.deletedAt !== null) - Number(b.deletedAt !== null));
   const reported = items
     .filter((item) => item.reportedAt)
     .sort((a, b) => b.reportedAt!.getTime() - a.reportedAt!.getTime())[0];
