@@ -10,7 +10,7 @@ import { Dashboard } from "../dashboard/dashboard";
 import { dashboard } from "../dashboard/queries.server";
 import { env } from "../env.server";
 import { listLocations } from "../fulfillment/locations.server";
-import { message, type Message } from "../i18n/message";
+import { message } from "../i18n/message";
 import { readTexts } from "../i18n/texts";
 import { Checklist } from "../onboarding/checklist";
 import { connectionFormSchema, testConnection } from "../onboarding/connection.server";
@@ -28,13 +28,12 @@ import {
   saveConnection,
   saveLocation,
   saveRules,
-  saveSender,
   startFirstSync,
   type StepAnswer,
 } from "../onboarding/steps.server";
 import type { ChecklistView, HomeAnswer } from "../onboarding/view";
 import { shopTimeZone } from "../orders/queries.server";
-import { accountSenders } from "../settings/senders.server";
+import { accountSenders, chooseSender } from "../settings/senders.server";
 import { loadSettings } from "../settings/settings.server";
 import { createShopAdmin, type ShopAdmin } from "../shopify/admin-graphql.server";
 import { loadStatusSettings } from "../statuses/settings.server";
@@ -192,14 +191,8 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<HomeAnswe
     }
     case "saveRules":
       return answerOf(intent, await saveRules(deps, shop, input));
-    case "saveSender": {
-      const check = await accountSenders(appContext(), shop);
-      if (!check?.ok) {
-        const problem: Message = check?.ok === false ? check.problem : message("onboarding:sender.needsKey");
-        return { ok: false, intent, problems: [problem] };
-      }
-      return answerOf(intent, await saveSender(deps, shop, input, check.senders));
-    }
+    case "saveSender":
+      return answerOf(intent, await chooseSender(deps, shop, input, message("onboarding:sender.needsKey")));
     case "confirmNotifications":
       return answerOf(intent, await confirmNotifications(deps, shop));
     case "startSync":

@@ -49,13 +49,19 @@ export async function senderCard(deps: SenderDeps, shop: string): Promise<Sender
 }
 
 /**
- * Saves the card's choice (`{ senderId }`, "" for the warehouse's default) as the checklist's sender step
- * does, against the senders the warehouse lists now; saving a changed sender asks for a re-mapping of the
- * orders not yet sent, as every save of the order settings does.
+ * Saves a choice of sender (`{ senderId }`, "" for the warehouse's default), from the Sender card or the
+ * checklist's sender step, against the senders the warehouse lists now; saving a changed sender asks for a
+ * re-mapping of the orders not yet sent, as every save of the order settings does. `noKey`: what the page
+ * says when no usable key is saved.
  */
-export async function chooseSender(deps: SenderDeps, shop: string, input: unknown): Promise<StepAnswer> {
+export async function chooseSender(
+  deps: SenderDeps,
+  shop: string,
+  input: unknown,
+  noKey: Message = message("settings:sender.noKey"),
+): Promise<StepAnswer> {
   const check = await accountSenders(deps, shop);
-  if (check === null) return { ok: false, problems: [message("settings:sender.noKey")] };
+  if (check === null) return { ok: false, problems: [noKey] };
   if (!check.ok) return { ok: false, problems: [check.problem] };
   return saveSender(deps, shop, input, check.senders);
 }
