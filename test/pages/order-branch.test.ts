@@ -96,18 +96,28 @@ describe("an order held for its branch", () => {
     expect(JSON.parse(row.overrides)).toEqual({ warehouseRef: guesses[0]!.ref });
   });
 
-  it("finds the branch by city and number, and saves it", async () => {
+  it("finds the branch by city and number, and saves it", { timeout: 120_000 }, async () => {
     const order = await heldOrder(3102);
     const wanted = poltavaBranch("7");
     const { page } = pages.admin;
     await pages.admin.open(`/app/orders/${order.id}`);
 
     const search = page.getByRole("combobox", { name: "Search for the branch or parcel locker" });
-    await search.fill("Полтава 7");
     // The branch numbered 7 first: a number the text marks by its city outranks house numbers.
     const first = page.getByRole("option").first();
-    // The search's route is compiled on its first request: a loaded machine takes a while.
-    await first.waitFor({ timeout: 30_000 });
+    // Typed again if no list opened: twice in CI-like load (about one run in ten here) the list never
+    // opened after the first typing, with no error on the page and the search itself answering; the cause
+    // is not known (see the closing note of that work). The search's route is compiled on its first
+    // request, so a loaded machine takes a while for the first answer.
+    const listed = async () => {
+      await search.fill("");
+      await search.fill("Полтава 7");
+      return first.waitFor({ timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      );
+    };
+    await expect.poll(listed, { timeout: 45_000 }).toBe(true);
     expect(await textOf(first)).toContain(wanted.description);
     await first.click();
     await expect.poll(() => search.inputValue()).toContain("№7");
