@@ -187,9 +187,17 @@ function orderWith(n: number, sku: string) {
   return orderPayload(n, { line_items: [{ ...lines[0], sku }, ...lines.slice(1)] });
 }
 
+/**
+ * The order's events, then the order: read in that order, the order is at least as new as the last event
+ * read (the order's row is written with or before its event), never a read from before it.
+ */
 async function eventKindsOf(shopifyOrderId: string) {
-  const order = await db().warehouseOrder.findFirstOrThrow({ where: { shopifyOrderId } });
-  const events = await db().orderEvent.findMany({ where: { orderId: order.id }, orderBy: { id: "asc" } });
+  const { id } = await db().warehouseOrder.findFirstOrThrow({
+    where: { shopifyOrderId },
+    select: { id: true },
+  });
+  const events = await db().orderEvent.findMany({ where: { orderId: id }, orderBy: { id: "asc" } });
+  const order = await db().warehouseOrder.findUniqueOrThrow({ where: { id } });
   return { order, kinds: events.map((event) => event.kind), events };
 }
 
