@@ -11,7 +11,10 @@ import { databaseFlavour } from "../../app/db/flavour";
 // `npm run test:browser` in two terminals, say) never copy, wipe or migrate each other's files.
 const TEST_DB_ROOT = path.resolve(process.env.TEST_DB_DIR ?? ".cache/test-db");
 const RUN_PREFIX = "run-";
-const PG_TEMPLATE = "sklad_sync_test_template";
+// PostgreSQL databases are named per run as well (`sklad_sync_test_<pid>_template`, `…_<pid>_w<worker>`), so two
+// runs against one server never drop each other's databases.
+const PG_PREFIX = "sklad_sync_test_";
+const PG_TEMPLATE_SUFFIX = "_template";
 
 function migrate(url: string): void {
   execFileSync("prisma", ["migrate", "deploy"], {
@@ -58,8 +61,8 @@ function removeAbandonedRuns(): void {
 export interface TemplateDatabase {
   /** The URL workers derive theirs from. */
   url: string;
-  /** Removes what the run left on disk (its SQLite folder); nothing for PostgreSQL. */
-  remove(): void;
+  /** Removes what the run left: its SQLite folder, or its PostgreSQL databases. */
+  remove(): void | Promise<void>;
 }
 
 /** Run once per test run: builds the migrated template. */
@@ -75,7 +78,43 @@ export async function prepareTemplateDatabase(baseUrl: string | undefined): Prom
     await useWriteAheadLog(url);
     return { url, remove: () => rmSync(dir, { recursive: true, force: true }) };
   }
-  return { url: await freshPostgresDatabase(baseUrl, PG_TEMPLATE), remove: () => {} };
+  await removeAbandonedPostgresRuns(baseUrl);
+  const run = `${PG_PREFIX}${process.pid}`;
+  return {
+    url: await freshPostgresDatabase(baseUrl, `${run}${PG_TEMPLATE_SUFFIX}`),
+    remove: () => dropPostgresRun(baseUrl, run),
+  };
+}
+
+async function runDatabases(serverUrl: string, run: string | null): Promise<string[]> {
+  return admin(serverUrl, async (client) => {
+    const { rows } = await client.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname LIKE $1",
+      [`${run ?? PG_PREFIX}%`],
+    );
+    return rows.map((row) => row.datname);
+  });
+}
+
+/** Drops one run's databases, its workers' first (each was copied from the template). */
+async function dropPostgresRun(serverUrl: string, run: string): Promise<void> {
+  const names = await runDatabases(serverUrl, `${run}_`);
+  names.sort((a, b) => Number(a.endsWith(PG_TEMPLATE_SUFFIX)) - Number(b.endsWith(PG_TEMPLATE_SUFFIX)));
+  await admin(serverUrl, async (client) => {
+    for (const name of names) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
+}
+
+/** The databases of runs that ended without dropping theirs, and those of the older, run-less naming. */
+async function removeAbandonedPostgresRuns(serverUrl: string): Promise<void> {
+  const runs = new Set<string>();
+  for (const name of await runDatabases(serverUrl, null)) {
+    const pid = Number(/^sklad_sync_test_(\d+)_/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0) {
+      await admin(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    } else if (!running(pid)) runs.add(`${PG_PREFIX}${pid}`);
+  }
+  for (const run of runs) await dropPostgresRun(serverUrl, run);
 }
 
 /** A new, migrated PostgreSQL database `name` on the server `serverUrl` names (dropped first if there). */
@@ -106,10 +145,11 @@ export async function createWorkerDatabase(
     copyFileSync(template, file);
     return `file:${file}`;
   }
-  const name = `sklad_sync_test_${worker}`;
+  const template = new URL(templateUrl).pathname.slice(1);
+  const name = `${template.slice(0, -PG_TEMPLATE_SUFFIX.length)}_w${worker}`;
   await admin(serverUrl, async (client) => {
     await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE}`);
+    await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   });
   return withDatabase(templateUrl, name);
 }
