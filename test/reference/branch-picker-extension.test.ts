@@ -1,11 +1,18 @@
 // The theme app extension's files agree with the app and with themselves: the script writes exactly the cart
-// attributes the order mapping reads, every text a block asks for exists in both languages, and the schema
-// texts are translated too.
+// attributes the order mapping reads, the script Shopify is given is the build of its source and within
+// Shopify's limit, every text a block asks for exists in both languages, and the schema texts are
+// translated too.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as cartAttributes from "../../app/reference/cart-attributes";
 import { TokenBuckets } from "../../app/http/token-buckets";
+import {
+  APP_BLOCK_SCRIPT_LIMIT_BYTES,
+  buildPicker,
+  PICKER_SHIPPED,
+  PICKER_SOURCE,
+} from "../../scripts/picker-build";
 
 const EXTENSION = "extensions/branch-picker";
 const read = (file: string) => readFileSync(path.join(EXTENSION, file), "utf8");
@@ -19,7 +26,7 @@ function keys(tree: Tree, prefix = ""): string[] {
 
 describe("the branch picker extension", () => {
   it("writes exactly the cart attributes app/reference/cart-attributes.ts names", () => {
-    const script = read("assets/branch-picker.js");
+    const script = readFileSync(PICKER_SOURCE, "utf8");
     const block = /const ATTRIBUTES = \{([\s\S]*?)\};/.exec(script)?.[1] ?? "";
     const written = [...block.matchAll(/"(_[a-z_]+)"/g)].map((match) => match[1]).sort();
     const named = Object.entries(cartAttributes)
@@ -29,6 +36,16 @@ describe("the branch picker extension", () => {
     expect(written).toEqual(named);
     const types = /const TYPES = (\[[^\]]*\]);/.exec(script)?.[1] ?? "[]";
     expect(JSON.parse(types)).toEqual([...cartAttributes.DELIVERY_TYPES]);
+  });
+
+  it("ships the build of its source, within Shopify's limit for an app block's script", async () => {
+    const shipped = readFileSync(PICKER_SHIPPED, "utf8");
+    // A change to the source without `npm run build:picker` ships the old script.
+    expect(shipped === (await buildPicker()), `${PICKER_SHIPPED}: run npm run build:picker`).toBe(true);
+    expect(Buffer.byteLength(shipped)).toBeLessThanOrEqual(APP_BLOCK_SCRIPT_LIMIT_BYTES);
+    for (const block of ["cart-branch.liquid", "product-branch.liquid"]) {
+      expect(read(`blocks/${block}`)).toContain(`"javascript": "${path.basename(PICKER_SHIPPED)}"`);
+    }
   });
 
   it("has every storefront and schema text in English and Ukrainian", () => {
