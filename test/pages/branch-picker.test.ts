@@ -107,6 +107,13 @@ async function typeAndWaitForList(input: ReturnType<typeof combobox>, text: stri
   return list;
 }
 
+/** Chromium logs every 503 answer as a console error: those, and nothing else, were expected. */
+function expectOnlyRefusalsLogged() {
+  const refusal = /^browser console error: Failed to load resource: .* status of 503 /;
+  expect(problems.filter((problem) => refusal.test(problem)).length).toBeGreaterThan(0);
+  problems = problems.filter((problem) => !refusal.test(problem));
+}
+
 const CITY = "sklad-bp-AbC123-city";
 const BRANCH = "sklad-bp-AbC123-branch";
 const POSTCODE = "sklad-bp-AbC123-postcode";
@@ -209,6 +216,60 @@ describe("the branch picker on the cart page", () => {
     expect(await city.getAttribute("aria-expanded")).toBe("false");
     expect(await list.isHidden()).toBe(true);
     expect(await city.inputValue()).toBe("Киев");
+  });
+
+  it("asks again when the app answers that it is not ready yet, after the time the app gives", async () => {
+    await open("/cart");
+    await page.getByRole("radio", { name: "Nova Poshta branch" }).check();
+    const city = combobox("City");
+    await city.focus();
+    // The app's answer while it prepares the shop's carrier directory: 503 with Retry-After.
+    let refused = 0;
+    await page.route(
+      (url) => url.pathname.endsWith("/cities") && url.searchParams.get("q") === "Киев",
+      async (route) => {
+        if (refused++ > 0) return route.fallback();
+        return route.fulfill({
+          status: 503,
+          headers: { "Retry-After": "1", "Cache-Control": "no-store" },
+          contentType: "application/json",
+          body: JSON.stringify({ ready: false, cities: [] }),
+        });
+      },
+    );
+    await typeAndWaitForList(city, "Киев");
+    expect(refused).toBe(2);
+    await expect.poll(live).toMatch(/^\d+ cit(y|ies) found\.$/);
+    expectOnlyRefusalsLogged();
+  });
+
+  it("gives up asking after a few refusals, says so, and takes the city as typed", async () => {
+    await open("/cart");
+    await page.getByRole("radio", { name: "Nova Poshta branch" }).check();
+    const city = combobox("City");
+    await city.focus();
+    let refused = 0;
+    await page.route(
+      (url) => url.pathname.endsWith("/cities") && url.searchParams.get("q") === "Київ",
+      (route) => {
+        refused++;
+        return route.fulfill({
+          status: 503,
+          headers: { "Retry-After": "0", "Cache-Control": "no-store" },
+          body: "",
+        });
+      },
+    );
+    await page.keyboard.type("Київ");
+    // Asked five times, a second, two, four and eight apart.
+    await expect
+      .poll(live, { timeout: 60_000 })
+      .toBe("The search is not answering. Type the city and branch yourself.");
+    expect(refused).toBe(5);
+    expect(await city.getAttribute("aria-expanded")).toBe("false");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => storefront.attributes._np_city_label).toBe("Київ");
+    expectOnlyRefusalsLogged();
   });
 
   it("switches to a parcel locker, keeps the city, and restores the choice after a reload", async () => {
