@@ -28,6 +28,7 @@ import { z } from "zod";
 import { eventLabel } from "../components/order-event";
 import { StageBadge } from "../components/order-stage";
 import { OrderStateBadge } from "../components/order-state";
+import { useHydrated } from "../components/use-hydrated";
 import { appContext } from "../context.server";
 import { message, translate, type Message } from "../i18n/message";
 import { useFormat } from "../i18n/react";
@@ -760,6 +761,7 @@ function BranchChoice({
   const { t } = useTranslation("orders");
   const submit = useSubmit();
   const search = useFetcher<BranchSearchAnswer>();
+  const hydrated = useHydrated();
   const [query, setQuery] = useState(initialRef);
   const [chosen, setChosen] = useState<{ ref: string; label: string } | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -832,6 +834,7 @@ function BranchChoice({
             error={error}
             value={query}
             onChange={typed}
+            readOnly={!hydrated}
             autoComplete="off"
           />
         }
@@ -858,6 +861,7 @@ function StreetField({
 }) {
   const { t } = useTranslation("orders");
   const search = useFetcher<StreetSearchAnswer>();
+  const hydrated = useHydrated();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
   const typed = (text: string) => {
@@ -901,6 +905,7 @@ function StreetField({
           error={error}
           value={value}
           onChange={typed}
+          readOnly={!hydrated}
           autoComplete="off"
         />
       }
