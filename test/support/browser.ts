@@ -172,13 +172,22 @@ export async function openAdmin(
 
 /**
  * The page is interactive once Remix's router has initialised and React has hydrated every control
- * (React keeps its props on each element it hydrated): clicking before that would do nothing.
+ * (React keeps its props on each element it hydrated): clicking before that would do nothing. React puts
+ * those props on an element while it renders, before it commits the hydration (and it renders in slices,
+ * letting the browser run in between), so the root's own mark is waited for too: it says the server's
+ * HTML is React's from then on.
  */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const router = (window as unknown as { __remixRouter?: { state: { initialized: boolean } } })
       .__remixRouter;
     if (router?.state.initialized !== true) return false;
+    // Remix hydrates the whole document: the root's fiber hangs on it, and its state says whether the
+    // server's HTML is still waiting for the commit.
+    type HostRoot = { stateNode?: { current?: { memoizedState?: { isDehydrated?: boolean } } } };
+    const rootKey = Object.keys(document).find((key) => key.startsWith("__reactContainer$"));
+    const root = rootKey ? (document as unknown as Record<string, HostRoot>)[rootKey] : undefined;
+    if (root?.stateNode?.current?.memoizedState?.isDehydrated !== false) return false;
     const controls = [...document.body.querySelectorAll("a, button, input, select, textarea")];
     return controls.every((control) => Object.keys(control).some((key) => key.startsWith("__reactProps$")));
   });
