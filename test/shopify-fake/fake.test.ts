@@ -524,8 +524,7 @@ describe("fulfillment", () => {
     const quantities = async (at: string = warehouse.id) => {
       const { body } = await gql(QUANTITIES, { id: variant.inventoryItemId, at });
       const read = dig(body, "data", "inventoryItem", "inventoryLevel", "quantities") as
-        | Array<{ name: string; quantity: number }>
-        | undefined;
+        Array<{ name: string; quantity: number }> | undefined;
       return Object.fromEntries((read ?? []).map(({ name, quantity }) => [name, quantity]));
     };
     const { fulfillmentOrder } = shop.addOrder({
