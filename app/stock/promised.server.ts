@@ -6,7 +6,7 @@ import type { Db } from "../db.server";
 import type { Log } from "../logger.server";
 import { storedShopifyOrder } from "../orders/intake.server";
 import { unitsBySku } from "../orders/mapping";
-import { ORDER_STATE } from "../orders/states";
+import { ORDER_STATE, STAGE } from "../orders/states";
 
 /**
  * States in which the warehouse has not taken the order, or may not have: held for the merchant, ready (due,
@@ -29,6 +29,8 @@ const PAGE = 200;
  * Per SKU, the units of the shop's orders the warehouse had not taken when its report was asked for at
  * `reportAskedAt`: those in a state short of acceptance, and those accepted since (the report, asked before,
  * does not reserve them yet). An order accepted just before is in the report and not counted here: nothing twice.
+ * An order the warehouse cancelled counts too until the merchant cancels it in Shopify (or fulfils it elsewhere):
+ * the warehouse has freed its units, Shopify still commits them.
  */
 export async function unitsNotTaken(
   db: Db,
@@ -37,10 +39,18 @@ export async function unitsNotTaken(
   reportAskedAt: Date,
 ): Promise<Map<string, number>> {
   const units = new Map<string, number>();
-  // Two reads, each on an index of its own: (shop, state, …) and (shop, acceptedAt).
+  // Each read on an index: (shop, state, …), (shop, acceptedAt), and (shop, state, …) again.
   const wheres: Prisma.WarehouseOrderWhereInput[] = [
     { shop, state: { in: [...NOT_TAKEN_STATES] }, cancelledAt: null },
     { shop, acceptedAt: { gte: reportAskedAt }, state: ORDER_STATE.accepted, cancelledAt: null },
+    {
+      shop,
+      state: ORDER_STATE.accepted,
+      stage: STAGE.cancelledAtWarehouse,
+      cancelledAt: null,
+      // Counted once: one accepted since the report is already in the read before.
+      OR: [{ acceptedAt: null }, { acceptedAt: { lt: reportAskedAt } }],
+    },
   ];
   for (const where of wheres) {
     let after: string | undefined;

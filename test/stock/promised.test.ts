@@ -5,7 +5,7 @@ import { appContext } from "../../app/context.server";
 import { unitsBySku } from "../../app/orders/mapping";
 import { shopifyOrderSchema } from "../../app/orders/payload";
 import { unitsNotTaken } from "../../app/stock/promised.server";
-import { FIXTURE_ORDER, seedOrder } from "../support/orders";
+import { driveOrder, FIXTURE_ORDER, seedOrder, statusReport } from "../support/orders";
 
 const SHOP = "kyiv-goods.myshopify.com";
 const OTHER = "other-store.myshopify.com";
@@ -13,7 +13,7 @@ const OTHER = "other-store.myshopify.com";
 const lines = FIXTURE_ORDER.line_items as Array<Record<string, unknown>>;
 
 describe("unitsNotTaken", () => {
-  it("counts held, ready, refused and in-doubt orders, and accepted ones only if accepted after the report was asked for", async () => {
+  it("counts held, ready, refused and in-doubt orders, those the warehouse cancelled, and accepted ones only if accepted after the report was asked for", async () => {
     const { db, log } = appContext();
     await seedOrder(db, { shop: SHOP, number: 1001, state: "held" });
     await seedOrder(db, { shop: SHOP, number: 1002, state: "ready" });
@@ -23,13 +23,27 @@ describe("unitsNotTaken", () => {
     await seedOrder(db, { shop: SHOP, number: 1006, state: "cancelled" });
     await seedOrder(db, { shop: OTHER, number: 1007, state: "held" });
     const acceptedAt = accepted.acceptedAt!;
+    // Picked, then cancelled by the warehouse: its units are free there, still committed in Shopify.
+    const cancelledThere = await seedOrder(db, { shop: SHOP, number: 1008, state: "accepted" });
+    await driveOrder(cancelledThere, statusReport("Скасовано", "cancelled_at_warehouse"));
+    // Shipped: no longer the store's concern here.
+    const shipped = await seedOrder(db, { shop: SHOP, number: 1009, state: "accepted" });
+    await driveOrder(shipped, statusReport("Відправлено", "shipped", "20450000000001"));
 
-    // The report was asked for after the warehouse accepted #1005: it reserves that one's units itself.
-    const later = await unitsNotTaken(db, log, SHOP, new Date(acceptedAt.getTime() + 1));
-    expect(Object.fromEntries(later)).toEqual({ "CUP-KARP-BLUE": 8, "TEA-POL-100": 4 });
-    // Asked for before (or as) it was accepted: the report may not have it, so its units are kept off sale too.
-    const before = await unitsNotTaken(db, log, SHOP, acceptedAt);
-    expect(Object.fromEntries(before)).toEqual({ "CUP-KARP-BLUE": 10, "TEA-POL-100": 5 });
+    // Asked for after the last acceptance: the report has #1005 reserved and #1009 shipped; #1008, cancelled at
+    // the warehouse, counts with the four not taken (5 orders × 2 cups and 1 tea).
+    const lastAccepted = [accepted, cancelledThere, shipped].map((row) => row.acceptedAt!.getTime());
+    const later = new Date(Math.max(...lastAccepted) + 1);
+    expect(Object.fromEntries(await unitsNotTaken(db, log, SHOP, later))).toEqual({
+      "CUP-KARP-BLUE": 10,
+      "TEA-POL-100": 5,
+    });
+    // Asked for before (or as) #1005 was accepted: the report may have none of the three accepted since, so
+    // their units are kept off sale too (#1008 once, though both accepted since and cancelled there).
+    expect(Object.fromEntries(await unitsNotTaken(db, log, SHOP, acceptedAt))).toEqual({
+      "CUP-KARP-BLUE": 14,
+      "TEA-POL-100": 7,
+    });
   });
 });
 
