@@ -814,6 +814,7 @@ function createFulfillment(store: ShopStore, v: ReturnType<typeof views>, input:
   const now = store.timestamp();
   for (const { fo, line, quantity } of picks) {
     line.remainingQuantity -= quantity;
+    store.fulfilUnits(fo, line.lineItemId, quantity);
     // A fully fulfilled fulfillment order closes; a partly fulfilled one stays fulfillable for the rest.
     fo.status = fo.lineItems.every((candidate) => candidate.remainingQuantity === 0)
       ? "CLOSED"
