@@ -24,7 +24,9 @@ describe("the address matcher's corpus", () => {
       for (const offered of entry.offer ?? []) judge.resolve(offered);
     }
     // The hard cases are there: villages sharing a name with and without region, structured data.
-    expect(CORPUS.filter((entry) => entry.expect === "unsure").length * 3).toBeGreaterThanOrEqual(CORPUS.length);
+    expect(CORPUS.filter((entry) => entry.expect === "unsure").length * 3).toBeGreaterThanOrEqual(
+      CORPUS.length,
+    );
     expect(
       CORPUS.filter((entry) => entry.note?.includes("{") || entry.noteAttributes).length,
     ).toBeGreaterThanOrEqual(10);
