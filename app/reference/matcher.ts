@@ -16,7 +16,7 @@
 // asked for (NO_CHOICE_CAP); an oblast, district or postcode that contradicts the city
 // (CONTRADICTION_CAP). A city name several settlements share, with nothing to choose between them, caps it
 // below the default threshold whatever the number: the number may exist in more than one of them, and
-// the buyer may live in any. A namesake without a single branch is no choice: no parcel can go there.
+// the buyer may live in any, even one without a branch (naming the branch of a town nearby).
 // What buyers type is made readable first (app/reference/writing.ts): look-alike Latin letters, glued and
 // misspelt carrier words, weight notes, alternatives.
 import {
@@ -848,8 +848,7 @@ function zipFits(city: CarrierCity, zip: string, search: ReferenceSearch): boole
 
 /**
  * The settlements a name (and the oblast, district and postcode written with it) may mean, with how
- * sure each is. An exact name that several settlements share is ambiguous unless those pick one; a
- * namesake without a branch is no choice; a typo or a prefix is less sure than an exact name, and less
+ * sure each is. An exact name that several settlements share is ambiguous unless those pick one; a typo or a prefix is less sure than an exact name, and less
  * still when another name is as close. What the order says of the place and no namesake fits
  * contradicts the city.
  */
@@ -874,8 +873,9 @@ function resolveCity(
   // Namesakes: every hit whose name reads as the top's (folded), wherever it is.
   const sameName = (city: CarrierCity) => sameFolded(city, top.city);
   const namesakes = hits.filter((hit) => sameName(hit.city) && hit.score >= top.score - 0.02);
-  const reachable = namesakes.filter((hit) => search.branchesOf(hit.city.ref).length > 0);
-  let pool = reachable.length > 0 ? reachable : namesakes;
+  // A namesake without a branch counts too: a buyer in a village without one names the village and the
+  // branch of a town nearby.
+  let pool = namesakes;
   let contradicted = false;
   const narrow = (fits: (city: CarrierCity) => boolean | undefined) => {
     const verdicts = pool.map((hit) => fits(hit.city));
