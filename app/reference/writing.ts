@@ -104,6 +104,13 @@ const FREIGHT_WORD = /(?<![\p{L}])(?:вантажн|грузов|cargo|freight|v
 /** "(до 1100 кг)", "до 30кг", "30 kg": a weight, never a branch number. */
 const WEIGHT =
   /\(?\s*(?:(?:до|up\s+to|до\s+)\s*)?(\d{1,5})\s*(?:кг|kg|кілограм\p{L}*|килограм\p{L}*)(?![\p{L}])\.?\s*\)?/giu;
+/** Hours ("до 18:00", "з 9 до 18", "після 17", "о 12 год") and a floor or entrance ("2 поверх"): not branches. */
+const HOURS =
+  /(?<![\p{L}\d])(?:(?:з|с|від|от|from)\s*\d{1,2}(?:[:.]\d{2})?\s*(?:до|по|to|-|–)\s*\d{1,2}(?:[:.]\d{2})?|(?:після|после|after|до|о|в|at)\s*\d{1,2}(?:[:.]\d{2}|\s*(?:год\p{L}*|час\p{L}*|h|pm|am)(?![\p{L}]))|\d{1,2}:\d{2})/giu;
+const STOREY =
+  /(?<![\d])\d{1,3}\s*-?\s*(?:й|ий|ый|ой|th)?\s*(?:поверх|этаж|floor|під'їзд|подъезд|entrance)(?![\p{L}])/giu;
+const AFTER = /(?<![\p{L}])(?:після|после|after)\s*\d{1,2}(?![\d])/giu;
+
 /** Freight branches take 1000 kg and more; ordinary ones 30. */
 const FREIGHT_KG = 1000;
 
@@ -127,6 +134,7 @@ export function readWriting(raw: string): Writing {
     if (Number(kg) >= FREIGHT_KG) freight = true;
     return " ";
   });
+  text = text.replace(HOURS, " ").replace(AFTER, " ").replace(STOREY, " ");
   text = text.replace(FREIGHT_WORD, () => {
     freight = true;
     return " ";

@@ -177,6 +177,24 @@ const CLEAR: CorpusCase[] = [
     expect: DNIPRO("21"),
   },
 
+  // Hours and floors beside the number.
+  { what: "hours: until six", address: { city: "Киев", address1: "НП12 до 18:00" }, expect: KYIV("12") },
+  {
+    what: "hours: from nine to six",
+    address: { city: "Дніпро", address1: "НП №14 з 9 до 18" },
+    expect: DNIPRO("14"),
+  },
+  {
+    what: "hours: call after six",
+    address: { city: "Київ", address1: "НП 12, дзвоніть після 18" },
+    expect: KYIV("12"),
+  },
+  {
+    what: "floor: the branch upstairs",
+    address: { city: "Львів", address1: "НП 5 (2 поверх)" },
+    expect: LVIV("5"),
+  },
+
   // Freight branches.
   {
     what: "freight: вантажне до 1100 кг",
