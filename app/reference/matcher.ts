@@ -57,6 +57,8 @@ const CONTRADICTION_CAP = 0.45;
 const FREIGHT_FIT = 0.9;
 /** The one branch (of the kind asked for) inside the shop the text names ("поштомат в Сільпо"). */
 const HOST_FIT = 0.9;
+/** A shop's name alone, with no word of the carrier's or of a kind of branch. */
+const SHOP_ALONE_FACTOR = 0.75;
 /** A structured branch Ref the reference data has. */
 const STRUCTURED_REF_CONFIDENCE = 1;
 /** A number read after a marker ("НП 12") or in a field about the carrier, found in the city. */
@@ -334,7 +336,12 @@ function branchesIn(
       if (hosted.branches.length === 0) continue;
       if (hosted.branches.length > 1) noChoice = true;
       for (const branch of hosted.branches) {
-        scored.push({ branch, city: choice.city, score: HOST_FIT / Math.sqrt(hosted.branches.length) });
+        // "Відділення біля АТБ" and only a locker inside it, or a shop's name with no word of the
+        // carrier's (a landmark, perhaps): offered, not chosen.
+        const kindFactor = kind && kind !== branch.kind ? KIND_MISMATCH_FACTOR : 1;
+        const said = parsed.some((reading) => reading.carrier) ? 1 : SHOP_ALONE_FACTOR;
+        const score = (HOST_FIT * kindFactor * said) / Math.sqrt(hosted.branches.length);
+        scored.push({ branch, city: choice.city, score });
       }
       evidence.street ??= hosted.word;
     }
@@ -502,6 +509,8 @@ interface ParsedReading {
   kind: BranchKind | undefined;
   /** The field names a flat, an office or a floor: it is the buyer's home (or work) address. */
   home: boolean;
+  /** The field names the carrier or a kind of branch ("НП", "Nova Poshta", "поштомат"). */
+  carrier: boolean;
 }
 
 const HOME_WORDS =
@@ -522,10 +531,12 @@ function parseReading(reading: Reading, cityWords: ReadonlySet<string>): ParsedR
   const streets: StreetQuery[] = [];
   let kind: BranchKind | undefined;
   const home = HOME_WORDS.test(reading.text);
+  let carrierNamed = false;
   for (const part of reading.text.split(/[,;\n]|\s-\s/)) {
     const terms = queryTerms(part);
     kind ??= terms.kind ?? kindFromText(part);
     const carrier = tokens(part).some((word) => CARRIER_WORDS.has(word)) || terms.kind !== undefined;
+    carrierNamed ||= carrier;
     const words = terms.words.filter(
       (word) => !cityWords.has(word) && word.length >= 3 && !isRegionWord(word),
     );
@@ -563,9 +574,10 @@ function parseReading(reading: Reading, cityWords: ReadonlySet<string>): ParsedR
       streets: [joinedStreet, ...streets.filter((street) => !covered(street))],
       kind,
       home,
+      carrier: carrierNamed,
     };
   }
-  return { field: reading.field, numbers, streets, kind, home };
+  return { field: reading.field, numbers, streets, kind, home, carrier: carrierNamed };
 }
 
 const HOUSE = /(\d+)(?:\s*-?\s*(\p{L})(?!\p{L}))?(?:\s*\/\s*(\d+))?/gu;

@@ -841,6 +841,19 @@ const NO_CHOICE: CorpusCase[] = [
     expect: "unsure",
   },
 
+  {
+    what: "no branch: a branch asked for, only a locker in that shop",
+    address: { city: "Вишгород", address1: "відділення біля Сільпо" },
+    expect: "unsure",
+    offer: [VYSHHOROD("5")],
+  },
+  {
+    what: "no branch: a shop's name alone, a landmark perhaps",
+    address: { city: "Вишгород", address1: "Сільпо" },
+    expect: "unsure",
+    offer: [VYSHHOROD("5")],
+  },
+
   // Another carrier's branch: its number is not Nova Poshta's.
   {
     what: "other carrier: Укрпошта",
