@@ -53,6 +53,7 @@ async function takeIn(shop: string, order: ReturnType<typeof courierOrder>) {
 const toLviv = {
   city: "Львів",
   province: "Львівська область",
+  zip: "79000",
   address1: "вул. Городоцька, 15",
   address2: null,
 };
