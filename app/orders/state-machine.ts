@@ -784,7 +784,8 @@ function submissionFailed(row: OrderFacts, failure: Failure, now: Date, data: un
     case "key_refused":
       return {
         patch: { state: ORDER_STATE.ready, nextAttemptAt: now, lastError: failure.reason },
-        events: [{ kind: EVENT.paused, text: said("keyRefused", { reason: failure.reason }), data }],
+        // The reason is always the same refused key, said whole by the sentence (the row keeps it in English).
+        events: [{ kind: EVENT.paused, text: said("keyRefused"), data }],
       };
     case "refused":
       return {

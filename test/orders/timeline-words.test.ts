@@ -31,6 +31,7 @@ import {
   type Transition,
 } from "../../app/orders/state-machine";
 import { ATTENTION, EVENT } from "../../app/orders/states";
+import { UNAUTHORIZED_REASON } from "../../app/orders/step.server";
 import { recordEvents } from "../../app/orders/timeline.server";
 import { FIXTURE_ORDER } from "../support/orders";
 
@@ -164,7 +165,10 @@ function everyTransition(): Transition[] {
       failure: { kind: "in_doubt", reason: "timeout", lookAt: later },
     }),
     run(facts({ state: "submitting", pending: "cancel" }), { type: "submission_failed", failure: transient }),
-    run(sending, { type: "submission_failed", failure: { kind: "key_refused", reason: "401" } }),
+    run(sending, {
+      type: "submission_failed",
+      failure: { kind: "key_refused", reason: UNAUTHORIZED_REASON },
+    }),
     run(sending, { type: "submission_failed", failure: refused }),
     run(sending, { type: "submission_failed", failure: transient }),
     run(facts({ state: "submitting", attempts: MAX_ATTEMPTS - 1 }), {
@@ -204,7 +208,7 @@ function everyTransition(): Transition[] {
     ...[...FULFILLMENT_PROBLEMS, "no_carrier"].map((code) =>
       told({}, { problem: fulfillmentProblemOf(code) }),
     ),
-    told({}, { problem: fulfillmentProblemOf("shopify_refused", { said: "Tracking number is invalid" }) }),
+    told({}, { problem: fulfillmentProblemOf("shopify_refused", { said: "Неприпустимий номер" }) }),
     told({ fulfillmentAttempts: MAX_ATTEMPTS - 1 }, { failure: { reason: "HTTP 502", retryAt: later } }),
     run(facts({ fulfillmentProblem: '{"code":"on_hold","message":"x"}' }), { type: "shopify_retry" }),
     foundAtWarehouse(lookedUp(), [{ id_order_FF: "FF-1", key_order: "k" }], now),
@@ -294,9 +298,13 @@ describe("a Ukrainian merchant reads every timeline event and attention in Ukrai
       texts.push(...page!.attentionTexts.map((text) => ({ kind: "attention", ...said(text) })));
     }
     expect(texts.length).toBeGreaterThan(80);
+    // No English sentence inside a Ukrainian one either (four English words in a row make one).
     const english = texts.filter(
       (text) =>
-        text.key === "common:text.stored" || text.uk === text.en || !uk.exists(text.key, { lng: "uk" }),
+        text.key === "common:text.stored" ||
+        text.uk === text.en ||
+        !uk.exists(text.key, { lng: "uk" }) ||
+        /[A-Za-z]+(\s+[A-Za-z]+){3}/.test(text.uk),
     );
     expect(english).toEqual([]);
   });
