@@ -110,7 +110,8 @@ export async function correctOrder(
       orderId: row.id,
       at: deps.clock(),
       kind: EVENT.corrected,
-      text: timelineText("corrected", { fields: Object.keys(parsed.data).join(", ") }),
+      // A whole sentence for each field corrected (orders:timeline.corrected.*).
+      text: Object.keys(parsed.data).map((field) => timelineText(`corrected.${field}`)),
       data: parsed.data,
     },
   ]);

@@ -12,7 +12,10 @@ import { fulfillmentProblemOf } from "../../app/fulfillment/work.server";
 import { FULFILLMENT_PROBLEMS } from "../../app/fulfillment/plan";
 import { i18nFor } from "../../app/i18n/i18n";
 import { translate, type Message } from "../../app/i18n/message";
+import { correctOrder } from "../../app/orders/actions.server";
 import { takeInOrderWebhook } from "../../app/orders/intake.server";
+import { orderOverridesSchema } from "../../app/orders/settings";
+import { timelineText } from "../../app/orders/timeline";
 import { shopifyOrderSchema } from "../../app/orders/payload";
 import { orderDetail } from "../../app/orders/queries.server";
 import { mapWithShopMapping } from "../../app/orders/shop-mapping";
@@ -387,13 +390,35 @@ describe("every writer of the timeline and the attention column", () => {
       "awaitingRefused",
       "awaitingCards",
       "cardsAccepted",
-      "corrected",
     ])
       expect(keys).toContain(`orders:timeline.${key}`);
     const notUkrainian = [...keys].filter(
       (key) => !uk.exists(key, { lng: "uk" }) || translate(uk.t, { key }) === translate(en.t, { key }),
     );
     expect(notUkrainian).toEqual([]);
+  });
+});
+
+describe("a correction made in the admin", () => {
+  it("says each field corrected as a whole sentence of its own, in Ukrainian", async () => {
+    const row = await anOrder();
+    const answer = await correctOrder(appContext(), SHOP, row.id, {
+      phone: "+380 67 123 45 67",
+      postcode: "01001",
+    });
+    expect(answer.ok).toBe(true);
+    const detail = await orderDetail(db(), SHOP, row.id, {});
+    const corrected = detail!.events.find((event) => event.kind === EVENT.corrected)!;
+    expect(corrected.texts.map((text) => translate(uk.t, text))).toEqual([
+      "Телефон одержувача виправлено в адмінці.",
+      "Поштовий індекс одержувача виправлено в адмінці.",
+    ]);
+    // Every field a correction can name has its sentence.
+    for (const field of Object.keys(orderOverridesSchema.shape)) {
+      const text = said(timelineText(`corrected.${field}`));
+      expect(uk.exists(text.key, { lng: "uk" }), field).toBe(true);
+      expect(text.uk, field).not.toBe(text.en);
+    }
   });
 });
 
