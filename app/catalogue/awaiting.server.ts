@@ -4,7 +4,7 @@
 // AddProduct queue, and once the warehouse has accepted every one of them the order is due again.
 // A SKU the map does not know at all is the warehouse's business as before: the app has no card for it.
 import type { Db } from "../db.server";
-import { EVENT, recordEvents, type OrderEventInput } from "../orders/timeline.server";
+import { EVENT, recordEvents, timelineText, type OrderEventInput } from "../orders/timeline.server";
 import { ORDER_STATE } from "../orders/states";
 import { CARD_SEND_PROBLEM } from "./send-problems";
 
@@ -79,9 +79,7 @@ export async function parkOrdersAwaitingCards(
       orderId: order.id,
       at: now,
       kind: EVENT.awaitingCards,
-      message: problems.length
-        ? "This order waits for product cards the warehouse refused; fix them in Shopify (the Catalogue problems say how), and the order follows once the warehouse has them all."
-        : "This order waits for product cards the warehouse does not have yet; they are sent first, and the order follows.",
+      text: timelineText(problems.length ? "awaitingRefused" : "awaitingCards"),
       data: { skus: awaiting, problems },
     });
   }
@@ -123,7 +121,7 @@ export async function releaseOrdersWithCards(
       orderId: order.id,
       at: now,
       kind: EVENT.cardsAccepted,
-      message: "The warehouse now has this order's product cards; the order goes with the next batch.",
+      text: timelineText("cardsAccepted"),
       data: { skus },
     });
   }

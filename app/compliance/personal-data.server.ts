@@ -2,6 +2,10 @@
 // customers/redact erases it through this registry; test/compliance fails when a table is in neither
 // PERSONAL_DATA_SOURCES nor TABLES_WITHOUT_CUSTOMER_DATA, so a new table cannot be forgotten.
 import type { Db } from "../db.server";
+import { message } from "../i18n/message";
+import { readTexts } from "../i18n/texts";
+import { storedTexts } from "../orders/timeline";
+import { inEnglish } from "../orders/words";
 
 export interface CustomerRef {
   customerId: string;
@@ -115,13 +119,14 @@ export const PERSONAL_DATA_SOURCES: PersonalDataSource[] = [
         orderName: event.order.orderName,
         at: event.at,
         event: event.kind,
-        message: event.message,
+        // What the timeline said, in English words (the row keeps keys and values).
+        message: readTexts(event.message).map(inEnglish).join(" "),
       }));
     },
     async erase(db, shop, customer) {
       const { count } = await db.orderEvent.updateMany({
         where: { shop, order: customerOrders(shop, customer) },
-        data: { message: ERASED_MESSAGE, data: null },
+        data: { message: storedTexts(message("common:text.erased")), data: null },
       });
       return count;
     },

@@ -4,7 +4,9 @@
 // or must wait for Shopify. Exactly once without Shopify's help: the fulfillment is read before it is made
 // (fulfil.server.ts), so a call whose answer was lost finds what it made instead of making it again.
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
+import { message } from "../i18n/message";
 import { applyToOrder } from "../orders/commit.server";
+import { inEnglish } from "../orders/words";
 import type { ShopifyTold } from "../orders/state-machine";
 import { ORDER_STATE } from "../orders/states";
 import { ShopifyUserErrors, type ShopAdmin } from "../shopify/admin-graphql.server";
@@ -24,11 +26,13 @@ import { shopifyNeed } from "./need";
 const fulfillmentEventFor = (carrierStatusId: string) => novaPoshtaEventStatus(carrierStatusId);
 
 /** What an order that goes by no carrier we know is flagged with: there is no tracking page to give. */
-const NO_CARRIER = {
-  code: "no_carrier",
-  message:
-    "This order does not go by Nova Poshta or Ukrposhta, so there is no tracking page to give Shopify. Fulfil it in Shopify yourself.",
-};
+const NO_CARRIER = fulfillmentProblemOf("no_carrier");
+
+/** A problem as the order keeps it: its code, its sentence of orders:fulfillmentProblem, and that in English. */
+export function fulfillmentProblemOf(code: string, values?: Record<string, string>) {
+  const text = message(`orders:fulfillmentProblem.${code}`, values);
+  return { code, message: inEnglish(text), text };
+}
 
 /**
  * Orders told in one run; the run is asked for again at once while more are due. Small enough that the
@@ -140,10 +144,7 @@ async function callShopify(
           knownFulfillmentId: row.fulfillmentId,
         });
         if (outcome.kind === "problem") {
-          return {
-            problem: { code: outcome.problem.code, message: outcome.problem.message },
-            data: outcome.problem,
-          };
+          return { problem: fulfillmentProblemOf(outcome.problem.code), data: outcome.problem };
         }
         return {
           fulfilled: {
@@ -170,11 +171,11 @@ async function callShopify(
     if (work.signal.aborted) throw error;
     // Shopify refused the call as it stands: trying again would be refused again.
     if (error instanceof ShopifyUserErrors) {
+      // Shopify's own words, as it gave them.
       return {
-        problem: {
-          code: "shopify_refused",
-          message: `Shopify refused to update this order's fulfillment: ${error.userErrors.map((e) => e.message).join(" ")}`,
-        },
+        problem: fulfillmentProblemOf("shopify_refused", {
+          said: error.userErrors.map((e) => e.message).join(" "),
+        }),
       };
     }
     const reason = error instanceof Error ? error.message : String(error);

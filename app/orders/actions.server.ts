@@ -7,7 +7,7 @@ import { applyChange, storedShopifyOrder } from "./intake.server";
 import { orderOverridesSchema } from "./settings";
 import { ATTENTION, ORDER_STATE, PENDING } from "./states";
 import { applyToOrder } from "./commit.server";
-import { EVENT, recordEvents } from "./timeline.server";
+import { EVENT, recordEvents, timelineText } from "./timeline.server";
 import { inEnglish } from "./words";
 
 export type { ServiceDeps } from "../context.server";
@@ -110,7 +110,8 @@ export async function correctOrder(
       orderId: row.id,
       at: deps.clock(),
       kind: EVENT.corrected,
-      message: `Corrected in the admin: ${Object.keys(parsed.data).join(", ")}.`,
+      // A whole sentence for each field corrected (orders:timeline.corrected.*).
+      text: Object.keys(parsed.data).map((field) => timelineText(`corrected.${field}`)),
       data: parsed.data,
     },
   ]);

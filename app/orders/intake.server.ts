@@ -22,7 +22,7 @@ import {
   type Refusal,
   type Transition,
 } from "./state-machine";
-import { EVENT, eventRow, recordEvents } from "./timeline.server";
+import { EVENT, eventRow, recordEvents, timelineText } from "./timeline.server";
 
 export const ORDER_TOPICS = ["orders/create", "orders/updated", "orders/cancelled"] as const;
 export type OrderTopic = (typeof ORDER_TOPICS)[number];
@@ -153,11 +153,13 @@ async function noteCreateMissed(deps: ServiceDeps, input: OrderWebhook): Promise
     where: { shop_shopifyOrderId: { shop, shopifyOrderId: order.id } },
     select: { id: true },
   });
-  const message =
-    topic === "orders/cancelled"
-      ? `Shopify's notice that ${order.name} was placed never arrived; the order was taken in from its cancellation.`
-      : `Shopify's notice that ${order.name} was placed never arrived; the order was taken in from a later change to it.`;
-  await recordEvents(db, [{ shop, orderId: row.id, at: clock(), kind: EVENT.received, message }]);
+  const text = timelineText(
+    topic === "orders/cancelled" ? "receivedFromCancellation" : "receivedFromChange",
+    {
+      order: order.name,
+    },
+  );
+  await recordEvents(db, [{ shop, orderId: row.id, at: clock(), kind: EVENT.received, text }]);
   log.warn(
     { shop, event: "order.create_missed", topic, shopifyOrderId: order.id },
     "order taken in from a later webhook: its orders/create never arrived",

@@ -4,6 +4,7 @@
 import type { Prisma } from "@prisma/client";
 import { z } from "zod";
 import { caseVariants, listSearchSchema } from "../http/list-search";
+import type { Message } from "../i18n/message";
 import { StoredMessage } from "../i18n/texts";
 import type { Db } from "../db.server";
 import { parseStatusSettings, type StatusSettings } from "../statuses/settings";
@@ -11,6 +12,8 @@ import { carrierOfDeliveryMethod, trackingFor } from "../fulfillment/carriers";
 import { orderSettingsSchema, type OrderSettings } from "./settings";
 import { BATCH_PROOF, ORDER_STATES, STAGES, type OrderState, type Stage } from "./states";
 import { CARRIER_REF_PATTERN } from "../warehouse/wire";
+import { attentionTexts, eventTexts } from "./timeline";
+import { storedText } from "./words";
 
 /** A list filter: one state, or the orders with a problem only the merchant can solve. */
 export const ORDER_FILTERS = [...ORDER_STATES, "attention"] as const;
@@ -112,19 +115,25 @@ export function parseReportedStatus(text: string | null | undefined): ReportedSt
 /** A problem with the Shopify fulfillment that only the merchant can solve. */
 export interface FulfillmentProblem {
   code: string | null;
+  /** In English, for logs. */
   message: string;
+  /** What the merchant reads; a problem stored before it had a key, as its English words. */
+  text: Message;
 }
 
 const fulfillmentProblemSchema = z.object({
   code: z.string().nullable().catch(null).default(null),
   message: z.string().min(1),
+  text: StoredMessage.optional().catch(undefined),
 });
 
-/** The stored problem: JSON `{code, message}`, or plain text kept as the message. */
+/** The stored problem: JSON `{code, message, text}`, or plain text kept as the message. */
 export function parseFulfillmentProblem(text: string | null | undefined): FulfillmentProblem | null {
   if (!text?.trim()) return null;
   const parsed = fulfillmentProblemSchema.safeParse(parseJson(text));
-  return parsed.success ? parsed.data : { code: null, message: text.trim() };
+  if (!parsed.success) return { code: null, message: text.trim(), text: storedText(text.trim()) };
+  const { code, message } = parsed.data;
+  return { code, message, text: parsed.data.text ?? storedText(message) };
 }
 
 /** Where an order is once the warehouse has it: its stage, waybill and the statuses last reported. */
@@ -242,7 +251,8 @@ export interface OrderListRow {
   state: OrderState;
   holdReasons: Pick<HoldReasonView, "code" | "message" | "text">[];
   attention: string | null;
-  attentionMessage: string | null;
+  /** What the order needing the merchant says (empty when it needs nothing). */
+  attentionTexts: Message[];
   pending: string | null;
   lastError: string | null;
   idOrderFF: string | null;
@@ -323,7 +333,7 @@ export async function listOrders(db: Db, shop: string, query: OrderListQuery = {
         text,
       })),
       attention: row.attention,
-      attentionMessage: row.attentionMessage,
+      attentionTexts: attentionTexts(row.attentionMessage),
       pending: row.pending,
       lastError: row.lastError,
       idOrderFF: row.idOrderFF,
@@ -379,7 +389,8 @@ export interface OrderEventView {
   id: string;
   at: Date;
   kind: string;
-  message: string;
+  /** What the event says, in keys and values (an older row's English words as they are). */
+  texts: Message[];
   /** The request sent and the answer read (the key already masked), or the facts behind the event. */
   data: unknown;
 }
@@ -394,7 +405,8 @@ export interface OrderDetail {
   state: OrderState;
   pending: string | null;
   attention: string | null;
-  attentionMessage: string | null;
+  /** What the order needing the merchant says (empty when it needs nothing). */
+  attentionTexts: Message[];
   lastError: string | null;
   attempts: number;
   nextAttemptAt: Date | null;
@@ -462,7 +474,7 @@ export async function orderDetail(
     keyOrder: row.keyOrder,
     pending: row.pending,
     attention: row.attention,
-    attentionMessage: row.attentionMessage,
+    attentionTexts: attentionTexts(row.attentionMessage),
     lastError: row.lastError,
     attempts: row.attempts,
     nextAttemptAt: row.nextAttemptAt,
@@ -483,7 +495,7 @@ export async function orderDetail(
       id: event.id,
       at: event.at,
       kind: event.kind,
-      message: event.message,
+      texts: eventTexts(event.kind, event.message, parseJson(event.data)),
       data: parseJson(event.data),
     })),
     olderEvents,

@@ -35,7 +35,6 @@ import { cancelAtWarehouse, correctOrder, submitNow } from "../orders/actions.se
 import { orderDetail, type ReportedStatus } from "../orders/queries.server";
 import { DELIVERY_METHOD_KEYS, type DeliveryMethodKey } from "../orders/settings";
 import { ATTENTION, STAGE, type Attention, type OrderState, type Stage } from "../orders/states";
-import { attentionText, eventTexts } from "../orders/stored-words";
 import { percent, type BranchCandidate } from "../reference/types";
 import { returnsOfOrder } from "../returns/queries.server";
 import { authenticate } from "../shopify.server";
@@ -75,7 +74,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       state: order.state,
       pending: order.pending,
       attention: order.attention,
-      attentionText: order.attentionMessage ? attentionText(order.attentionMessage) : null,
+      attentionTexts: order.attentionTexts,
       lastError: order.lastError,
       attempts: order.attempts,
       nextAttemptAt: time(order.nextAttemptAt),
@@ -94,8 +93,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
         event: order.fulfillment.event,
         due: order.fulfillment.due,
         waitingForLocation: order.fulfillment.waitingForLocation,
-        // Shopify's own words, as it gave them.
-        problem: order.fulfillment.problem?.message ?? null,
+        problem: order.fulfillment.problem?.text ?? null,
       },
       mappedJson: json(order.mapped),
       sentOrderJson: json(order.sentOrder),
@@ -103,7 +101,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
         id: event.id,
         at: time(event.at),
         kind: event.kind,
-        texts: eventTexts(event.kind, event.message, event.data),
+        texts: event.texts,
         dataJson: json(event.data),
         // The data of a call to the warehouse holds the request sent (and the answer, when one came).
         exchange: typeof event.data === "object" && event.data !== null && "request" in event.data,
@@ -313,7 +311,13 @@ export default function OrderPage() {
                     : t("detail.attentionDefault")
                 }
               >
-                {order.attentionText && <p>{translate(t, order.attentionText)}</p>}
+                {order.attentionTexts.length > 0 && (
+                  <p>
+                    {order.attentionTexts
+                      .map((text) => translate(t, withMoments(text, format.dateTime)))
+                      .join(" ")}
+                  </p>
+                )}
               </Banner>
             )}
             {(order.state === "accepted" || order.shipment.stage) && (
@@ -575,7 +579,7 @@ interface ShipmentProps {
     due: boolean;
     waitingForLocation: boolean;
     /** Shopify's own words about what it refused. */
-    problem: string | null;
+    problem: Message | null;
   };
 }
 
@@ -654,7 +658,7 @@ function FulfillmentState({ shipment, fulfillment }: ShipmentProps) {
     return (
       <Banner tone="critical" title={t("detail.fulfillmentProblemTitle")}>
         <BlockStack gap="100">
-          <p>{fulfillment.problem}</p>
+          <p>{translate(t, fulfillment.problem)}</p>
           <p>{t("detail.fulfillmentProblemHelp")}</p>
         </BlockStack>
       </Banner>
