@@ -16,12 +16,30 @@ import { backoffMs } from "../work/backoff";
 import { scheduledKind, type ScheduledRun } from "../work/schedule.server";
 import type { ShopWork, StepResult } from "../work/steps";
 import { novaPoshtaEventStatus } from "./carrier-events";
-import { carrierOfDeliveryMethod, trackingFor, type TrackingDetails } from "./carriers";
-import { addFulfillmentEvent, fulfilOrder, updateTracking } from "./fulfillment.server";
-import { shopifyNeed } from "./need";
+import { carrierOfDeliveryMethod, normaliseTtn, trackingFor, type TrackingDetails } from "./carriers";
+import { addFulfillmentEventOnce, fulfilOrder, updateTrackingOnce } from "./fulfillment.server";
+import { shopifyNeed, waybillsOf } from "./need";
 
 /** The carrier's status read as a fulfillment event status (only Nova Poshta's codes are known). */
 const fulfillmentEventFor = (carrierStatusId: string) => novaPoshtaEventStatus(carrierStatusId);
+
+/**
+ * The SKUs and counts the warehouse has for the order: the body last sent and taken (an edit it refused, or
+ * one held or still out, is not in it). Null when it cannot be read: then all that remains is fulfilled.
+ */
+function shippedOf(row: OrderRow): Array<{ sku: string; count: number }> | null {
+  try {
+    const sent = row.sentOrder ? (JSON.parse(row.sentOrder) as { products?: unknown }) : {};
+    if (!Array.isArray(sent.products)) return null;
+    const lines = sent.products.map((product: { sku?: unknown; count?: unknown }) => ({
+      sku: typeof product.sku === "string" ? product.sku : "",
+      count: Number(product.count),
+    }));
+    return lines.every((line) => line.sku && Number.isInteger(line.count)) ? lines : null;
+  } catch {
+    return null;
+  }
+}
 
 /** What an order that goes by no carrier we know is flagged with: there is no tracking page to give. */
 const NO_CARRIER = {
@@ -138,6 +156,12 @@ async function callShopify(
           url: tracking.url,
           notifyCustomer: settings.notifyBuyer,
           knownFulfillmentId: row.fulfillmentId,
+          waybills: waybillsOf(row),
+          shipped: shippedOf(row),
+          // Kept before the call: if its answer is lost and the warehouse changes the waybill meanwhile, the
+          // next attempt still finds this fulfillment by it (and updates its tracking), never a dead one.
+          beforeCreate: async (used) =>
+            void (await applyToOrder(work, row, { type: "waybill_used", ttn: used })),
         });
         if (outcome.kind === "problem") {
           return {
@@ -145,6 +169,7 @@ async function callShopify(
             data: outcome.problem,
           };
         }
+        const carries = (numbers: string[]) => numbers.some((number) => normaliseTtn(number) === ttn);
         return {
           fulfilled: {
             fulfillmentId: outcome.fulfillmentId,
@@ -152,19 +177,24 @@ async function callShopify(
             notified: outcome.kind === "created" && settings.notifyBuyer,
           },
           // A fulfillment found with another number still needs its tracking brought up to date.
-          ...((outcome.kind === "created" || outcome.trackingNumbers.includes(ttn)) && { ttn }),
+          ...((outcome.kind === "created" || carries(outcome.trackingNumbers)) && { ttn }),
+          ...(outcome.unshipped.length > 0 && { unshipped: outcome.unshipped }),
           data: { tracking, outcome },
         };
       }
-      case "tracking":
-        await updateTracking(admin, row.fulfillmentId!, tracking, settings.notifyBuyer);
-        return { ttn, data: { tracking } };
-      case "event":
-        await addFulfillmentEvent(admin, row.fulfillmentId!, {
-          status: need.status as Parameters<typeof addFulfillmentEvent>[2]["status"],
+      case "tracking": {
+        // Read first: an update whose answer was lost is not made again (no second e-mail to the buyer).
+        const updated = await updateTrackingOnce(admin, row.fulfillmentId!, tracking, settings.notifyBuyer);
+        return { ttn, data: { tracking, updated } };
+      }
+      case "event": {
+        // Read first: an event whose answer was lost is not added again to the buyer's status page.
+        const added = await addFulfillmentEventOnce(admin, row.fulfillmentId!, {
+          status: need.status as Parameters<typeof addFulfillmentEventOnce>[2]["status"],
           happenedAt: work.clock(),
         });
-        return { event: need.status };
+        return { event: need.status, data: { added } };
+      }
     }
   } catch (error) {
     if (work.signal.aborted) throw error;
