@@ -103,7 +103,12 @@ describe("fulfilOrder", () => {
 
     const result = await fulfilOrder(admin, input(order.id));
 
-    expect(result).toEqual({ kind: "created", fulfillmentId: order.fulfillmentIds[0], releasedHoldIds: [] });
+    expect(result).toEqual({
+      kind: "created",
+      fulfillmentId: order.fulfillmentIds[0],
+      releasedHoldIds: [],
+      unshipped: [],
+    });
     const fulfillment = store.fulfillments.get(order.fulfillmentIds[0]!)!;
     expect(fulfillment.trackingInfo).toEqual([
       { company: "Nova Poshta", number: TTN, url: `https://novaposhta.ua/tracking/?cargo_number=${TTN}` },
@@ -166,6 +171,7 @@ describe("fulfilOrder", () => {
       fulfillmentId: order.fulfillmentIds[0],
       matchedBy: "tracking_number",
       trackingNumbers: [TTN],
+      unshipped: [],
     });
     expect(order.fulfillmentIds).toHaveLength(1);
     expect(fake.requests.slice(before).map((r) => r.operationName)).toEqual(["OrderFulfillmentPicture"]);
@@ -187,6 +193,7 @@ describe("fulfilOrder", () => {
       fulfillmentId: created.kind === "created" ? created.fulfillmentId : "",
       matchedBy: "known_id",
       trackingNumbers: [TTN],
+      unshipped: [],
     });
     expect(order.fulfillmentIds).toHaveLength(1);
   });
@@ -199,6 +206,7 @@ describe("fulfilOrder", () => {
       kind: "created",
       fulfillmentId: order.fulfillmentIds[0],
       releasedHoldIds: [hold.id],
+      unshipped: [],
     });
     expect(operations()).toEqual([
       "OrderFulfillmentPicture",

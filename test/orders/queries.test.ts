@@ -284,6 +284,7 @@ describe("where an order is after the warehouse has it", () => {
       dueAt: expect.any(Date),
       waitingForLocation: true,
       problem: { code: null, message: "Fulfillment order on hold." },
+      unshipped: [],
     });
 
     expect(parseReportedStatus('{"id": 3, "name": "Отгружен"}')).toEqual({
