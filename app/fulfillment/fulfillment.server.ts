@@ -59,6 +59,7 @@ export const ORDER_FULFILLMENT_PICTURE_QUERY = `#graphql
               sku
               productTitle
               variantTitle
+              requiresShipping
               remainingQuantity
             }
             pageInfo {
@@ -97,6 +98,7 @@ export const FULFILLMENT_ORDER_LINES_QUERY = `#graphql
           sku
           productTitle
           variantTitle
+          requiresShipping
           remainingQuantity
         }
         pageInfo {
@@ -257,7 +259,8 @@ type LineNode = OrderFulfillmentPictureQuery extends {
 
 function pictureLine(line: LineNode): PictureLine {
   const title = [line.productTitle, line.variantTitle].filter(Boolean).join(" - ");
-  return { id: line.id, sku: line.sku || null, title, remainingQuantity: line.remainingQuantity };
+  const { id, requiresShipping, remainingQuantity } = line;
+  return { id, sku: line.sku || null, title, requiresShipping, remainingQuantity };
 }
 
 /** The lines of a fulfillment order past its first page, page by page. */

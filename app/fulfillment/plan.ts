@@ -21,6 +21,8 @@ export interface PictureLine {
   sku: string | null;
   /** The product's and variant's titles, as the merchant knows the item. */
   title: string;
+  /** False for a gift card or a service: never sent to the warehouse, so never missed when not shipped. */
+  requiresShipping: boolean;
   remainingQuantity: number;
 }
 
@@ -275,7 +277,7 @@ function unshippedOf(active: PictureFulfillmentOrder[], taken: Map<string, numbe
   const byItem = new Map<string, UnshippedLine>();
   for (const line of active.flatMap((fo) => fo.lines)) {
     const quantity = line.remainingQuantity - (taken.get(line.id) ?? 0);
-    if (quantity <= 0) continue;
+    if (quantity <= 0 || !line.requiresShipping) continue;
     const key = line.sku ?? `title:${line.title}`;
     const entry = byItem.get(key);
     if (entry) entry.quantity += quantity;

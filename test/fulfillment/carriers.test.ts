@@ -83,7 +83,12 @@ describe("planFulfilment", () => {
     holds: [],
     remainingQuantity: 1,
     moreLines: false,
-    lines: [{ id: "gid://shopify/FulfillmentOrderLineItem/1", sku: "A", title: "A", remainingQuantity: 1 }],
+    lines: [
+      {
+        id: "gid://shopify/FulfillmentOrderLineItem/1",
+        ...{ sku: "A", title: "A", requiresShipping: true, remainingQuantity: 1 },
+      },
+    ],
     ...fields,
   });
   const picture = (fields: Partial<FulfillmentPicture>): FulfillmentPicture => ({
@@ -107,7 +112,7 @@ describe("planFulfilment", () => {
   describe("with what the warehouse was sent", () => {
     const line = (id: number, sku: string | null, remainingQuantity: number) => ({
       id: `gid://shopify/FulfillmentOrderLineItem/${id}`,
-      ...{ sku, title: sku ? `Item ${sku}` : "Gift wrap", remainingQuantity },
+      ...{ sku, title: sku ? `Item ${sku}` : "Gift wrap", requiresShipping: true, remainingQuantity },
     });
     const lines = [line(1, "A", 3), line(2, "B", 1), line(3, null, 1)];
 
@@ -160,6 +165,18 @@ describe("planFulfilment", () => {
       });
       expect(plan).toMatchObject({ action: "create", fulfillmentOrderIds: [fo().id] });
       expect(plan.action === "create" && plan.unshipped.map((entry) => entry.sku)).toEqual(["B", null, "C"]);
+    });
+
+    it("does not count a gift card or a service, never sent to the warehouse, as unshipped", () => {
+      const giftCard = { ...line(4, null, 1), title: "Gift card", requiresShipping: false };
+      const plan = planFulfilment(
+        picture({ fulfillmentOrders: [fo({ lines: [line(1, "A", 1), giftCard] })] }),
+        {
+          ...target,
+          shipped: [{ sku: "A", count: 1 }],
+        },
+      );
+      expect(plan).toMatchObject({ action: "create", unshipped: [] });
     });
 
     it("says so when nothing the warehouse shipped is left in the order", () => {

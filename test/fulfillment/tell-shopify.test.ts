@@ -209,7 +209,9 @@ describe("a fulfillment carries what the warehouse shipped, nothing more", () =>
     expect(fulfillment.lines.map((line) => line.quantity)).toEqual([2, 1]);
     expect(fulfillmentOrder.lineItems.map((line) => line.remainingQuantity)).toEqual([1, 0]);
     const after = await current(row);
-    expect(JSON.parse(after.unshipped!)).toEqual([{ sku: CUP, title: "Чашка «Карпати» - Синя", quantity: 1 }]);
+    expect(JSON.parse(after.unshipped!)).toEqual([
+      { sku: CUP, title: "Чашка «Карпати» - Синя", quantity: 1 },
+    ]);
     expect(after).toMatchObject({ fulfilledTtn: TTN, fulfillmentProblem: null, attention: "edit_refused" });
     const flagged = await db.orderEvent.findMany({ where: { orderId: row.id, kind: "unshipped" } });
     expect(flagged.map((event) => event.message)).toEqual([

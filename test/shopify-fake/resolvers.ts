@@ -365,6 +365,8 @@ function views(store: ShopStore) {
             return {
               ...node("FulfillmentOrderLineItem", foLine),
               ...{ sku: line.sku, productTitle: line.title, variantTitle: line.variantTitle },
+              // Seeded lines are goods: a gift card or a service (no shipping) is not modelled.
+              requiresShipping: true,
               inventoryItemId: inventoryItemId ?? null,
               lineItem: () => v.lineItem(line),
               variant: () => v.variant(line.variantId),
