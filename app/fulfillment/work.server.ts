@@ -175,6 +175,8 @@ async function callShopify(
             fulfillmentId: outcome.fulfillmentId,
             found: outcome.kind === "found",
             notified: outcome.kind === "created" && settings.notifyBuyer,
+            ...(outcome.kind === "found" &&
+              outcome.trackingNumbers[0] && { waybill: normaliseTtn(outcome.trackingNumbers[0]) }),
           },
           // A fulfillment found with another number still needs its tracking brought up to date.
           ...((outcome.kind === "created" || carries(outcome.trackingNumbers)) && { ttn }),

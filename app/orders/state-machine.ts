@@ -142,7 +142,13 @@ export type OrderInput =
 /** What the Shopify side did for an order in one step. */
 export interface ShopifyTold {
   /** The fulfillment made, or found (an earlier call's answer was lost) carrying the order's waybill. */
-  fulfilled?: { fulfillmentId: string; found: boolean; notified: boolean };
+  fulfilled?: {
+    fulfillmentId: string;
+    found: boolean;
+    notified: boolean;
+    /** Found: the waybill it carries (an earlier one of the order's, when the warehouse changed it since). */
+    waybill?: string;
+  };
   /** The waybill Shopify now shows (made with the fulfillment, or updated on it). */
   ttn?: string;
   /** The fulfillment event status sent. */
@@ -333,12 +339,12 @@ function shopifyTold(
   const events: TimelineEntry[] = [];
   const data = told.data;
   if (told.fulfilled && !row.fulfillmentId) {
-    const { fulfillmentId, found, notified } = told.fulfilled;
+    const { fulfillmentId, found, notified, waybill } = told.fulfilled;
     patch.fulfillmentId = fulfillmentId;
     events.push({
       kind: EVENT.fulfilled,
       message: found
-        ? `Shopify already had this order's fulfillment with waybill ${told.ttn ?? row.ttn}: it was kept, not made again.`
+        ? `Shopify already had this order's fulfillment with waybill ${waybill ?? told.ttn ?? row.ttn}: it was kept, not made again.`
         : notified
           ? `Fulfilled in Shopify with waybill ${told.ttn ?? row.ttn}. Shopify told the buyer.`
           : `Fulfilled in Shopify with waybill ${told.ttn ?? row.ttn}. The buyer was not told, as Settings says.`,

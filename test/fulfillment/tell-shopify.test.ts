@@ -152,6 +152,14 @@ describe("a lost answer never leaves a dead waybill", () => {
       fulfillmentDueAt: null,
     });
     expect(JSON.parse(after.waybills!)).toEqual([TTN, NEW_TTN]);
+    // Both written at the worker's one clock reading: compared as a set.
+    const told = await db.orderEvent.findMany({
+      where: { orderId: row.id, kind: { in: ["fulfilled", "tracking_updated"] } },
+    });
+    expect(told.map((event) => event.message).sort()).toEqual([
+      `Shopify already had this order's fulfillment with waybill ${TTN}: it was kept, not made again.`,
+      `Shopify's tracking now shows waybill ${NEW_TTN}.`,
+    ]);
     const fulfillment = store.fulfillments.get(order.fulfillmentIds[0]!)!;
     expect(fulfillment.trackingInfo.map((info) => info.number)).toEqual([NEW_TTN]);
   });
