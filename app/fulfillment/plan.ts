@@ -167,9 +167,11 @@ const numbersOf = (fulfillment: PictureFulfillment) =>
   fulfillment.trackingInfo.flatMap((info) => (info.number ? [info.number] : []));
 
 /**
- * Decides the next step for one shipped order. `found` comes first, so a call whose answer was lost never
- * makes a second fulfillment; nothing is fulfilled in part while another piece at the location is held, so
- * one fulfillment carries the whole shipment.
+ * Decides the next step for one shipped order. `found` comes first (by any waybill the order has had), so a
+ * call whose answer was lost never makes a second fulfillment. With what the warehouse was sent known, only
+ * those SKUs and units are fulfilled, and what else the order holds at the location is named as unshipped;
+ * nothing is fulfilled in part while another piece of the shipment at the location is held, so one
+ * fulfillment carries the whole shipment.
  */
 export function planFulfilment(picture: FulfillmentPicture, target: FulfilmentTarget): FulfilmentPlan {
   const atLocation = picture.fulfillmentOrders.filter((fo) => fo.locationId === target.locationId);
