@@ -4,6 +4,7 @@
 // or must wait for Shopify. Exactly once without Shopify's help: the fulfillment is read before it is made
 // (fulfil.server.ts), so a call whose answer was lost finds what it made instead of making it again.
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
+import { z } from "zod";
 import { applyToOrder } from "../orders/commit.server";
 import type { ShopifyTold } from "../orders/state-machine";
 import { ORDER_STATE } from "../orders/states";
@@ -28,18 +29,20 @@ const fulfillmentEventFor = (carrierStatusId: string) => novaPoshtaEventStatus(c
  * one held or still out, is not in it). Null when it cannot be read: then all that remains is fulfilled.
  */
 function shippedOf(row: OrderRow): Array<{ sku: string; count: number }> | null {
+  let sent: unknown;
   try {
-    const sent = row.sentOrder ? (JSON.parse(row.sentOrder) as { products?: unknown }) : {};
-    if (!Array.isArray(sent.products)) return null;
-    const lines = sent.products.map((product: { sku?: unknown; count?: unknown }) => ({
-      sku: typeof product.sku === "string" ? product.sku : "",
-      count: Number(product.count),
-    }));
-    return lines.every((line) => line.sku && Number.isInteger(line.count)) ? lines : null;
+    sent = row.sentOrder ? JSON.parse(row.sentOrder) : null;
   } catch {
     return null;
   }
+  const parsed = sentProductsSchema.safeParse(sent);
+  return parsed.success ? parsed.data.products : null;
 }
+
+/** The products of a body sent (counts go as numeric strings on the wire). */
+const sentProductsSchema = z.object({
+  products: z.array(z.object({ sku: z.string().min(1), count: z.coerce.number().int().nonnegative() })),
+});
 
 /** What an order that goes by no carrier we know is flagged with: there is no tracking page to give. */
 const NO_CARRIER = {
