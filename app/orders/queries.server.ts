@@ -136,6 +136,23 @@ export function parseFulfillmentProblem(text: string | null | undefined): Fulfil
   return { code, message, text: parsed.data.text ?? storedText(message) };
 }
 
+/** An item the Shopify order still holds at the warehouse location that the warehouse did not ship. */
+export interface UnshippedItem {
+  sku: string | null;
+  title: string;
+  quantity: number;
+}
+
+const unshippedSchema = z.array(
+  z.object({ sku: z.string().nullable(), title: z.string(), quantity: z.number().int().positive() }),
+);
+
+/** The stored list of what was left unshipped; empty when none is kept or it does not read. */
+export function parseUnshipped(text: string | null | undefined): UnshippedItem[] {
+  const parsed = unshippedSchema.safeParse(parseJson(text));
+  return parsed.success ? parsed.data : [];
+}
+
 /** Where an order is once the warehouse has it: its stage, waybill and the statuses last reported. */
 export interface ShipmentView {
   /** null: the warehouse has not picked it yet (or does not have it). */
@@ -165,6 +182,8 @@ export interface FulfillmentView {
   /** Due, but no location stands for the warehouse yet (Settings): nothing can be fulfilled until then. */
   waitingForLocation: boolean;
   problem: FulfillmentProblem | null;
+  /** Left unfulfilled in Shopify: the warehouse did not ship it (an edit it refused, held or not yet taken). */
+  unshipped: UnshippedItem[];
 }
 
 const shipmentColumns = {
@@ -180,6 +199,7 @@ const shipmentColumns = {
   fulfillmentEvent: true,
   fulfillmentDueAt: true,
   fulfillmentProblem: true,
+  unshipped: true,
 } as const satisfies Prisma.WarehouseOrderSelect;
 
 type ShipmentColumns = Prisma.WarehouseOrderGetPayload<{ select: typeof shipmentColumns }>;
@@ -241,6 +261,7 @@ function fulfillmentOf(row: ShipmentColumns, tracking: TrackingContext): Fulfill
     due: row.fulfillmentDueAt !== null,
     dueAt: row.fulfillmentDueAt,
     problem: parseFulfillmentProblem(row.fulfillmentProblem),
+    unshipped: parseUnshipped(row.unshipped),
   };
 }
 

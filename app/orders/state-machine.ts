@@ -2,7 +2,8 @@
 // webhook, a merchant's action, the warehouse's answer), the columns to change and the timeline events.
 // Pure: callers read the row, apply the patch conditionally on the version they read, and re-read on a clash.
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
-import { shopifyNeed } from "../fulfillment/need";
+import { shopifyNeed, withWaybills } from "../fulfillment/need";
+import type { UnshippedLine } from "../fulfillment/plan";
 import { message, type Message } from "../i18n/message";
 import type { HoldReason, MappingResult } from "./mapping";
 import { percent } from "../reference/types";
@@ -40,6 +41,8 @@ export type OrderFacts = Pick<
       | "fulfillmentEvent"
       | "fulfillmentProblem"
       | "fulfillmentAttempts"
+      | "waybills"
+      | "unshipped"
     >
   >;
 
@@ -74,6 +77,8 @@ export type OrderPatch = Partial<
     | "fulfilledTtn"
     | "fulfillmentEvent"
     | "fulfillmentProblem"
+    | "waybills"
+    | "unshipped"
   >
 >;
 
@@ -129,6 +134,8 @@ export type OrderInput =
   | { type: "status_reported"; report: StatusReport }
   /** The warehouse's returns register holds a return of this order, seen for the first time (app/returns/). */
   | { type: "return_booked"; booked: BookedReturn }
+  /** A fulfillment is about to be asked for with this waybill: kept in the order's waybills first. */
+  | { type: "waybill_used"; ttn: string }
   /** What the Shopify side did for the order (app/fulfillment/), and how it reads carrier statuses. */
   | { type: "shopify_told"; told: ShopifyTold; eventFor: (carrierStatusId: string) => string | null }
   /** The merchant asks for the Shopify side again after a problem. */
@@ -137,11 +144,19 @@ export type OrderInput =
 /** What the Shopify side did for an order in one step. */
 export interface ShopifyTold {
   /** The fulfillment made, or found (an earlier call's answer was lost) carrying the order's waybill. */
-  fulfilled?: { fulfillmentId: string; found: boolean; notified: boolean };
+  fulfilled?: {
+    fulfillmentId: string;
+    found: boolean;
+    notified: boolean;
+    /** Found: the waybill it carries (an earlier one of the order's, when the warehouse changed it since). */
+    waybill?: string;
+  };
   /** The waybill Shopify now shows (made with the fulfillment, or updated on it). */
   ttn?: string;
   /** The fulfillment event status sent. */
   event?: string;
+  /** With `fulfilled`: what the Shopify order still holds at the location that the warehouse did not ship. */
+  unshipped?: UnshippedLine[];
   /** A problem only the merchant can solve: the order waits for them. */
   problem?: { code: string; message: string; text: Message };
   /** Shopify could not be reached or asked us to wait: tried again at `retryAt`, counting an attempt. */
@@ -292,6 +307,10 @@ export function transition(row: OrderFacts, input: OrderInput, now: Date): Trans
       return returnBooked(row, input.booked, now);
     case "shopify_told":
       return shopifyTold(row, input.told, input.eventFor, now);
+    case "waybill_used": {
+      const waybills = withWaybills(row, [input.ttn]);
+      return waybills ? { patch: { waybills }, events: [] } : noChange();
+    }
     case "shopify_retry":
       if (!row.fulfillmentProblem) return refuse("nothingForShopify");
       return {
@@ -326,15 +345,23 @@ function shopifyTold(
   const events: TimelineEntry[] = [];
   const data = told.data;
   if (told.fulfilled && !row.fulfillmentId) {
-    const { fulfillmentId, found, notified } = told.fulfilled;
+    const { fulfillmentId, found, notified, waybill } = told.fulfilled;
     patch.fulfillmentId = fulfillmentId;
     events.push({
       kind: EVENT.fulfilled,
       text: said(found ? "fulfillmentFound" : notified ? "fulfilledNotified" : "fulfilledSilently", {
-        ttn: told.ttn ?? row.ttn ?? "",
+        ttn: (found ? waybill : undefined) ?? told.ttn ?? row.ttn ?? "",
       }),
       data,
     });
+    if (told.unshipped?.length) {
+      patch.unshipped = JSON.stringify(told.unshipped);
+      events.push({
+        kind: EVENT.unshipped,
+        text: said("unshipped", { items: unshippedList(told.unshipped) }),
+        data: { unshipped: told.unshipped },
+      });
+    }
   } else if (told.ttn && row.fulfillmentId && told.ttn !== row.fulfilledTtn) {
     events.push({
       kind: EVENT.trackingUpdated,
@@ -388,6 +415,16 @@ function shopifyTold(
   patch.fulfillmentAttempts = 0;
   patch.fulfillmentDueAt = shopifyNeed(after, eventFor) ? now : null;
   return { patch, events };
+}
+
+/** The items left unshipped as one list: "Title (SKU) × 2, Other × 1". */
+export function unshippedList(lines: UnshippedLine[]): string {
+  return lines
+    .map(
+      (line) =>
+        `${line.title || line.sku}${line.sku && line.title ? ` (${line.sku})` : ""} × ${line.quantity}`,
+    )
+    .join(", ");
 }
 
 const STAGE_EVENT: Record<Stage, { kind: EventKind; text: Message }> = {
@@ -449,6 +486,9 @@ function statusReported(row: OrderFacts, report: StatusReport, now: Date): Trans
   const ttnChanged = report.ttn !== "" && report.ttn !== (row.ttn ?? "");
   if (ttnChanged) {
     patch.ttn = report.ttn;
+    // Every waybill the order has had: a fulfillment made with an earlier one is still found as ours.
+    const waybills = withWaybills(row, [row.ttn, report.ttn]);
+    if (waybills) patch.waybills = waybills;
     events.push(
       row.ttn
         ? {

@@ -110,6 +110,8 @@ export const EVENT = {
   trackingUpdated: "tracking_updated",
   fulfillmentEvent: "fulfillment_event",
   fulfillmentProblem: "fulfillment_problem",
+  /** Fulfilled for what the warehouse shipped, with items of the Shopify order left unshipped. */
+  unshipped: "unshipped",
   awaitingCards: "awaiting_cards",
   cardsAccepted: "cards_accepted",
   branchFound: "branch_found",

@@ -17,6 +17,7 @@ import {
   InlineStack,
   Layout,
   Link,
+  List,
   Page,
   Select,
   Text,
@@ -94,6 +95,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
         due: order.fulfillment.due,
         waitingForLocation: order.fulfillment.waitingForLocation,
         problem: order.fulfillment.problem?.text ?? null,
+        unshipped: order.fulfillment.unshipped,
       },
       mappedJson: json(order.mapped),
       sentOrderJson: json(order.sentOrder),
@@ -580,6 +582,8 @@ interface ShipmentProps {
     waitingForLocation: boolean;
     /** Shopify's own words about what it refused. */
     problem: Message | null;
+    /** What stays unfulfilled in Shopify because the warehouse did not ship it. */
+    unshipped: Array<{ sku: string | null; title: string; quantity: number }>;
   };
 }
 
@@ -670,6 +674,7 @@ function FulfillmentState({ shipment, fulfillment }: ShipmentProps) {
         <Text as="p">
           {fulfillment.ttn ? t("detail.fulfilledWith", { ttn: fulfillment.ttn }) : t("detail.fulfilled")}
         </Text>
+        {fulfillment.unshipped.length > 0 && <UnshippedBanner items={fulfillment.unshipped} />}
         {fulfillment.due && (
           <Text as="p" tone="subdued">
             {t("detail.fulfillmentDue")}
@@ -709,6 +714,31 @@ function FulfillmentState({ shipment, fulfillment }: ShipmentProps) {
           ? t("detail.fulfilledOnceWaybill")
           : t("detail.fulfilledOnceShipped")}
     </Text>
+  );
+}
+
+/** What the fulfillment left out because the warehouse did not ship it, item by item. */
+function UnshippedBanner({ items }: { items: ShipmentProps["fulfillment"]["unshipped"] }) {
+  const { t } = useTranslation("orders");
+  return (
+    <Banner tone="warning" title={t("detail.unshippedTitle")}>
+      <BlockStack gap="100">
+        <p>{t("detail.unshippedBody")}</p>
+        <List type="bullet">
+          {items.map((item) => (
+            <List.Item key={`${item.sku ?? ""}|${item.title}`}>
+              {item.sku
+                ? t("detail.unshippedItemSku", {
+                    title: item.title || item.sku,
+                    sku: item.sku,
+                    quantity: item.quantity,
+                  })
+                : t("detail.unshippedItem", { title: item.title, quantity: item.quantity })}
+            </List.Item>
+          ))}
+        </List>
+      </BlockStack>
+    </Banner>
   );
 }
 

@@ -296,6 +296,7 @@ describe("where an order is after the warehouse has it", () => {
         message: "Fulfillment order on hold.",
         text: storedText("Fulfillment order on hold."),
       },
+      unshipped: [],
     });
 
     expect(parseReportedStatus('{"id": 3, "name": "Отгружен"}')).toEqual({

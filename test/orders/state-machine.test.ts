@@ -663,6 +663,44 @@ describe("telling Shopify", () => {
     expect(again).toMatchObject({ fulfillmentProblem: null, fulfillmentDueAt: expect.any(Date) });
   });
 
+  it("keeps every waybill the order has had: each reported, and each a fulfillment is asked for with", async () => {
+    let row = await shipped();
+    expect(JSON.parse(row.waybills!)).toEqual(["20450000000001"]);
+    row = await drive(row, { type: "waybill_used", ttn: "2045 0000 000001" });
+    expect(JSON.parse(row.waybills!)).toEqual(["20450000000001"]);
+    row = await drive(row, {
+      type: "status_reported",
+      report: {
+        stage: "shipped",
+        known: true,
+        ttn: "20450000000002",
+        warehouseStatus: { id: "3", name: "Отгружен", date: "" },
+        carrierStatus: { id: "", name: "", date: "" },
+        record: {},
+      },
+    });
+    expect(JSON.parse(row.waybills!)).toEqual(["20450000000001", "20450000000002"]);
+  });
+
+  it("flags what the warehouse did not ship, on the order and its timeline", async () => {
+    const made = await drive(
+      await shipped(),
+      told({
+        fulfilled: { fulfillmentId: "gid://shopify/Fulfillment/3", found: false, notified: true },
+        ttn: "20450000000001",
+        unshipped: [
+          { sku: "CUP-KARP-BLUE", title: "Чашка", quantity: 1 },
+          { sku: null, title: "Листівка", quantity: 2 },
+        ],
+      }),
+    );
+    expect(JSON.parse(made.unshipped!)).toHaveLength(2);
+    const events = await db().orderEvent.findMany({ where: { orderId: made.id, kind: "unshipped" } });
+    expect(events.map((event) => readTexts(event.message))).toEqual([
+      [message("orders:timeline.unshipped", { items: "Чашка (CUP-KARP-BLUE) × 1, Листівка × 2" })],
+    ]);
+  });
+
   it("tries again after a failure, and hands the order to the merchant after MAX_ATTEMPTS", async () => {
     let row = await shipped();
     const failure = (i: number) =>

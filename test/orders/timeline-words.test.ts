@@ -206,6 +206,14 @@ function everyTransition(): Transition[] {
     told({}, { fulfilled: { fulfillmentId: "f", found: true, notified: false }, ttn: "20450000000001" }),
     told({}, { fulfilled: { fulfillmentId: "f", found: false, notified: true }, ttn: "20450000000001" }),
     told({}, { fulfilled: { fulfillmentId: "f", found: false, notified: false }, ttn: "20450000000001" }),
+    told(
+      {},
+      {
+        fulfilled: { fulfillmentId: "f", found: false, notified: true },
+        ttn: "20450000000001",
+        unshipped: [{ sku: "CUP-KARP-BLUE", title: "Чашка", quantity: 1 }],
+      },
+    ),
     told({ fulfillmentId: "f", fulfilledTtn: "20450000000001" }, { ttn: "20450000000002" }),
     ...shopifyStatuses.map((event) => told({ fulfillmentId: "f" }, { event })),
     ...[...FULFILLMENT_PROBLEMS, "no_carrier"].map((code) =>

@@ -138,4 +138,35 @@ describe("orders pages in Ukrainian", () => {
     expect(row).toContain(ukrainian);
     expect(row).not.toContain(english);
   });
+
+  it("an order shipped in part lists in Ukrainian what stays unfulfilled in Shopify", async () => {
+    const { db } = appContext();
+    const order = await driveOrder(
+      await seedOrder(db, { shop: SHOP, number: 1004, state: "accepted", idOrderFF: "77002" }),
+      statusReport("Отгружен", "shipped", "20450000000001"),
+      {
+        type: "shopify_told",
+        eventFor: () => null,
+        told: {
+          fulfilled: { fulfillmentId: "gid://shopify/Fulfillment/9", found: false, notified: true },
+          ttn: "20450000000001",
+          unshipped: [
+            { sku: "CUP-KARP-BLUE", title: "Чашка «Карпати»", quantity: 1 },
+            { sku: null, title: "Листівка", quantity: 2 },
+          ],
+        },
+      },
+    );
+    const admin = await pages.adminIn("uk");
+    const { page } = admin;
+    await admin.open(`/app/orders/${order.id}`);
+
+    const shipment = await textOf(page.getByRole("region", { name: "На складі" }));
+    expect(shipment).toContain("Відправлено не все, що є в замовленні");
+    expect(shipment).toContain("Чашка «Карпати» (артикул CUP-KARP-BLUE) × 1");
+    expect(shipment).toContain("Листівка × 2");
+    expect(await textOf(page.locator('[data-event-kind="unshipped"]'))).toContain(
+      "Відправлено частковоСклад відправив менше, ніж є в замовленні в Shopify",
+    );
+  });
 });

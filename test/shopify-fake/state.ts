@@ -92,6 +92,11 @@ export type FulfillmentRecord = Text<"id" | "name" | "displayStatus" | "createdA
     trackingInfo: Array<NullableText<"number" | "url" | "company">>;
     notifyCustomer: boolean;
     events: FulfillmentEventRecord[];
+    /**
+     * The e-mails Shopify sent the buyer about this fulfillment: the shipping confirmation when it was made
+     * with notifyCustomer, a shipping update at each tracking change once the buyer is notified.
+     */
+    buyerEmails: Array<{ kind: "shipping_confirmation" | "shipping_update"; trackingNumbers: string[] }>;
   };
 
 export class FakeState {
