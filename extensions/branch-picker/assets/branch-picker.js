@@ -135,6 +135,11 @@
       const url = `${proxy}/${path}?${query}`;
       if (answers.has(url)) return answers.get(url);
       const response = await fetch(url, { headers: { Accept: "application/json" } });
+      // 503 with `retryAfterSeconds`: the list is being prepared; asked again, so never kept.
+      if (response.status === 503) {
+        const wait = await response.json().catch(() => null);
+        if (wait && wait.retryAfterSeconds) return wait;
+      }
       if (!response.ok) throw new Error(`${path} answered ${response.status}`);
       const answer = await response.json();
       if (answers.size > 100) answers.clear();
@@ -209,11 +214,17 @@
         close();
         chosen(option);
       }
-      async function run(text) {
+      async function run(text, tries = 0) {
         const mine = ++asked;
         try {
           const result = await search(text);
           if (mine !== asked) return;
+          // Being prepared: asked again a few times (typing or closing cancels it), then typed by hand.
+          if (result.retryAfterSeconds && tries < 5) {
+            announce(result.message || "");
+            timer = window.setTimeout(() => void run(text, tries + 1), result.retryAfterSeconds * 1000);
+            return;
+          }
           if (result.ready === false) {
             state.freeText = true;
             show([], null);
