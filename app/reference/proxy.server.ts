@@ -4,7 +4,8 @@
 // answers are small (a page of hits with only what the picker shows), cacheable (the same question gets the
 // same answer until the data changes), rate limited per visitor, and never another shop's data: the shop
 // comes from the signed query. A request never builds the search (store.server.ts): while the shop's set is
-// being built it is answered 503 "not ready, try again" with Retry-After, which the picker asks again after.
+// being built it is answered 202 "not ready, try again" with Retry-After, which the picker asks again after
+// (202, not 503: a browser logs every 4xx and 5xx answer as an error in the shop's console).
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Clock } from "../context.server";
@@ -185,8 +186,23 @@ function refusedForRate(
   );
 }
 
+/** "Київська обл." per locale and oblast: a translation costs more than the rest of a city's answer, and
+ * Ukraine has a few dozen oblasts (bounded anyway, should a set bring odd ones). */
+const areaLabels = new Map<string, string>();
+
+function areaLabel(area: string, locale: Locale): string {
+  const key = `${locale}|${area}`;
+  let label = areaLabels.get(key);
+  if (label === undefined) {
+    label = i18nFor(locale).t("storefront:area", { area });
+    if (areaLabels.size >= 1_000) areaLabels.clear();
+    areaLabels.set(key, label);
+  }
+  return label;
+}
+
 export function cityLabel(city: CarrierCity, locale: Locale): string {
-  const area = city.area ? i18nFor(locale).t("storefront:area", { area: city.area }) : undefined;
+  const area = city.area ? areaLabel(city.area, locale) : undefined;
   return [city.name, city.kind, area].filter(Boolean).join(", ");
 }
 
@@ -238,8 +254,9 @@ function notReady(request: Request, locale: Locale, list: "cities" | "branches")
 }
 
 /**
- * The shop's set is there but its search is still being built: 503 with Retry-After, never cached, and the
- * body the picker reads (`ready: false` with `retryAfterSeconds`): it asks again after that many seconds.
+ * The shop's set is there but its search is still being built: 202 Accepted with Retry-After, never cached,
+ * and the body the picker reads (`ready: false` with `retryAfterSeconds`): it asks again after that many
+ * seconds. A picker that knows only `ready: false` lets the buyer type, as for a shop without data.
  */
 function building(locale: Locale, list: "cities" | "branches"): Response {
   return json(
@@ -250,7 +267,7 @@ function building(locale: Locale, list: "cities" | "branches"): Response {
       message: i18nFor(locale).t("storefront:building"),
     },
     {
-      status: 503,
+      status: 202,
       headers: { "Retry-After": String(BUILDING_RETRY_SECONDS), "Cache-Control": "no-store" },
     },
   );

@@ -1,7 +1,7 @@
 // The branch picker's app proxy routes over loopback HTTP, with queries signed as Shopify's proxy signs them:
 // a missing, wrong or stale signature gets no data; bad input a 400 that says which parameter; answers small,
 // cacheable (ETag, 304) and per shop; a visitor who asks too fast gets 429 with Retry-After, whatever
-// X-Forwarded-For they write; while the search is being built, 503 "not ready, try again", one build for all.
+// X-Forwarded-For they write; while the search is being built, 202 "not ready, try again", one build for all.
 // Visitors are told apart by the address they connect from: each uses its own loopback address (127.0.0.N).
 import { API_SECRET_KEY } from "@shopify/shopify-api/test-helpers";
 import { get } from "node:http";
@@ -297,11 +297,11 @@ describe("the rate limit", () => {
 });
 
 describe("while the search is being built", () => {
-  it("answers 503 'not ready, try again' at once, builds once for a burst, then answers", async () => {
+  it("answers 202 'not ready, try again' at once, builds once for a burst, then answers", async () => {
     forgetReferenceSearches();
     const builds = referenceSearchStats().builds;
     const first = await ask("cities", { q: "Київ", locale: "uk" });
-    expect(first.status).toBe(503);
+    expect(first.status).toBe(202);
     expect(first.headers.get("retry-after")).toBe("2");
     expect(first.headers.get("cache-control")).toBe("no-store");
     const body = (await first.json()) as Record<string, unknown>;
@@ -320,10 +320,10 @@ describe("while the search is being built", () => {
       ),
     );
     for (const response of burst) {
-      expect([200, 503]).toContain(response.status);
+      expect([200, 202]).toContain(response.status);
       const answer = (await response.json()) as { ready: boolean; retryAfterSeconds?: number };
       expect(answer.ready).toBe(response.status === 200);
-      if (response.status === 503) expect(answer.retryAfterSeconds).toBe(2);
+      if (response.status === 202) expect(answer.retryAfterSeconds).toBe(2);
     }
     await vi.waitFor(
       async () => expect((await ask("cities", { q: "Київ", locale: "uk" })).status).toBe(200),
@@ -339,7 +339,7 @@ describe("while the search is being built", () => {
   it("says so in the branches' shape too, in English by default", async () => {
     forgetReferenceSearches();
     const response = await ask("branches", { city: KYIV_CITY_REF });
-    expect(response.status).toBe(503);
+    expect(response.status).toBe(202);
     expect(await response.json()).toMatchObject({
       ready: false,
       retryAfterSeconds: 2,

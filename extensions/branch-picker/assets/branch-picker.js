@@ -135,15 +135,11 @@
       const url = `${proxy}/${path}?${query}`;
       if (answers.has(url)) return answers.get(url);
       const response = await fetch(url, { headers: { Accept: "application/json" } });
-      // 503 with `retryAfterSeconds`: the list is being prepared; asked again, so never kept.
-      if (response.status === 503) {
-        const wait = await response.json().catch(() => null);
-        if (wait && wait.retryAfterSeconds) return wait;
-      }
       if (!response.ok) throw new Error(`${path} answered ${response.status}`);
       const answer = await response.json();
       if (answers.size > 100) answers.clear();
-      answers.set(url, answer);
+      // `retryAfterSeconds`: the list is being prepared and is asked for again, so not kept.
+      if (!answer.retryAfterSeconds) answers.set(url, answer);
       return answer;
     }
 
