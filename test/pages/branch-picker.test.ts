@@ -173,9 +173,10 @@ describe("the branch picker on the cart page", () => {
     await expect
       .poll(live)
       .toBe(`Saved: Nova Poshta branch, Київ, місто, Київська region, ${chosen.description}`);
-    // Every search went through the proxy and was answered.
+    // Every search went through the proxy and was answered (202 for the first: this process had not built
+    // the shop's list yet, and the picker asked again).
     expect(storefront.proxied.length).toBeGreaterThan(0);
-    expect(storefront.proxied.every((request) => request.status === 200)).toBe(true);
+    expect(storefront.proxied.every((request) => [200, 202].includes(request.status))).toBe(true);
   });
 
   it("keeps the list closed when a search answers after Escape closed it", async () => {
