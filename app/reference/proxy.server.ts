@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Clock } from "../context.server";
 import type { Db } from "../db.server";
+import type { Log } from "../logger.server";
 import { TokenBuckets } from "../http/token-buckets";
 import { i18nFor } from "../i18n/i18n";
 import { DEFAULT_LOCALE, supportedLocale, type Locale } from "../i18n/locales";
@@ -20,6 +21,7 @@ import type { BranchKind, CarrierBranch, CarrierCity, ReferenceSearch } from "./
 export interface ProxyDeps {
   db: Db;
   clock: Clock;
+  log?: Log;
   /** Proxies in front of the app that append to X-Forwarded-For (env TRUSTED_PROXY_HOPS); 0 by default. */
   trustedProxyHops?: number;
 }
@@ -241,7 +243,7 @@ async function answer(
     shop,
     locale,
     query: queryObject(url),
-    search: () => referenceSearchStateFor(deps.db, shop),
+    search: () => referenceSearchStateFor(deps.db, shop, deps.log),
   });
 }
 

@@ -11,6 +11,7 @@
 // version (its first save finished), so a first save half-written is never searched.
 import { getHeapStatistics } from "node:v8";
 import type { Db } from "../db.server";
+import type { Log } from "../logger.server";
 import { env } from "../env.server";
 import { insertStatement, sqlQuery, sqlTransaction, type SqlArg } from "../db/sql.server";
 import type { WarehouseClient } from "../warehouse/client.server";
@@ -309,6 +310,8 @@ export interface SearchOptions {
    * the previous one while the new one builds: a buyer's type-ahead should not wait for a rebuild).
    */
   newest?: boolean;
+  /** Where a failed build and a search let go for the budget are told (the operator raises the budget). */
+  log?: Log;
 }
 
 /** Where a key's search stands for a caller that must not wait: the storefront. */
@@ -347,14 +350,14 @@ export async function referenceSearchForKey(
 }
 
 /** The shop's search as it stands now, never waiting for a build (which it asks for when one is due). */
-export async function referenceSearchStateFor(db: Db, shop: string): Promise<SearchState> {
+export async function referenceSearchStateFor(db: Db, shop: string, log?: Log): Promise<SearchState> {
   const set = await setOfShop(db, shop);
-  return set ? stateOf(db, set) : NONE;
+  return set ? stateOf(db, set, log) : NONE;
 }
 
-export async function referenceSearchStateForKey(db: Db, keyDigest: string): Promise<SearchState> {
+export async function referenceSearchStateForKey(db: Db, keyDigest: string, log?: Log): Promise<SearchState> {
   const set = await db.referenceSet.findUnique({ where: { keyDigest }, select: { version: true } });
-  return stateOf(db, { keyDigest, version: set?.version ?? 0 });
+  return stateOf(db, { keyDigest, version: set?.version ?? 0 }, log);
 }
 
 interface SetVersion {
@@ -387,15 +390,15 @@ function searchOf(
   const found = standing(set);
   if (!found) return null;
   if (found.current) return found.current;
-  const building = buildFor(db, set.keyDigest, set.version);
+  const building = buildFor(db, set.keyDigest, set.version, options.log);
   return found.previous && !options.newest ? found.previous : building;
 }
 
-function stateOf(db: Db, set: SetVersion): SearchState {
+function stateOf(db: Db, set: SetVersion, log: Log | undefined): SearchState {
   const found = standing(set);
   if (!found) return NONE;
   if (found.current) return { state: "ready", search: found.current };
-  void buildFor(db, set.keyDigest, set.version);
+  void buildFor(db, set.keyDigest, set.version, log);
   return found.previous ? { state: "ready", search: found.previous } : BUILDING;
 }
 
@@ -421,7 +424,7 @@ function standing({ keyDigest, version }: SetVersion): {
  * before it, so only one runs in the process at a time. Labelled with the version read before loading:
  * rows written during the load bump it past this one, so the next caller asks for another build.
  */
-function buildFor(db: Db, keyDigest: string, version: number): Promise<ReferenceSearch> {
+function buildFor(db: Db, keyDigest: string, version: number, log?: Log): Promise<ReferenceSearch> {
   const waiting = pending.get(keyDigest);
   if (waiting && waiting.version >= version) return waiting.search;
   const asked = generation;
@@ -434,7 +437,7 @@ function buildFor(db: Db, keyDigest: string, version: number): Promise<Reference
       const built = buildReferenceSearch(cities, branches);
       counters.builds++;
       const bytes = cities.length * BYTES_PER_CITY + branches.length * BYTES_PER_BRANCH;
-      if (asked === generation) keep(keyDigest, { version, search: built, bytes });
+      if (asked === generation) keep(keyDigest, { version, search: built, bytes }, log);
       return built;
     } finally {
       counters.running--;
@@ -445,16 +448,22 @@ function buildFor(db: Db, keyDigest: string, version: number): Promise<Reference
   const settle = () => {
     if (pending.get(keyDigest) === mine) pending.delete(keyDigest);
   };
-  // A failed build (the database unreachable) is asked for again by the next caller; a caller that does
-  // not wait (the storefront) has its failure handled here rather than left unhandled.
-  search.then(settle, settle);
+  // A failed build (the database unreachable) is asked for again by the next caller, never here: a caller
+  // that does not wait (the storefront) has its failure told and handled here rather than left unhandled.
+  search.then(settle, (error: unknown) => {
+    settle();
+    log?.warn(
+      { event: "reference.build_failed", keyDigest: keyDigest.slice(0, 12), version, err: error },
+      "the carrier reference search could not be built; the next search asks for it again",
+    );
+  });
   builderQueue = search.catch(() => undefined);
   return search;
 }
 
 /** Keeps a build's search (builds finish in the order asked, so a later version is never replaced by an
  * earlier one), then lets the least recently used go while the total is above the budget. */
-function keep(keyDigest: string, entry: Kept): void {
+function keep(keyDigest: string, entry: Kept, log: Log | undefined): void {
   kept.delete(keyDigest);
   kept.set(keyDigest, entry);
   const budget = budgetBytes();
@@ -467,6 +476,15 @@ function keep(keyDigest: string, entry: Kept): void {
     kept.delete(key);
     total -= each.bytes;
     counters.evictions++;
+    log?.warn(
+      {
+        event: "reference.search_evicted",
+        keyDigest: key.slice(0, 12),
+        budgetMb: Math.round(budget / MB),
+        keptMb: Math.round(total / MB),
+      },
+      "a carrier reference search was let go to stay within REFERENCE_SEARCH_BUDGET_MB; it is built again when next asked, so raise the budget if this repeats",
+    );
   }
 }
 

@@ -3,7 +3,9 @@
 // search rebuilt only when the set's version moves: by one builder, never in the caller's turn, and kept for
 // every active key within the memory budget.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { Writable } from "node:stream";
 import { appContext } from "../../app/context.server";
+import { createLogger } from "../../app/logger.server";
 import { fromWarehouseRecords } from "../../app/reference/records";
 import * as search from "../../app/reference/search";
 import {
@@ -53,6 +55,19 @@ const branch = (
   working: true,
   ...fields,
 });
+
+/** A logger whose lines the test reads. */
+function recordingLog() {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split("\n").filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { log: createLogger({ level: "info", destination }), lines };
+}
 
 async function withKey(shop: string, keyDigest: string | null) {
   await appContext().db.shopSettings.create({ data: { shop, apiKeyDigest: keyDigest } });
@@ -241,9 +256,13 @@ describe("the in-memory search", () => {
     // Each set is estimated at 600 + 10 × 1,000 bytes: room for two.
     setReferenceSearchBudget(2 * 10_600);
     const evictions = referenceSearchStats().evictions;
-    for (const key of keys) await referenceSearchForKey(db, key);
+    const { log, lines } = recordingLog();
+    for (const key of keys) await referenceSearchForKey(db, key, { log });
     expect(builds()).toBe(3);
     expect(referenceSearchStats()).toMatchObject({ sets: 2, evictions: evictions + 1 });
+    // The operator hears of it, with the budget to raise.
+    await vi.waitFor(() => expect(lines.map((line) => line.event)).toEqual(["reference.search_evicted"]));
+    expect(lines[0]).toMatchObject({ keyDigest: "k1", budgetMb: 0, level: "warn" });
     await referenceSearchForKey(db, "k2");
     await referenceSearchForKey(db, "k3");
     expect(builds()).toBe(3);
@@ -273,6 +292,21 @@ describe("the in-memory search", () => {
     expect(builds()).toBe(1);
     expect(await referenceSearchStateForKey(db, KEY)).toEqual({ state: "ready", search: waited });
     expect(await referenceSearchStateForKey(db, OTHER_KEY)).toEqual({ state: "none" });
+  });
+
+  it("tells a failed build, and builds again for the next caller", async () => {
+    const { db } = appContext();
+    await saveReferenceSet(db, KEY, { cities: [city("c-1", "Київ")], branches: [] }, at(0));
+    vi.mocked(search.buildReferenceSearch).mockImplementationOnce(() => {
+      throw new Error("out of memory, say");
+    });
+    const { log, lines } = recordingLog();
+    await expect(referenceSearchForKey(db, KEY, { log })).rejects.toThrow("out of memory, say");
+    await vi.waitFor(() => expect(lines.map((line) => line.event)).toEqual(["reference.build_failed"]));
+    expect(referenceSearchStats().building).toBe(0);
+    expect(await referenceSearchStateForKey(db, KEY, log)).toEqual({ state: "building" });
+    expect(await referenceSearchForKey(db, KEY)).not.toBeNull();
+    expect(builds()).toBe(2);
   });
 
   it("builds one set at a time, in the order asked", async () => {
