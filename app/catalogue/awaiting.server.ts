@@ -96,7 +96,12 @@ export async function parkOrdersAwaitingCards(
   return go;
 }
 
-/** Makes due again the shop's parked orders whose cards the warehouse has now all accepted. */
+/**
+ * Makes due again the shop's parked orders that no longer wait for any card: the warehouse has accepted or
+ * listed every one of them, or a card stopped being awaited otherwise (its product was deleted, its SKU is
+ * now shared or no longer in the map). Called after every change that can end a wait: a card sent, a
+ * product webhook, a page of the full sync, a ReportSklad kept on the map.
+ */
 export async function releaseOrdersWithCards(
   deps: { db: Db; clock: () => Date },
   shop: string,
@@ -108,25 +113,65 @@ export async function releaseOrdersWithCards(
   });
   if (!parked.length) return 0;
   const pending = await pendingCards(db, shop);
+  const waited = parked.map((order) => ({ ...order, skus: awaitedSkus(order.awaitingCards) }));
+  const atWarehouse = await cardsAtWarehouse(db, shop, [...new Set(waited.flatMap((order) => order.skus))]);
   const now = deps.clock();
   const events: OrderEventInput[] = [];
-  for (const order of parked) {
-    const skus = JSON.parse(order.awaitingCards!) as string[];
+  for (const order of waited) {
+    const { skus } = order;
     if (skus.some((sku) => pending.has(sku))) continue;
     const released = await db.warehouseOrder.updateMany({
       where: { id: order.id, version: order.version, state: ORDER_STATE.ready },
       data: { awaitingCards: null, nextAttemptAt: now, version: { increment: 1 } },
     });
     if (!released.count) continue;
-    events.push({
-      shop,
-      orderId: order.id,
-      at: now,
-      kind: EVENT.cardsAccepted,
-      message: "The warehouse now has this order's product cards; the order goes with the next batch.",
-      data: { skus },
-    });
+    const notAwaited = skus.filter((sku) => !atWarehouse.has(sku));
+    events.push(
+      notAwaited.length
+        ? {
+            shop,
+            orderId: order.id,
+            at: now,
+            kind: EVENT.cardsNotAwaited,
+            message:
+              "This order no longer waits for product cards: their products were deleted in Shopify, or their SKUs changed or are shared by several variants, so the cards are not sent; the order goes with the next batch.",
+            data: { skus, notAwaited },
+          }
+        : {
+            shop,
+            orderId: order.id,
+            at: now,
+            kind: EVENT.cardsAccepted,
+            message: "The warehouse now has this order's product cards; the order goes with the next batch.",
+            data: { skus },
+          },
+    );
   }
   await recordEvents(db, events);
   return events.length;
+}
+
+/** The SKUs a parked order waits for, as its row keeps them (a JSON array; anything else: none). */
+function awaitedSkus(stored: string | null): string[] {
+  try {
+    const skus: unknown = JSON.parse(stored ?? "[]");
+    return Array.isArray(skus) ? skus.filter((sku): sku is string => typeof sku === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Of `skus`, those a live card of the shop has at the warehouse: accepted from us, or listed by its report. */
+async function cardsAtWarehouse(db: Db, shop: string, skus: string[]): Promise<Set<string>> {
+  if (!skus.length) return new Set();
+  const rows = await db.catalogueItem.findMany({
+    where: {
+      shop,
+      deletedAt: null,
+      sku: { in: skus },
+      OR: [{ sentAt: { not: null } }, { warehouseQuantity: { not: null } }],
+    },
+    select: { sku: true },
+  });
+  return new Set(rows.map((row) => row.sku!));
 }

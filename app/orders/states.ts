@@ -112,6 +112,7 @@ export const EVENT = {
   fulfillmentProblem: "fulfillment_problem",
   awaitingCards: "awaiting_cards",
   cardsAccepted: "cards_accepted",
+  cardsNotAwaited: "cards_not_awaited",
   branchFound: "branch_found",
   cityFound: "city_found",
 } as const;
