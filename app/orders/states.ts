@@ -113,6 +113,7 @@ export const EVENT = {
   awaitingCards: "awaiting_cards",
   cardsAccepted: "cards_accepted",
   cardsNotAwaited: "cards_not_awaited",
+  dataErased: "data_erased",
   branchFound: "branch_found",
   cityFound: "city_found",
 } as const;
