@@ -84,10 +84,11 @@ export const PERSONAL_DATA_SOURCES: PersonalDataSource[] = [
       });
       return count;
     },
+    // The retention also drops the customer's id: nothing is left that a request could need it to find.
     async eraseOrders(db, shop, orders, at) {
       const { count } = await db.warehouseOrder.updateMany({
         where: { shop, id: { in: orders.map((order) => order.id) } },
-        data: erasedOrderColumns(at),
+        data: { ...erasedOrderColumns(at), customerId: null },
       });
       return count;
     },

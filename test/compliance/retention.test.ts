@@ -98,7 +98,13 @@ describe("customer details of finished orders", { timeout: 120_000 }, () => {
       return order.dataErasedAt ? order : null;
     }, "the delivered order's details to be removed");
     expect(erased.shopifyOrder!.payload).toBe("{}");
-    expect(erased).toMatchObject({ mapped: null, sentOrder: null, state: "accepted", stage: "delivered" });
+    expect(erased).toMatchObject({
+      mapped: null,
+      sentOrder: null,
+      customerId: null,
+      state: "accepted",
+      stage: "delivered",
+    });
     expect(erased.idOrderFF).not.toBeNull();
     const texts = JSON.stringify(erased.events);
     expect(texts).not.toMatch(/Коваленко|Хрещатик|380671234567/);
