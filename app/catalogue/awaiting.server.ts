@@ -107,8 +107,11 @@ export async function releaseOrdersWithCards(
   shop: string,
 ): Promise<number> {
   const { db } = deps;
+  // Parked orders are not due (nextAttemptAt null), which the (shop, state, nextAttemptAt) index finds
+  // without reading the shop's due orders: this runs after every product webhook and stock report. One
+  // made due meanwhile is looked at again when it is claimed.
   const parked = await db.warehouseOrder.findMany({
-    where: { shop, state: ORDER_STATE.ready, awaitingCards: { not: null } },
+    where: { shop, state: ORDER_STATE.ready, nextAttemptAt: null, awaitingCards: { not: null } },
     select: { id: true, awaitingCards: true, version: true },
   });
   if (!parked.length) return 0;
