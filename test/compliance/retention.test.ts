@@ -120,6 +120,16 @@ describe("customer details of finished orders", { timeout: 120_000 }, () => {
     expect(detail).toMatchObject({ idOrder: erased.idOrder, sentOrder: null, mapped: null });
     expect(detail!.dataErasedAt).toEqual(erased.dataErasedAt);
 
+    // A late webhook for the erased order (a refund, an archive) brings nothing back.
+    const later = new Date(Date.now() + 60_000).toISOString();
+    await flow.post({
+      topic: "orders/updated",
+      payload: orderPayload(6101, { updated_at: later, note: "Повернення коштів" }),
+    });
+    const after = await orderOf(6101);
+    expect(after.shopifyOrder!.payload).toBe("{}");
+    expect(after).toMatchObject({ mapped: null, sentOrder: null, pending: null });
+
     await runAt(141);
     await eventually(async () => (await orderOf(6102)).dataErasedAt, "the returned order's details to go");
     expectKept(await orderOf(6103));
