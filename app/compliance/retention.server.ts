@@ -13,7 +13,8 @@ import { message, type Message } from "../i18n/message";
 import { ORDER_STATE, STAGE } from "../orders/states";
 import { EVENT, recordEvents } from "../orders/timeline.server";
 import { requestRun, scheduledKind, type ScheduledRun } from "../work/schedule.server";
-import type { ShopWork, WorkKind } from "../work/steps";
+import { shopIsActive } from "../shops/lifecycle.server";
+import type { PeriodicTask, ShopWork, WorkKind } from "../work/steps";
 import { eraseOrdersPersonalData } from "./personal-data.server";
 
 /** The ShopSchedule kind of the retention sweep. */
@@ -216,4 +217,67 @@ export async function savePersonalDataDays(
   }
   await requestPersonalDataRun(db, shop, deps.clock());
   return { ok: true, days };
+}
+
+/**
+ * The retention of installed shops whose loop does not run: the warehouse refused their key (paused), or
+ * none is saved. Their finished orders' details must go all the same, so the engine's sweep runs it for
+ * them. Each shop's schedule row is claimed by its version first, so two processes' sweeps never erase
+ * (and note on the timeline) the same orders twice.
+ */
+export const personalDataOfIdleShops: PeriodicTask = {
+  name: "personal_data_of_idle_shops",
+  everyMs: 3600_000,
+  async run(deps) {
+    const { db } = deps;
+    const idle = await db.shopSettings.findMany({
+      where: { OR: [{ pausedAt: { not: null } }, { apiKeyDigest: null }] },
+      select: { shop: true },
+    });
+    for (const { shop } of idle) {
+      if (!(await shopIsActive(db, shop))) continue;
+      const now = deps.clock();
+      const claimed = await claimRun(db, shop, now);
+      if (claimed === null) continue;
+      const { nextRunAt } = await erasePersonalDataDue({ ...deps, log: deps.log.child({ shop }) }, shop);
+      await db.shopSchedule.updateMany({
+        where: { shop, kind: PERSONAL_DATA_KIND, version: claimed },
+        data: {
+          nextRunAt: nextRunAt ?? new Date(now.getTime() + LOOK_AGAIN_MS),
+          lastRunAt: now,
+          lastError: null,
+        },
+      });
+    }
+  },
+};
+
+/**
+ * Takes the shop's retention run if it is due (its row moved a day on, its version raised); answers the
+ * version it now holds, or null when it is not due or another process took it.
+ */
+async function claimRun(db: Db, shop: string, now: Date): Promise<number | null> {
+  const later = new Date(now.getTime() + LOOK_AGAIN_MS);
+  const row = await db.shopSchedule.findUnique({
+    where: { shop_kind: { shop, kind: PERSONAL_DATA_KIND } },
+    select: { nextRunAt: true, version: true },
+  });
+  if (!row) {
+    try {
+      const created = await db.shopSchedule.create({
+        data: { shop, kind: PERSONAL_DATA_KIND, nextRunAt: later },
+        select: { version: true },
+      });
+      return created.version;
+    } catch (error) {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
+  if (row.nextRunAt > now) return null;
+  const { count } = await db.shopSchedule.updateMany({
+    where: { shop, kind: PERSONAL_DATA_KIND, version: row.version },
+    data: { nextRunAt: later, version: { increment: 1 } },
+  });
+  return count ? row.version + 1 : null;
 }

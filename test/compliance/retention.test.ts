@@ -2,7 +2,12 @@
 // warehouse simulator, then finished; the engine, on a clock the test moves forward by days, removes each
 // finished order's payload and personal fields once the shop's retention has passed, and nothing sooner.
 import { afterEach, describe, expect, it } from "vitest";
-import { erasedWords, PERSONAL_DATA_KIND, savePersonalDataDays } from "../../app/compliance/retention.server";
+import {
+  erasedWords,
+  PERSONAL_DATA_KIND,
+  personalDataOfIdleShops,
+  savePersonalDataDays,
+} from "../../app/compliance/retention.server";
 import { appContext } from "../../app/context.server";
 import { orderDetail } from "../../app/orders/queries.server";
 import { wakeWorker } from "../../app/work/worker.server";
@@ -166,5 +171,34 @@ describe("customer details of finished orders", { timeout: 120_000 }, () => {
     );
     const events = (await orderOf(6201)).events.filter((event) => event.kind !== "data_erased");
     expect(events.every((event) => event.message === erasedWords(30))).toBe(true);
+  });
+
+  it("go from a shop whose loop does not run (its key refused) by the engine's sweep, once", async () => {
+    aheadDays = 0;
+    flow = await startFlow();
+    await acceptedOrders(6301);
+    await finish(6301, "delivered", new Date());
+    await flow.worker.stop();
+    // The warehouse refused the key: no loop runs for the shop until a new one is saved.
+    await db().shopSettings.update({
+      where: { shop: SHOP },
+      data: { pausedAt: new Date(), pauseReason: "refused" },
+    });
+    const sweep = (days: number) =>
+      personalDataOfIdleShops.run({ ...appContext(), clock: () => new Date(Date.now() + days * DAY_MS) });
+
+    await sweep(89);
+    expectKept(await orderOf(6301));
+    // A day on, still not due: the sweep's own claim said when.
+    await db().shopSchedule.updateMany({
+      where: { shop: SHOP, kind: PERSONAL_DATA_KIND },
+      data: { nextRunAt: new Date(Date.now() + 89 * DAY_MS) },
+    });
+    // Two processes' sweeps at once: one claims the run, the other leaves it.
+    await Promise.all([sweep(91), sweep(91)]);
+    const erased = await orderOf(6301);
+    expect(erased.dataErasedAt).not.toBeNull();
+    expect(erased.shopifyOrder!.payload).toBe("{}");
+    expect(erased.events.filter((event) => event.kind === "data_erased")).toHaveLength(1);
   });
 });
