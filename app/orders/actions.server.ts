@@ -102,6 +102,7 @@ export async function correctOrder(
   if (!found) return answer(false, "noSuchOrder");
   const { shopifyOrder, ...row } = found;
   if (row.state === ORDER_STATE.cancelled) return answer(false, "orderCancelled");
+  if (row.dataErasedAt) return answer(false, "dataErased");
   const overrides = { ...orderOverridesSchema.parse(JSON.parse(row.overrides)), ...parsed.data };
   const order = storedShopifyOrder(row.id, shopifyOrder);
   await recordEvents(deps.db, [

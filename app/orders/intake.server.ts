@@ -218,6 +218,9 @@ async function updateOrder(deps: ServiceDeps, row: OrderRow, input: OrderWebhook
   const updatedAt = new Date(order.updated_at ?? order.created_at);
   const cancelled = isCancelled(input.topic, order);
   if (updatedAt < row.orderUpdatedAt) return "stale";
+  // Its customer's details were removed (finished long ago, or the customer asked): a later webhook (a
+  // refund, an archive) must not bring them back, and a finished order needs nothing from it.
+  if (row.dataErasedAt) return "unchanged";
   if (updatedAt.getTime() === row.orderUpdatedAt.getTime() && (!cancelled || row.cancelledAt))
     return "unchanged";
   const settings = await shopMapping(deps.db, input.shop, deps.log);
@@ -266,7 +269,9 @@ export async function applyChange(
       const current = rows[0];
       const newer = change.extra?.orderUpdatedAt;
       // Gone, or a newer version of the order was taken in meanwhile: this one has nothing to add.
-      if (!current || (newer && newer < current.orderUpdatedAt)) return { changes: [], events: [] };
+      // Its customer's details removed meanwhile: nothing of them is written back.
+      if (!current || current.dataErasedAt || (newer && newer < current.orderUpdatedAt))
+        return { changes: [], events: [] };
       let result: Transition | Refusal;
       if (change.cancelled) {
         const cancelledAt = new Date(change.order.cancelled_at ?? at);

@@ -434,6 +434,8 @@ export interface OrderDetail {
   submittedAt: Date | null;
   acceptedAt: Date | null;
   cancelledAt: Date | null;
+  /** When the customer's details were removed (the retention, or the customer's request); null: kept. */
+  dataErasedAt: Date | null;
   orderCreatedAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -502,6 +504,7 @@ export async function orderDetail(
     submittedAt: row.submittedAt,
     acceptedAt: row.acceptedAt,
     cancelledAt: row.cancelledAt,
+    dataErasedAt: row.dataErasedAt,
     orderCreatedAt: row.orderCreatedAt,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

@@ -114,6 +114,8 @@ export const EVENT = {
   unshipped: "unshipped",
   awaitingCards: "awaiting_cards",
   cardsAccepted: "cards_accepted",
+  cardsNotAwaited: "cards_not_awaited",
+  dataErased: "data_erased",
   branchFound: "branch_found",
   cityFound: "city_found",
 } as const;

@@ -81,6 +81,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       nextAttemptAt: time(order.nextAttemptAt),
       placedAt: time(order.orderCreatedAt),
       acceptedAt: time(order.acceptedAt),
+      dataErasedAt: time(order.dataErasedAt),
       holdReasons: order.holdReasons,
       overrides: order.overrides,
       shipment: {
@@ -245,6 +246,11 @@ export default function OrderPage() {
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
+            {order.dataErasedAt && (
+              <Banner tone="info" title={t("detail.dataErasedTitle")}>
+                <p>{t("detail.dataErased", { at: when(order.dataErasedAt) })}</p>
+              </Banner>
+            )}
             {result && !(result.fix && !result.ok && fixes.has(result.fix)) && (
               <Banner tone={result.ok ? "success" : "warning"}>
                 <p>{translate(t, result.text)}</p>
@@ -379,7 +385,7 @@ export default function OrderPage() {
                   </>
                 ) : (
                   <Text as="p" tone="subdued">
-                    {t("detail.nothingAccepted")}
+                    {order.dataErasedAt ? t("detail.sentErased") : t("detail.nothingAccepted")}
                   </Text>
                 )}
                 {order.mappedJson && order.mappedJson !== order.sentOrderJson && (

@@ -254,7 +254,13 @@ const at0 = new Date("2026-03-02T09:00:00Z");
 /** The event kinds no code writes today (kept in EVENT for older rows and readers). */
 const NEVER_WRITTEN = new Set<string>([EVENT.sent, EVENT.batchUnproven]);
 /** The kinds written outside the order rules, by the services that write them (checked in the source). */
-const WRITTEN_ELSEWHERE = new Set<string>([EVENT.corrected, EVENT.awaitingCards, EVENT.cardsAccepted]);
+const WRITTEN_ELSEWHERE = new Set<string>([
+  EVENT.corrected,
+  EVENT.awaitingCards,
+  EVENT.cardsAccepted,
+  EVENT.cardsNotAwaited,
+  EVENT.dataErased,
+]);
 
 let orderNumber = 7000;
 async function anOrder(): Promise<OrderRow> {
@@ -398,6 +404,9 @@ describe("every writer of the timeline and the attention column", () => {
       "awaitingRefused",
       "awaitingCards",
       "cardsAccepted",
+      "cardsNotAwaited",
+      "dataErased",
+      "erasedAfterDays",
     ])
       expect(keys).toContain(`orders:timeline.${key}`);
     const notUkrainian = [...keys].filter(
