@@ -8,6 +8,7 @@ import type { Db } from "../db.server";
 import { readTexts } from "../i18n/texts";
 import { parseStockSettings } from "../stock/settings";
 import { RETURNS_KIND } from "./kinds";
+import { readCursor } from "./work.server";
 import type { ReturnLine } from "./read";
 
 export const RETURNS_PAGE_SIZE = 25;
@@ -143,6 +144,17 @@ export async function returnsOverview(db: Db, shop: string) {
     lastSweptAt: schedule?.lastRunAt ?? null,
     nextSweepAt: schedule?.nextRunAt ?? null,
     sweepProblem: schedule?.lastError ?? null,
+    // The pages the warehouse refused and the sweep moved past: tried again until read, or given up.
+    skippedPages: readCursor(schedule?.cursor ?? null).skipped.map((entry) => ({
+      from: entry.from,
+      to: entry.to,
+      page: entry.page,
+      since: entry.since,
+      tries: entry.tries,
+      nextTryAt: entry.nextTryAt,
+      givenUp: entry.nextTryAt === null,
+      error: entry.error,
+    })),
     restockReturns: parseStockSettings(settings?.stockSettings).settings.restockReturns,
     hasLocation: Boolean(settings?.locationId),
   };
