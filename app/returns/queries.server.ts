@@ -9,7 +9,7 @@ import { readTexts } from "../i18n/texts";
 import { parseStockSettings } from "../stock/settings";
 import { RETURNS_KIND } from "./kinds";
 import { readCursor } from "./work.server";
-import type { ReturnLine } from "./read";
+import { linesOf, type ReturnLine } from "./read";
 
 export const RETURNS_PAGE_SIZE = 25;
 /** The CSV holds at most this many returns (each a row per line): a year of a busy shop's returns. */
@@ -59,17 +59,7 @@ async function whereOf(db: Db, shop: string, query: ReturnsQuery): Promise<Prism
   return { AND: and };
 }
 
-const linesSchema = z
-  .array(z.object({ sku: z.string(), count: z.number(), defective: z.boolean() }))
-  .catch([]);
-
-export function linesOf(stored: string): ReturnLine[] {
-  try {
-    return linesSchema.parse(JSON.parse(stored));
-  } catch {
-    return [];
-  }
-}
+export { linesOf };
 
 type ReturnRow = Awaited<ReturnType<typeof returnRows>>[number];
 

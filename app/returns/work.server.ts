@@ -21,7 +21,7 @@ import { DATE_FORMAT, LIST_PAGE_SIZE, OPERATIONS } from "../warehouse/wire";
 import { scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
 import { KEY_REFUSED, type ShopWork, type StepResult } from "../work/steps";
 import { RETURNS_KIND } from "./kinds";
-import { readReturnRecord, saleableUnits, type ReadReturn } from "./read";
+import { linesOf, readReturnRecord, saleableUnits, type ReadReturn } from "./read";
 
 /**
  * A sweep every half hour: a return is the start of a refund the merchant decides over days, so half an
@@ -460,6 +460,16 @@ export async function recordReturns(
     await sqlTransaction(db, insert);
     return recorded;
   }
+  // What came back before, per order: a return completes an order only with the returns before it.
+  const earlier = await db.warehouseReturn.findMany({
+    where: { shop, orderId: { in: [...toOrders.keys()] }, problem: null },
+    select: { orderId: true, lines: true },
+  });
+  const before = new Map<string, { sku: string; count: number }[]>();
+  for (const row of earlier) {
+    const lines = linesOf(row.lines).map(({ sku, count }) => ({ sku, count }));
+    before.set(row.orderId!, [...(before.get(row.orderId!) ?? []), ...lines]);
+  }
   let inserted = false;
   await applyToOrders(
     work,
@@ -472,13 +482,16 @@ export async function recordReturns(
         let facts = row;
         let patch = {};
         const rowEvents: OrderEventInput[] = [];
+        const cameBack = [...(before.get(row.id) ?? [])];
         for (const record of toOrders.get(row.id) ?? []) {
           const booked = {
             returnKey: record.returnKey,
             ttn: record.ttn,
             lines: record.lines,
             units: record.units,
+            before: [...cameBack],
           };
+          cameBack.push(...record.lines.map(({ sku, count }) => ({ sku, count })));
           const result = transition(facts, { type: "return_booked", booked }, at);
           if (isRefusal(result)) continue;
           const { events: more } = asChange(row, result, at);
