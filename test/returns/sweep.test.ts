@@ -12,6 +12,7 @@ import {
   FIRST_SWEEP_DAYS,
   OVERLAP_DAYS,
   readCursor,
+  SAME_PAGE_FAILURES,
   SKIPPED_PAGE_FIRST_RETRY_MS,
   SKIPPED_PAGE_TRIES,
   type ReturnsCursor,
@@ -281,6 +282,31 @@ describe("the returns sweep", { timeout: 120_000 }, () => {
       "the page to be read",
     );
     expect(await db().warehouseReturn.count()).toBe(240);
+  });
+
+  it("moves past a page that fails the same way three times in a row, as a refused one", async () => {
+    const requests = recorder();
+    flow = await startOrderFlow({ worker: { fetch: requests.fetch } });
+    bookReturns(flow, 130);
+    flow.sim.faults.failNext({
+      count: SAME_PAGE_FAILURES,
+      status: 503,
+      operations: [OPERATIONS.listReturnOrder],
+      when: { page: 1 },
+    });
+    for (let failure = 1; failure < SAME_PAGE_FAILURES; failure++) {
+      await sweepNow();
+      await eventually(
+        async () => readCursor((await schedule())!.cursor).pass?.failures === failure,
+        `failure ${failure} to be counted`,
+      );
+    }
+    const started = new Date();
+    await sweepNow();
+    const row = await swept(started);
+    expect(requests.of(OPERATIONS.listReturnOrder).map((each) => each.body.page)).toEqual([1, 1, 1, 2]);
+    expect(readCursor(row.cursor).skipped).toEqual([expect.objectContaining({ page: 1, tries: 1 })]);
+    expect(await db().warehouseReturn.count()).toBe(30);
   });
 
   it("lets due status look-ups go first, but not for ever", async () => {
