@@ -62,18 +62,22 @@ export async function writeSettings(
   const current = versions[section] ?? 0;
   if (shown !== undefined && shown !== current) return null;
   const settingsVersions = JSON.stringify({ ...versions, [section]: current + 1 });
-  if (!read) {
+  let expected = read?.settingsVersions;
+  if (expected === undefined) {
     try {
       await db.shopSettings.create({ data: { ...data, shop, settingsVersions } });
       return current + 1;
     } catch (error) {
-      // Another save made the row first.
-      if (isUniqueViolation(error)) return null;
-      throw error;
+      if (!isUniqueViolation(error)) throw error;
     }
+    // Made meanwhile: by a settings save (then it clashes), or by a write that saves no form (the
+    // notification address, the checklist's progress), which leaves nothing of this save's to overwrite.
+    const made = await db.shopSettings.findUnique({ where: { shop }, select: { settingsVersions: true } });
+    if (!made || Object.keys(readVersions(made.settingsVersions)).length > 0) return null;
+    expected = made.settingsVersions;
   }
   const { count } = await db.shopSettings.updateMany({
-    where: { shop, settingsVersions: read.settingsVersions },
+    where: { shop, settingsVersions: expected },
     data: { ...data, settingsVersions },
   });
   return count === 1 ? current + 1 : null;

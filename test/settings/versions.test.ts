@@ -8,6 +8,7 @@ import { appContext } from "../../app/context.server";
 import { message } from "../../app/i18n/message";
 import { chooseSender, senderCard } from "../../app/settings/senders.server";
 import { loadSettings, saveSettings } from "../../app/settings/settings.server";
+import { writeSettings } from "../../app/settings/versions.server";
 import { loadStatusSettings, saveStatusSettings } from "../../app/statuses/settings.server";
 import {
   loadStockSettings,
@@ -96,6 +97,15 @@ describe("the settings form's version", () => {
       const versionAfter = (await loadStockSettings(db(), SHOP)).version;
       expect(versionAfter).toBe(1 + (round + 1) * 2 - clashes);
     }
+  });
+
+  it("a row made meanwhile by a write that saves no form does not refuse the shop's first save", async () => {
+    // Read no row; then the notification address is made (a row with no form saved) before the write.
+    await db().shopSettings.create({ data: { shop: SHOP, notifyTokenDigest: "0".repeat(64) } });
+    const data = { stockSettings: JSON.stringify({ quantityName: "on_hand" }) };
+    expect(await writeSettings(db(), SHOP, { read: null, section: "stock", shown: 0, data })).toBe(1);
+    // Made meanwhile by another save of settings: that one clashes.
+    expect(await writeSettings(db(), SHOP, { read: null, section: "stock", shown: 0, data })).toBeNull();
   });
 
   it("the stock, status and sender forms each refuse a save over a newer one, and not one over another form's", async () => {
