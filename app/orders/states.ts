@@ -112,8 +112,12 @@ export const EVENT = {
   trackingUpdated: "tracking_updated",
   fulfillmentEvent: "fulfillment_event",
   fulfillmentProblem: "fulfillment_problem",
+  /** Fulfilled for what the warehouse shipped, with items of the Shopify order left unshipped. */
+  unshipped: "unshipped",
   awaitingCards: "awaiting_cards",
   cardsAccepted: "cards_accepted",
+  cardsNotAwaited: "cards_not_awaited",
+  dataErased: "data_erased",
   branchFound: "branch_found",
   cityFound: "city_found",
 } as const;

@@ -246,6 +246,13 @@ export default function Stock() {
                     items={drift.untracked.map(({ sku }) => ({ sku, text: sku }))}
                   />
                   <DriftList
+                    title={t("drift.promised")}
+                    items={drift.promised.map((item) => ({
+                      sku: item.sku,
+                      text: t("drift.promisedLine", { sku: item.sku, units: format.number(item.units) }),
+                    }))}
+                  />
+                  <DriftList
                     title={t("drift.failures")}
                     items={drift.failures.map((item) => ({
                       sku: item.sku,

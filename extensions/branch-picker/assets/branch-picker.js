@@ -138,7 +138,8 @@
       if (!response.ok) throw new Error(`${path} answered ${response.status}`);
       const answer = await response.json();
       if (answers.size > 100) answers.clear();
-      answers.set(url, answer);
+      // `retryAfterSeconds`: the list is being prepared and is asked for again, so not kept.
+      if (!answer.retryAfterSeconds) answers.set(url, answer);
       return answer;
     }
 
@@ -147,12 +148,14 @@
       let options = [];
       let active = -1;
       let timer = 0;
+      let retry = 0;
       let asked = 0;
 
       // Closing (Escape, a choice, Tab, leaving the field) also drops the search that is waiting or out: its
       // answer, coming later, would open the list again under the buyer.
       function close() {
         window.clearTimeout(timer);
+        window.clearTimeout(retry);
         asked++;
         list.hidden = true;
         input.setAttribute("aria-expanded", "false");
@@ -209,11 +212,19 @@
         close();
         chosen(option);
       }
-      async function run(text) {
+      async function run(text, tries = 0) {
         const mine = ++asked;
         try {
           const result = await search(text);
           if (mine !== asked) return;
+          // Being prepared: asked again a few times, unless another search began meanwhile; then typed by hand.
+          if (result.retryAfterSeconds && tries < 5) {
+            announce(result.message || "");
+            retry = window.setTimeout(() => {
+              if (mine === asked) void run(text, tries + 1);
+            }, result.retryAfterSeconds * 1000);
+            return;
+          }
           if (result.ready === false) {
             state.freeText = true;
             show([], null);
@@ -231,6 +242,7 @@
 
       input.addEventListener("input", () => {
         window.clearTimeout(timer);
+        window.clearTimeout(retry);
         timer = window.setTimeout(() => void run(input.value.trim()), DEBOUNCE_MS);
       });
       input.addEventListener("keydown", (event) => {
