@@ -170,6 +170,8 @@ export interface BookedReturn {
   ttn: string | null;
   lines: { sku: string; count: number; defective: boolean }[];
   units: number;
+  /** The lines of the order's returns booked before this one (the register keeps each return once). */
+  before?: { sku: string; count: number }[];
 }
 
 /** A status record as the rules take it. */
@@ -510,9 +512,12 @@ function statusReported(row: OrderFacts, report: StatusReport, now: Date): Trans
 }
 
 /**
- * A return the warehouse booked: the timeline says what came back, and an order the warehouse has moves to
- * returned (the last stage, so from any other) and waits for the merchant's refund decision in Shopify. A
- * second return of the same order is written on its timeline too; the stage is already where it goes.
+ * A return the warehouse booked: the timeline says what came back. When everything the warehouse was sent
+ * (the order as last sent, edits included) has come back, over this and the order's earlier returns, an
+ * order the warehouse has moves to returned (the last stage, so from any other) and waits for the
+ * merchant's refund decision in Shopify. When only part came back, the order keeps its stage (the rest
+ * stays with the buyer) and is flagged with what came back and what did not. An order whose sent body
+ * cannot be read is taken as wholly returned, as before.
  */
 function returnBooked(row: OrderFacts, booked: BookedReturn, now: Date): Transition {
   const defective = booked.lines.filter((line) => line.defective).reduce((sum, line) => sum + line.count, 0);
@@ -525,7 +530,29 @@ function returnBooked(row: OrderFacts, booked: BookedReturn, now: Date): Transit
     data: { return: booked },
   };
   const patch: OrderPatch = {};
-  if (row.state === ORDER_STATE.accepted && rankOf(STAGE.returned) > rankOf(row.stage)) {
+  if (row.state !== ORDER_STATE.accepted || row.stage === STAGE.returned) return { patch, events: [event] };
+  const back = new Map<string, number>();
+  for (const line of [...(booked.before ?? []), ...booked.lines])
+    back.set(line.sku, (back.get(line.sku) ?? 0) + line.count);
+  const missing = [...(sentUnits(row.sentOrder) ?? [])].flatMap(([sku, count]) => {
+    const left = count - (back.get(sku) ?? 0);
+    return left > 0 ? [{ sku, count: left }] : [];
+  });
+  if (missing.length) {
+    const list = (lines: Iterable<[string, number]>) =>
+      [...lines].map(([sku, count]) => `${sku} × ${count}`).join(", ");
+    Object.assign(patch, {
+      attention: ATTENTION.partlyReturned,
+      attentionMessage: attentionOf(
+        said("partlyReturned", {
+          back: list(back),
+          missing: list(missing.map((line) => [line.sku, line.count])),
+        }),
+      ),
+    });
+    return { patch, events: [event] };
+  }
+  if (rankOf(STAGE.returned) > rankOf(row.stage)) {
     const attention = STAGE_ATTENTION.returned!;
     Object.assign(patch, {
       stage: STAGE.returned,
@@ -535,6 +562,25 @@ function returnBooked(row: OrderFacts, booked: BookedReturn, now: Date): Transit
     });
   }
   return { patch, events: [event] };
+}
+
+/** The units per SKU of the order as last sent to the warehouse; null when there is none to read. */
+function sentUnits(sentOrder: string | null | undefined): Map<string, number> | null {
+  if (!sentOrder) return null;
+  let products: unknown;
+  try {
+    products = (JSON.parse(sentOrder) as { products?: unknown }).products;
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(products)) return null;
+  const units = new Map<string, number>();
+  for (const product of products as { sku?: unknown; count?: unknown }[]) {
+    const count = Number(product?.count);
+    if (typeof product?.sku !== "string" || !Number.isInteger(count) || count < 1) return null;
+    units.set(product.sku, (units.get(product.sku) ?? 0) + count);
+  }
+  return units.size ? units : null;
 }
 
 /** Whether a transition answered a refusal (a merchant's action that does not apply). */

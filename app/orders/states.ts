@@ -71,6 +71,8 @@ export const ATTENTION = {
   /** The warehouse cancelled the order, or it came back: the merchant decides what happens in Shopify. */
   cancelledAtWarehouse: "cancelled_at_warehouse",
   returned: "returned",
+  /** Part of what was sent came back: the order keeps its stage, the merchant decides about what came back. */
+  partlyReturned: "partly_returned",
 } as const;
 export type Attention = (typeof ATTENTION)[keyof typeof ATTENTION];
 

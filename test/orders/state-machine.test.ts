@@ -538,15 +538,44 @@ describe("a status report", () => {
     expect(inEnglishWords(returned.attentionMessage)).toMatch(/Shopify/);
   });
 
+  it("a partial return leaves the stage and flags what came back and what did not; the rest completes it", async () => {
+    const booked = (lines: { sku: string; count: number }[], before: { sku: string; count: number }[] = []) =>
+      ({
+        type: "return_booked",
+        booked: {
+          returnKey: `id:${lines.map((line) => line.sku).join()}`,
+          ttn: null,
+          lines: lines.map((line) => ({ ...line, defective: false })),
+          units: lines.reduce((sum, line) => sum + line.count, 0),
+          before,
+        },
+      }) satisfies OrderInput;
+    const delivered = await drive(
+      await acceptedOrder(),
+      report("Доставлен", { stage: "delivered", ttn: "20450000000005" }),
+    );
+    const partly = await drive(delivered, booked([{ sku: "TEA-POL-100", count: 1 }]));
+    expect(partly).toMatchObject({ stage: "delivered", attention: "partly_returned" });
+    expect(readTexts(partly.attentionMessage)).toEqual([
+      message("orders:timeline.partlyReturned", { back: "TEA-POL-100 × 1", missing: "CUP-KARP-BLUE × 2" }),
+    ]);
+    const whole = await drive(
+      partly,
+      booked([{ sku: "CUP-KARP-BLUE", count: 2 }], [{ sku: "TEA-POL-100", count: 1 }]),
+    );
+    expect(whole).toMatchObject({ stage: "returned", attention: "returned" });
+  });
+
   it("moves an order to returned once a return is booked, and writes every return with what came back", async () => {
     const booked = (ttn: string | null): OrderInput => ({
       type: "return_booked",
       booked: {
         returnKey: `id:${ttn ?? "none"}`,
         ttn,
+        // Everything the warehouse was sent (the fixture's two cups and a tea).
         lines: [
-          { sku: "CUP-001", count: 2, defective: false },
-          { sku: "CUP-002", count: 1, defective: true },
+          { sku: "CUP-KARP-BLUE", count: 2, defective: false },
+          { sku: "TEA-POL-100", count: 1, defective: true },
         ],
         units: 3,
       },
@@ -576,7 +605,7 @@ describe("a status report", () => {
       return: {
         ttn: "20450000000009",
         units: 3,
-        lines: [{ sku: "CUP-001", count: 2, defective: false }, {}],
+        lines: [{ sku: "CUP-KARP-BLUE", count: 2, defective: false }, {}],
       },
     });
     // An order the warehouse never accepted keeps its state: the return is only written down.

@@ -5,6 +5,8 @@ import { appContext } from "../../app/context.server";
 import { erasePersonalDataDue } from "../../app/compliance/retention.server";
 import { takeInOrderWebhook } from "../../app/orders/intake.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
+import { readReturnRecord } from "../../app/returns/read";
+import { recordReturns } from "../../app/returns/work.server";
 import { saveSettings } from "../../app/settings/settings.server";
 import { OPERATIONS } from "../../app/warehouse/wire";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
@@ -263,6 +265,31 @@ describe("order page", () => {
     expect(shipment).toContain("Cancelled by the warehouse");
     expect(shipment).toContain("Not yet given");
     expect(shipment).toContain("Nothing was fulfilled in Shopify.");
+  });
+
+  it("a partial return says what came back and what did not, and leaves the order delivered", async () => {
+    const { db } = appContext();
+    const order = await driveOrder(
+      await seedOrder(db, { shop: SHOP, number: 1003, state: "accepted", idOrderFF: "77001" }),
+      statusReport("Доставлен", "delivered", "20450000000001"),
+    );
+    await recordReturns({ ...appContext(), shop: SHOP }, [
+      readReturnRecord({
+        id_return: "ВП-000777",
+        id_order: order.idOrder,
+        date: "05.03.2026",
+        TTN: "20450000000777",
+        products: [{ sku: "CUP-KARP-BLUE", count: 1, marriage: false }],
+      }),
+    ]);
+    const { page } = pages.admin;
+    await pages.admin.open(`/app/orders/${order.id}`);
+    const body = () => textOf(page.locator("body"));
+    await expect.poll(body).toContain("Part of this order came back to the warehouse");
+    expect(await body()).toContain(
+      "Part of this order came back to the warehouse: CUP-KARP-BLUE × 1. Not back: CUP-KARP-BLUE × 1, TEA-POL-100 × 1.",
+    );
+    expect(await textOf(page.getByRole("region", { name: "At the warehouse" }))).toContain("Delivered");
   });
 
   it("cancels at the warehouse only after the merchant confirms", async () => {
