@@ -29,7 +29,17 @@ const app = express();
 app.disable("x-powered-by");
 app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
 app.use(express.static("build/client", { maxAge: "1h" }));
-app.all("*", capRequestBodies(), createRequestHandler({ build, mode: process.env.NODE_ENV ?? "production" }));
+// The connection's address reaches the loaders as `context.socketAddress` (app/http/connection.ts): the
+// storefront's rate limit keys on it rather than on headers a visitor can write.
+app.all(
+  "*",
+  capRequestBodies(),
+  createRequestHandler({
+    build,
+    mode: process.env.NODE_ENV ?? "production",
+    getLoadContext: (req) => ({ socketAddress: req.socket.remoteAddress }),
+  }),
+);
 app.use(ignoreCappedRequests);
 
 const port = Number(process.env.PORT ?? 3000);

@@ -109,6 +109,25 @@ export const envSchema = z
       .min(1_000, "must be at least 1000 ms")
       .max(300_000, "must be at most 300000 ms: a dead worker would hold its shops too long")
       .default(30_000),
+    // The memory the carrier reference searches of one process may take (app/reference/store.server.ts):
+    // about 51 MB per warehouse key with the carrier's full list. Unset: 512 MB, or 40 % of V8's heap
+    // limit if that is less. Above it, the least recently used key's search is let go and built again
+    // when asked.
+    REFERENCE_SEARCH_BUDGET_MB: z.coerce
+      .number({ error: "must be a number of megabytes" })
+      .int("must be a whole number of megabytes")
+      .min(16, "must be at least 16 MB")
+      .max(65_536, "must be at most 65536 MB")
+      .optional(),
+    // How many proxies in front of the app append to X-Forwarded-For (0: none, the connecting address is
+    // the visitor's as far as the app can know). The storefront's rate limit trusts only the entries they
+    // added: a visitor can write any X-Forwarded-For of their own, but not what our proxies append.
+    TRUSTED_PROXY_HOPS: z.coerce
+      .number({ error: "must be a whole number of proxies" })
+      .int("must be a whole number of proxies")
+      .min(0, "must not be negative")
+      .max(5, "must be at most 5")
+      .default(0),
   })
   .superRefine((value, ctx) => {
     if (value.NODE_ENV === "production" && !value.SKLAD_ENCRYPTION_KEY) {

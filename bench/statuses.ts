@@ -27,7 +27,7 @@ const TARGET_RATIO = 1.1;
 
 await prepareBenchEnvironment();
 const { installNetworkGuard, routeShopifyTo } = await import("../test/support/network");
-const { orderPayload, startOrderFlow, SHOP } = await import("../test/e2e/harness");
+const { FLOW_LINES, FLOW_PRODUCTS, orderPayload, startOrderFlow, SHOP } = await import("../test/e2e/harness");
 const { appContext } = await import("../app/context.server");
 const { offlineShopAdmin } = await import("../app/work/engine.server");
 const { takeInOrderWebhook } = await import("../app/orders/intake.server");
@@ -47,6 +47,15 @@ const fake = await startShopifyFakeProcess({
 });
 routeShopifyTo(fake.url);
 const warehouse = await benchShopInFake(fake, db, SHOP);
+// The store's orders hold what the app's do, by SKU: a fulfillment carries what the warehouse was sent.
+await fake.control("products", {
+  shop: SHOP,
+  locationId: warehouse.id,
+  products: FLOW_PRODUCTS.map(({ sku, name, quantity }) => ({
+    title: name,
+    variants: [{ sku, available: quantity }],
+  })),
+});
 
 /** Waits (bounded) until `check` holds, looking every `everyMs`. */
 async function until(check: () => Promise<boolean>, what: string, timeoutMs: number, everyMs = 250) {
@@ -63,7 +72,7 @@ async function acceptedOrders(first: number, count: number): Promise<void> {
   const { ids } = await fake.addOrders({
     shop: SHOP,
     count,
-    lineItems: [{ title: "Вишиванка", quantity: 1 }],
+    lineItems: FLOW_LINES,
     locationId: warehouse.id,
   });
   for (const [i, id] of ids.entries()) {

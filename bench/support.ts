@@ -143,7 +143,7 @@ export async function startShopifyFakeProcess(bucket: { restoreRate: number; max
     addOrders: (orders: {
       shop: string;
       count: number;
-      lineItems: { title: string; quantity: number }[];
+      lineItems: Array<{ title: string; quantity: number } | { sku: string; quantity: number }>;
       locationId?: string;
     }) => control("orders", orders) as Promise<{ ids: string[] }>,
     /** Counters since the fake started (test/shopify-fake/control.ts). */

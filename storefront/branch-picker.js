@@ -143,10 +143,11 @@
     }
 
     // --- Search through the app proxy, debounced, the latest question only. ---
-    // While the app cannot search yet (it is preparing the carrier's directory for the shop), it answers 503
-    // with Retry-After: the question is asked again after that many seconds (at least 1, at most
-    // MAX_RETRY_WAIT_S, longer each time), at most RETRIES times, and given up when a newer question
-    // replaced it. After the last one the search counts as failed: the buyer is told and may type freely.
+    // While the app cannot search yet (it is preparing the carrier's directory for the shop), it answers 202
+    // (or 503) with Retry-After, and with 202 a message saying so, which the buyer hears: the question is
+    // asked again after that many seconds (at least 1, at most MAX_RETRY_WAIT_S, longer each time), at most
+    // RETRIES times, and given up when a newer question replaced it. After the last 503 the search counts as
+    // failed; after the last 202 the list counts as not ready. Either way the buyer may type freely.
     const answers = new Map();
     async function ask(path, params, stillWanted) {
       const query = new URLSearchParams({ ...params, locale: config.locale || "en" });
@@ -155,7 +156,12 @@
       for (let attempt = 0; ; attempt++) {
         const response = await fetch(url, { headers: { Accept: "application/json" } });
         const retryAfter = retryAfterSeconds(response.headers.get("Retry-After"));
-        if (response.status === 503 && retryAfter !== null && attempt < RETRIES) {
+        const waiting = response.status === 202 || response.status === 503;
+        if (waiting && retryAfter !== null && attempt < RETRIES) {
+          if (response.status === 202) {
+            const said = await response.json().catch(() => ({}));
+            if (said.message && stillWanted()) announce(said.message);
+          }
           const seconds = Math.min(Math.max(retryAfter, 1) * 2 ** attempt, MAX_RETRY_WAIT_S);
           await new Promise((resolve) => window.setTimeout(resolve, seconds * 1000));
           if (!stillWanted()) return { stale: true };

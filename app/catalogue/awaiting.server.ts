@@ -4,7 +4,7 @@
 // AddProduct queue, and once the warehouse has accepted every one of them the order is due again.
 // A SKU the map does not know at all is the warehouse's business as before: the app has no card for it.
 import type { Db } from "../db.server";
-import { EVENT, recordEvents, type OrderEventInput } from "../orders/timeline.server";
+import { EVENT, recordEvents, timelineText, type OrderEventInput } from "../orders/timeline.server";
 import { ORDER_STATE } from "../orders/states";
 import { CARD_SEND_PROBLEM } from "./send-problems";
 
@@ -79,9 +79,7 @@ export async function parkOrdersAwaitingCards(
       orderId: order.id,
       at: now,
       kind: EVENT.awaitingCards,
-      message: problems.length
-        ? "This order waits for product cards the warehouse refused; fix them in Shopify (the Catalogue problems say how), and the order follows once the warehouse has them all."
-        : "This order waits for product cards the warehouse does not have yet; they are sent first, and the order follows.",
+      text: timelineText(problems.length ? "awaitingRefused" : "awaitingCards"),
       data: { skus: awaiting, problems },
     });
   }
@@ -96,37 +94,84 @@ export async function parkOrdersAwaitingCards(
   return go;
 }
 
-/** Makes due again the shop's parked orders whose cards the warehouse has now all accepted. */
+/**
+ * Makes due again the shop's parked orders that no longer wait for any card: the warehouse has accepted or
+ * listed every one of them, or a card stopped being awaited otherwise (its product was deleted, its SKU is
+ * now shared or no longer in the map). Called after every change that can end a wait: a card sent, a
+ * product webhook, a page of the full sync, a ReportSklad kept on the map.
+ */
 export async function releaseOrdersWithCards(
   deps: { db: Db; clock: () => Date },
   shop: string,
 ): Promise<number> {
   const { db } = deps;
+  // Parked orders are not due (nextAttemptAt null), which the (shop, state, nextAttemptAt) index finds
+  // without reading the shop's due orders: this runs after every product webhook and stock report. One
+  // made due meanwhile is looked at again when it is claimed.
   const parked = await db.warehouseOrder.findMany({
-    where: { shop, state: ORDER_STATE.ready, awaitingCards: { not: null } },
+    where: { shop, state: ORDER_STATE.ready, nextAttemptAt: null, awaitingCards: { not: null } },
     select: { id: true, awaitingCards: true, version: true },
   });
   if (!parked.length) return 0;
   const pending = await pendingCards(db, shop);
+  const waited = parked.map((order) => ({ ...order, skus: awaitedSkus(order.awaitingCards) }));
+  const atWarehouse = await cardsAtWarehouse(db, shop, [...new Set(waited.flatMap((order) => order.skus))]);
   const now = deps.clock();
   const events: OrderEventInput[] = [];
-  for (const order of parked) {
-    const skus = JSON.parse(order.awaitingCards!) as string[];
+  for (const order of waited) {
+    const { skus } = order;
     if (skus.some((sku) => pending.has(sku))) continue;
     const released = await db.warehouseOrder.updateMany({
       where: { id: order.id, version: order.version, state: ORDER_STATE.ready },
       data: { awaitingCards: null, nextAttemptAt: now, version: { increment: 1 } },
     });
     if (!released.count) continue;
-    events.push({
-      shop,
-      orderId: order.id,
-      at: now,
-      kind: EVENT.cardsAccepted,
-      message: "The warehouse now has this order's product cards; the order goes with the next batch.",
-      data: { skus },
-    });
+    const notAwaited = skus.filter((sku) => !atWarehouse.has(sku));
+    events.push(
+      notAwaited.length
+        ? {
+            shop,
+            orderId: order.id,
+            at: now,
+            kind: EVENT.cardsNotAwaited,
+            text: timelineText("cardsNotAwaited"),
+            data: { skus, notAwaited },
+          }
+        : {
+            shop,
+            orderId: order.id,
+            at: now,
+            kind: EVENT.cardsAccepted,
+            text: timelineText("cardsAccepted"),
+            data: { skus },
+          },
+    );
   }
   await recordEvents(db, events);
   return events.length;
+}
+
+/** The SKUs a parked order waits for, as its row keeps them (a JSON array; anything else: none). */
+function awaitedSkus(stored: string | null): string[] {
+  try {
+    const skus: unknown = JSON.parse(stored ?? "[]");
+    return Array.isArray(skus) ? skus.filter((sku): sku is string => typeof sku === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Of `skus`, those a live card of the shop has at the warehouse: accepted from us, or listed by its report. */
+async function cardsAtWarehouse(db: Db, shop: string, skus: string[]): Promise<Set<string>> {
+  if (!skus.length) return new Set();
+  const rows = await db.catalogueItem.findMany({
+    where: {
+      shop,
+      deletedAt: null,
+      sku: { in: skus },
+      OR: [{ sentAt: { not: null } }, { warehouseQuantity: { not: null } }],
+    },
+    select: { sku: true },
+  });
+  return new Set(rows.map((row) => row.sku!));
 }

@@ -20,6 +20,7 @@ import { OPERATIONS } from "../warehouse/wire";
 import { warehouseErrorText } from "../stock/warehouse-texts";
 import { scheduledKind, type ScheduledRun } from "../work/schedule.server";
 import { KEY_REFUSED, type ShopWork, type StepResult } from "../work/steps";
+import { releaseOrdersWithCards } from "./awaiting.server";
 import { cleanText } from "./card";
 import { diffCatalogue } from "./diff";
 import { RUNNING_PHASES, type RunningPhase, type SyncPhase } from "./progress";
@@ -129,6 +130,8 @@ async function readPage(work: ShopWork, sync: CatalogueSync): Promise<ScheduledR
     if (count === 0) throw new Error("the catalogue sync moved on while a page was being read");
     return unseen;
   });
+  // Variants gone, SKUs now shared or renamed: orders parked for their cards wait no longer.
+  await releaseOrdersWithCards({ db, clock: () => now }, shop);
   work.log.info(
     { event: "catalogue.sync_page_read", syncId: sync.id, variants: page.variants.length, last: page.last },
     "a page of the shop's variants read into the SKU map",
@@ -226,6 +229,9 @@ export async function recordWarehouseReport(
       );
     }
   });
+  // A SKU the warehouse lists has its card there: orders parked for it wait no longer (the stock sync and
+  // the full sync both keep their report here).
+  await releaseOrdersWithCards({ db, clock: () => at }, shop);
 }
 
 /**

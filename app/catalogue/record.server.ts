@@ -7,6 +7,7 @@ import type { CatalogueItem, Prisma } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
 import { isUniqueViolation } from "../db.server";
+import { lockForTransaction } from "../db/lock.server";
 import type { WakeReason } from "../context.server";
 import {
   CARD_PROBLEM_MESSAGES,
@@ -21,6 +22,7 @@ import {
 } from "./card";
 import { message, type Message } from "../i18n/message";
 import { PRODUCT_FIELD_MAX_LENGTH } from "../warehouse/wire";
+import { releaseOrdersWithCards } from "./awaiting.server";
 import { diffCatalogue, type SentProduct } from "./diff";
 import { CARD_SEND_PROBLEM } from "./send-problems";
 import type { ProductPayload } from "./payload";
@@ -80,7 +82,10 @@ async function takeInOnce(
   const { shop, eventId, topic } = delivery;
   if (await db.webhookEvent.findUnique({ where: { shop_eventId: { shop, eventId } } })) return "duplicate";
   const now = clock();
-  const outcome = await db.$transaction((tx) => apply(tx, now));
+  const outcome = await db.$transaction(async (tx) => {
+    await lockShopCatalogue(tx, shop);
+    return apply(tx, now);
+  });
   // Recorded after the change: a crash between the two only means the redelivery is applied again, which
   // changes nothing (the same cards, or a stale updated_at).
   try {
@@ -88,8 +93,21 @@ async function takeInOnce(
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }
-  if (outcome === "recorded") deps.wake?.(shop);
+  if (outcome === "recorded") {
+    // A product deleted, a SKU now shared or renamed: orders parked for its card wait no longer.
+    await releaseOrdersWithCards(deps, shop);
+    deps.wake?.(shop);
+  }
   return outcome;
+}
+
+/**
+ * Every change to the shop's SKU map holds this until its transaction ends: whether a SKU is shared is read
+ * over the whole map, so two products taken in at once (two webhooks, or a webhook beside the full sync's
+ * page) must not each decide without the other's rows.
+ */
+export function lockShopCatalogue(tx: Tx | Db, shop: string): Promise<void> {
+  return lockForTransaction(tx, `catalogue:${shop}`);
 }
 
 const skusOf = (rows: readonly Pick<CatalogueItem, "sku">[]) =>
@@ -173,6 +191,7 @@ export async function recordVariantPage(
   variants: readonly CatalogueVariant[],
   now: Date,
 ): Promise<void> {
+  await lockShopCatalogue(tx, shop);
   const existing = await tx.catalogueItem.findMany({
     where: { shop, variantId: { in: variants.map((variant) => variant.variantId) } },
   });
@@ -192,6 +211,7 @@ export async function deleteUnseenVariants(
   readSince: Date,
   now: Date,
 ): Promise<number> {
+  await lockShopCatalogue(tx, shop);
   const unseen = { shop, deletedAt: null, updatedAt: { lt: readSince } };
   const rows = await tx.catalogueItem.findMany({ where: unseen, select: { sku: true } });
   if (!rows.length) return 0;
@@ -354,6 +374,29 @@ async function settleSharedSkus(
       });
     }
   }
+}
+
+/**
+ * Whether the card's SKU is on another live variant of the shop, asked right before AddProduct: the map's
+ * rows may have changed since the card was made due (a product taken in beside it, on any path). If it is,
+ * every variant with the SKU is held as sharing it, under the shop's catalogue lock, and nothing is sent.
+ */
+export async function holdIfShared(
+  db: Db,
+  shop: string,
+  row: Pick<CatalogueItem, "id" | "sku">,
+  now: Date,
+): Promise<boolean> {
+  if (!row.sku) return false;
+  const others = await db.catalogueItem.count({
+    where: { shop, sku: row.sku, deletedAt: null, id: { not: row.id } },
+  });
+  if (!others) return false;
+  await db.$transaction(async (tx) => {
+    await lockShopCatalogue(tx, shop);
+    await settleSharedSkus(tx, shop, [row.sku!], now);
+  });
+  return true;
 }
 
 /**

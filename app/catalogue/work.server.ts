@@ -6,6 +6,7 @@
 import type { CatalogueItem } from "@prisma/client";
 import { MAX_ATTEMPTS } from "../orders/state-machine";
 import { releaseOrdersWithCards } from "./awaiting.server";
+import { holdIfShared } from "./record.server";
 import { CARD_SEND_PROBLEM } from "./send-problems";
 import { ordersGoFirst } from "../orders/submit.server";
 import { WarehouseError, WarehouseRateLimited, WarehouseUnauthorized } from "../warehouse/errors";
@@ -92,6 +93,15 @@ export function cardPaceMs({
 
 async function sendCard(work: ShopWork, row: CatalogueItem): Promise<StepResult> {
   const { db } = work;
+  // Checked again here, whatever the card's way into the queue: a card two variants share must not go.
+  if (await holdIfShared(db, work.shop, row, work.clock())) {
+    await releaseOrdersWithCards(work, work.shop);
+    work.log.warn(
+      { event: "catalogue.card_shared", sku: row.sku },
+      "the card's SKU is on another variant too; held for the merchant instead of sent",
+    );
+    return WORK;
+  }
   // A card without a barcode in Shopify carries the warehouse's own: whether AddProduct without one erases
   // the stored barcode is not documented (the simulator's does), and a blank in Shopify is no reason to.
   const barcode = row.barcode ?? row.warehouseBarcode;

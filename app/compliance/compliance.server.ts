@@ -149,7 +149,9 @@ async function completeCustomerRedaction({ db, log, clock }: Deps, request: Reco
   const { shop } = request;
   const customer = customerOf(request);
   const erased: Record<string, number> = {};
-  for (const source of PERSONAL_DATA_SOURCES) erased[source.table] = await source.erase(db, shop, customer);
+  const at = clock();
+  for (const source of PERSONAL_DATA_SOURCES)
+    erased[source.table] = await source.erase(db, shop, customer, at);
   await db.complianceRequest.update({ where: { id: request.id }, data: { completedAt: clock() } });
   log.info(
     { shop, event: "compliance.customer_redacted", complianceRequestId: request.id, erased },

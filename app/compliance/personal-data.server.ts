@@ -1,7 +1,12 @@
 // Where we hold a customer's personal data, table by table. customers/data_request lists it and
 // customers/redact erases it through this registry; test/compliance fails when a table is in neither
 // PERSONAL_DATA_SOURCES nor TABLES_WITHOUT_CUSTOMER_DATA, so a new table cannot be forgotten.
+import type { Prisma } from "@prisma/client";
 import type { Db } from "../db.server";
+import { message } from "../i18n/message";
+import { readTexts } from "../i18n/texts";
+import { storedTexts } from "../orders/timeline";
+import { inEnglish } from "../orders/words";
 
 export interface CustomerRef {
   customerId: string;
@@ -15,8 +20,25 @@ export interface PersonalDataSource {
   table: string;
   /** What this table holds about the customer, ready to hand to the merchant. */
   describe(db: Db, shop: string, customer: CustomerRef): Promise<Record<string, unknown>[]>;
-  /** Erases it; answers how many records were changed or deleted. */
-  erase(db: Db, shop: string, customer: CustomerRef): Promise<number>;
+  /** Erases it; answers how many records were changed or deleted. `at`: the erasure's moment. */
+  erase(db: Db, shop: string, customer: CustomerRef, at: Date): Promise<number>;
+  /**
+   * Erases what it holds of these orders of the shop, whoever their customer (the retention sweep,
+   * app/compliance/retention.server.ts); absent where the table holds nothing per order.
+   */
+  eraseOrders?(
+    db: Db | Prisma.TransactionClient,
+    shop: string,
+    orders: readonly ErasedOrder[],
+    at: Date,
+    words: string,
+  ): Promise<number>;
+}
+
+/** An order whose customer's data goes: its row's id and its id_order (its returns may name only that). */
+export interface ErasedOrder {
+  id: string;
+  idOrder: string;
 }
 
 export const PERSONAL_DATA_SOURCES: PersonalDataSource[] = [
@@ -59,21 +81,18 @@ export const PERSONAL_DATA_SOURCES: PersonalDataSource[] = [
         warehouseOrder: order.sentOrder ? (JSON.parse(order.sentOrder) as unknown) : null,
       }));
     },
-    async erase(db, shop, customer) {
+    async erase(db, shop, customer, at) {
       const { count } = await db.warehouseOrder.updateMany({
         where: customerOrders(shop, customer),
-        data: {
-          mapped: null,
-          sentOrder: null,
-          holdReasons: null,
-          overrides: "{}",
-          lastError: null,
-          attentionMessage: null,
-          pending: null,
-          nextAttemptAt: null,
-          // A worker's write decided before the erasure must not land after it (and bring data back).
-          version: { increment: 1 },
-        },
+        data: erasedOrderColumns(at),
+      });
+      return count;
+    },
+    // The retention also drops the customer's id: nothing is left that a request could need it to find.
+    async eraseOrders(db, shop, orders, at) {
+      const { count } = await db.warehouseOrder.updateMany({
+        where: { shop, id: { in: orders.map((order) => order.id) } },
+        data: { ...erasedOrderColumns(at), customerId: null },
       });
       return count;
     },
@@ -100,6 +119,13 @@ export const PERSONAL_DATA_SOURCES: PersonalDataSource[] = [
       });
       return count;
     },
+    async eraseOrders(db, shop, orders) {
+      const { count } = await db.orderPayload.updateMany({
+        where: { shop, orderId: { in: orders.map((order) => order.id) } },
+        data: { payload: "{}" },
+      });
+      return count;
+    },
   },
   {
     // Timeline events quote the requests sent (recipient, phone, address) and hold messages naming the phone.
@@ -115,13 +141,22 @@ export const PERSONAL_DATA_SOURCES: PersonalDataSource[] = [
         orderName: event.order.orderName,
         at: event.at,
         event: event.kind,
-        message: event.message,
+        // What the timeline said, in English words (the row keeps keys and values).
+        message: readTexts(event.message).map(inEnglish).join(" "),
       }));
     },
     async erase(db, shop, customer) {
       const { count } = await db.orderEvent.updateMany({
         where: { shop, order: customerOrders(shop, customer) },
-        data: { message: ERASED_MESSAGE, data: null },
+        data: { message: storedTexts(message("common:text.erased")), data: null },
+      });
+      return count;
+    },
+    // The events' kinds and times stay: the timeline still says what happened when, without the words.
+    async eraseOrders(db, shop, orders, _at, words) {
+      const { count } = await db.orderEvent.updateMany({
+        where: { shop, orderId: { in: orders.map((order) => order.id) } },
+        data: { message: words, data: null },
       });
       return count;
     },
@@ -153,10 +188,57 @@ export const PERSONAL_DATA_SOURCES: PersonalDataSource[] = [
       });
       return count;
     },
+    async eraseOrders(db, shop, orders, _at, words) {
+      const { count } = await db.warehouseReturn.updateMany({
+        where: returnsOf(shop, orders),
+        data: { raw: words },
+      });
+      return count;
+    },
   },
 ];
 
 const ERASED_MESSAGE = "(erased at the customer's request)";
+
+/**
+ * What an order's row keeps once its customer's data is gone: its ids, state, stage, waybill and dates (the
+ * record of what happened), none of the bodies; it takes no more work, since nothing is left to send.
+ */
+function erasedOrderColumns(at: Date) {
+  return {
+    mapped: null,
+    sentOrder: null,
+    holdReasons: null,
+    overrides: "{}",
+    lastError: null,
+    attentionMessage: null,
+    pending: null,
+    nextAttemptAt: null,
+    dataErasedAt: at,
+    // A worker's write decided before the erasure must not land after it (and bring data back).
+    version: { increment: 1 },
+  };
+}
+
+/**
+ * Erases, in every table that holds it, the customer's data of these orders of the shop; `words` replace
+ * the texts that could quote the customer (the timeline's, a return's record). Answers the records changed
+ * per table.
+ */
+export async function eraseOrdersPersonalData(
+  db: Db | Prisma.TransactionClient,
+  shop: string,
+  orders: readonly ErasedOrder[],
+  at: Date,
+  words: string,
+): Promise<Record<string, number>> {
+  const erased: Record<string, number> = {};
+  if (!orders.length) return erased;
+  for (const source of PERSONAL_DATA_SOURCES) {
+    if (source.eraseOrders) erased[source.table] = await source.eraseOrders(db, shop, orders, at, words);
+  }
+  return erased;
+}
 
 /** The customer's orders: by customer id, and the orders Shopify names in the request. */
 function customerOrders(shop: string, customer: CustomerRef) {
@@ -175,6 +257,11 @@ async function customerReturns(db: Db, shop: string, customer: CustomerRef) {
     where: customerOrders(shop, customer),
     select: { id: true, idOrder: true },
   });
+  return returnsOf(shop, orders);
+}
+
+/** The returns of these orders: linked to them, or naming their id_order. */
+function returnsOf(shop: string, orders: readonly ErasedOrder[]) {
   return {
     shop,
     OR: [

@@ -7,7 +7,7 @@
 // app/orders/in-doubt.server.ts, at the scale of one merchant's click).
 import type { InboundDelivery } from "@prisma/client";
 import type { AppContext } from "../context.server";
-import { isUniqueViolation } from "../db.server";
+import { isUniqueViolation, type Db } from "../db.server";
 import { env } from "../env.server";
 import { message, type Message } from "../i18n/message";
 import { readTexts, writeTexts } from "../i18n/texts";
@@ -419,13 +419,34 @@ export async function refreshDeliveryRequest(
   return { ok: true, message: message("deliveries:action.refreshed") };
 }
 
-/** When each shop's list last asked the warehouse: in this process's memory, a cheap bound, not a promise. */
-const listAskedAt = new Map<string, number>();
+/**
+ * The list's one-a-minute bound, kept in the database so every web process shares it: a ShopSchedule row of
+ * its own kind, whose `nextRunAt` is when the list may ask again. No worker runs this kind (the engine runs
+ * only the kinds it registers); the row is only a slot, claimed by a compare-and-set.
+ */
+export const LIST_REFRESH_KIND = "deliveries.list";
 
-/** Forget the list's last asking (tests; a new key). */
-export function forgetListRefresh(shop?: string): void {
-  if (shop) listAskedAt.delete(shop);
-  else listAskedAt.clear();
+/**
+ * Takes the shop's list refresh slot if it is free at `now`, holding it for LIST_REFRESH_EVERY_MS. One
+ * conditional statement decides between two requests at once (in any process): the row due is moved by one
+ * of them only; a row made at the same moment by another is a unique violation, and that one lost.
+ */
+export async function claimListRefresh(db: Db, shop: string, now: Date): Promise<boolean> {
+  const until = new Date(now.getTime() + LIST_REFRESH_EVERY_MS);
+  const { count } = await db.shopSchedule.updateMany({
+    where: { shop, kind: LIST_REFRESH_KIND, nextRunAt: { lte: now } },
+    data: { nextRunAt: until, lastRunAt: now, version: { increment: 1 } },
+  });
+  if (count === 1) return true;
+  try {
+    await db.shopSchedule.create({
+      data: { shop, kind: LIST_REFRESH_KIND, nextRunAt: until, lastRunAt: now },
+    });
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
 }
 
 /** "20.11.2026" → "2026-11-20"; anything else as it came (shown, never compared). */
@@ -446,11 +467,9 @@ export type ListRefresh =
 export async function refreshDeliveryList(deps: DeliveryDeps, shop: string): Promise<ListRefresh> {
   const { db, clock, log } = deps;
   const now = clock();
-  const last = listAskedAt.get(shop);
-  if (last !== undefined && now.getTime() - last < LIST_REFRESH_EVERY_MS) return { asked: false };
   const reader = await keyedClient(deps, shop, "read");
   if (!reader) return { asked: false };
-  listAskedAt.set(shop, now.getTime());
+  if (!(await claimListRefresh(db, shop, now))) return { asked: false };
   let listed: DeliveryRequestRecord[];
   try {
     listed = await reader.warehouse.listDeliveryRequest({

@@ -7,6 +7,8 @@ import type {
   FulfillmentCreateMutation,
   FulfillmentEventAddMutation,
   FulfillmentHoldReleaseMutation,
+  FulfillmentNowQuery,
+  FulfillmentOrderLinesQuery,
   FulfillmentTrackingUpdateMutation,
   OrderFulfillmentPictureQuery,
 } from "../types/admin.generated";
@@ -18,12 +20,16 @@ import {
   type FulfillmentOrderStatus,
   type FulfillmentPicture,
   type FulfillmentProblem,
+  type FulfilmentPlan,
   type PictureFulfillmentOrder,
+  type PictureLine,
+  type UnshippedLine,
 } from "./plan";
 
 // Ten fulfillment orders of up to 25 lines a page keeps the requested cost near 330 points, a third of the
-// single-query limit; an order with more is read page by page. Lines beyond 25 only matter for telling
-// "nothing left" apart, and are counted as remaining.
+// single-query limit; an order with more is read page by page, and a fulfillment order with more lines has
+// the rest read by FULFILLMENT_ORDER_LINES_QUERY (a fulfillment carries what the warehouse shipped, line by
+// line, so every line must be known).
 export const ORDER_FULFILLMENT_PICTURE_QUERY = `#graphql
   query OrderFulfillmentPicture($id: ID!, $after: String) {
     order(id: $id) {
@@ -49,10 +55,16 @@ export const ORDER_FULFILLMENT_PICTURE_QUERY = `#graphql
           }
           lineItems(first: 25) {
             nodes {
+              id
+              sku
+              productTitle
+              variantTitle
+              requiresShipping
               remainingQuantity
             }
             pageInfo {
               hasNextPage
+              endCursor
             }
           }
         }
@@ -71,6 +83,47 @@ export const ORDER_FULFILLMENT_PICTURE_QUERY = `#graphql
           number
           company
           url
+        }
+      }
+    }
+  }
+`;
+
+export const FULFILLMENT_ORDER_LINES_QUERY = `#graphql
+  query FulfillmentOrderLines($id: ID!, $after: String) {
+    fulfillmentOrder(id: $id) {
+      lineItems(first: 100, after: $after) {
+        nodes {
+          id
+          sku
+          productTitle
+          variantTitle
+          requiresShipping
+          remainingQuantity
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+`;
+
+/** What a fulfillment shows now: its tracking and its newest event, read before either is written. */
+export const FULFILLMENT_NOW_QUERY = `#graphql
+  query FulfillmentNow($id: ID!) {
+    fulfillment(id: $id) {
+      id
+      status
+      trackingInfo(first: 10) {
+        number
+        company
+        url
+      }
+      events(first: 1, reverse: true, sortKey: ID) {
+        nodes {
+          status
         }
       }
     }
@@ -165,6 +218,9 @@ export async function readFulfillmentPicture(
     const order = data.order;
     if (!order) return null;
     for (const fo of order.fulfillmentOrders.nodes) {
+      const lines = fo.lineItems.nodes.map(pictureLine);
+      const more = fo.lineItems.pageInfo;
+      if (more.hasNextPage && more.endCursor) lines.push(...(await moreLines(admin, fo.id, more.endCursor)));
       fulfillmentOrders.push({
         id: fo.id,
         status: fo.status as FulfillmentOrderStatus,
@@ -172,8 +228,9 @@ export async function readFulfillmentPicture(
         locationName: fo.assignedLocation.name,
         supportedActions: fo.supportedActions.map((supported) => supported.action as string),
         holds: fo.fulfillmentHolds.map((hold) => ({ ...hold, reason: hold.reason as string })),
-        remainingQuantity: fo.lineItems.nodes.reduce((sum, line) => sum + line.remainingQuantity, 0),
-        moreLines: fo.lineItems.pageInfo.hasNextPage,
+        remainingQuantity: lines.reduce((sum, line) => sum + line.remainingQuantity, 0),
+        moreLines: false,
+        lines,
       });
     }
     const page = order.fulfillmentOrders.pageInfo;
@@ -194,6 +251,34 @@ export async function readFulfillmentPicture(
   }
 }
 
+type LineNode = OrderFulfillmentPictureQuery extends {
+  order?: { fulfillmentOrders: { nodes: Array<{ lineItems: { nodes: Array<infer Line> } }> } } | null;
+}
+  ? Line
+  : never;
+
+function pictureLine(line: LineNode): PictureLine {
+  const title = [line.productTitle, line.variantTitle].filter(Boolean).join(" - ");
+  const { id, requiresShipping, remainingQuantity } = line;
+  return { id, sku: line.sku || null, title, requiresShipping, remainingQuantity };
+}
+
+/** The lines of a fulfillment order past its first page, page by page. */
+async function moreLines(admin: ShopAdmin, id: string, from: string): Promise<PictureLine[]> {
+  const lines: PictureLine[] = [];
+  for (let after: string | null = from; after;) {
+    const data: FulfillmentOrderLinesQuery = await admin.query<FulfillmentOrderLinesQuery>(
+      FULFILLMENT_ORDER_LINES_QUERY,
+      { id, after },
+    );
+    const page = data.fulfillmentOrder?.lineItems;
+    if (!page) break;
+    lines.push(...page.nodes.map(pictureLine));
+    after = page.pageInfo.hasNextPage ? (page.pageInfo.endCursor ?? null) : null;
+  }
+  return lines;
+}
+
 export interface FulfilOrderInput {
   /** The Shopify order's GID. */
   orderId: string;
@@ -208,16 +293,26 @@ export interface FulfilOrderInput {
   notifyCustomer: boolean;
   /** The fulfillment stored for this order, if any: found again rather than made twice. */
   knownFulfillmentId?: string | null;
+  /** Every waybill the order has had: a fulfillment carrying any of them is ours. */
+  waybills?: string[];
+  /** The SKUs and counts the warehouse was sent and took: only those are fulfilled. */
+  shipped?: Array<{ sku: string; count: number }> | null;
+  /**
+   * Called just before fulfillmentCreate with the waybill it goes with: keeps it in the order's history, so a
+   * create whose answer is lost is found by it even after the warehouse changes the waybill. Throws to stop.
+   */
+  beforeCreate?: (ttn: string) => Promise<void>;
 }
 
 export type FulfilOrderResult =
-  | { kind: "created"; fulfillmentId: string; releasedHoldIds: string[] }
+  | { kind: "created"; fulfillmentId: string; releasedHoldIds: string[]; unshipped: UnshippedLine[] }
   | {
       kind: "found";
       fulfillmentId: string;
       matchedBy: "known_id" | "tracking_number";
       /** The numbers the fulfillment carries: a different one than the waybill means its tracking is stale. */
       trackingNumbers: string[];
+      unshipped: UnshippedLine[];
     }
   | { kind: "problem"; problem: FulfillmentProblem };
 
@@ -235,18 +330,16 @@ export async function fulfilOrder(admin: ShopAdmin, input: FulfilOrderInput): Pr
     if (!picture) return { kind: "problem", problem: problem("order_not_found").problem };
     const plan = planFulfilment(picture, input);
     switch (plan.action) {
-      case "found":
-        return {
-          kind: "found",
-          fulfillmentId: plan.fulfillmentId,
-          matchedBy: plan.matchedBy,
-          trackingNumbers: plan.trackingNumbers,
-        };
+      case "found": {
+        const { fulfillmentId, matchedBy, trackingNumbers, unshipped } = plan;
+        return { kind: "found", fulfillmentId, matchedBy, trackingNumbers, unshipped };
+      }
       case "problem":
         return { kind: "problem", problem: plan.problem };
       case "create": {
-        const fulfillmentId = await createFulfillment(admin, plan.fulfillmentOrderIds, input);
-        return { kind: "created", fulfillmentId, releasedHoldIds };
+        await input.beforeCreate?.(normaliseTtn(input.ttn));
+        const fulfillmentId = await createFulfillment(admin, plan, input);
+        return { kind: "created", fulfillmentId, releasedHoldIds, unshipped: plan.unshipped };
       }
       case "release_holds":
         if (round > 0) break;
@@ -265,14 +358,20 @@ export async function fulfilOrder(admin: ShopAdmin, input: FulfilOrderInput): Pr
 
 async function createFulfillment(
   admin: ShopAdmin,
-  fulfillmentOrderIds: string[],
+  plan: Extract<FulfilmentPlan, { action: "create" }>,
   input: FulfilOrderInput,
 ): Promise<string> {
-  // No line items named: each fulfillment order's every remaining unit, so a retry after a partial change
-  // can never ask for more than remains.
+  // The lines and units the warehouse shipped, as read just now (never more than remains). Without any known
+  // sent, no line items named: each fulfillment order's every remaining unit.
+  const byFulfillmentOrder = plan.lines
+    ? plan.lines.map(({ fulfillmentOrderId, lineItems }) => ({
+        fulfillmentOrderId,
+        fulfillmentOrderLineItems: lineItems,
+      }))
+    : plan.fulfillmentOrderIds.map((fulfillmentOrderId) => ({ fulfillmentOrderId }));
   const data = await admin.mutate<FulfillmentCreateMutation>(FULFILLMENT_CREATE_MUTATION, {
     fulfillment: {
-      lineItemsByFulfillmentOrder: fulfillmentOrderIds.map((fulfillmentOrderId) => ({ fulfillmentOrderId })),
+      lineItemsByFulfillmentOrder: byFulfillmentOrder,
       trackingInfo: { company: input.company, number: normaliseTtn(input.ttn), url: input.url },
       notifyCustomer: input.notifyCustomer,
     },
@@ -332,4 +431,59 @@ export async function addFulfillmentEvent(
   const id = data.fulfillmentEventCreate?.fulfillmentEvent?.id;
   if (!id) throw new Error("Shopify answered fulfillmentEventCreate without an event or an error");
   return id;
+}
+
+/** What a fulfillment shows now; null when Shopify has none by that id. */
+export interface FulfillmentNow {
+  status: string;
+  trackingNumbers: string[];
+  /** The status of the newest event, or null when it has none. */
+  lastEvent: string | null;
+}
+
+export async function readFulfillmentNow(
+  admin: ShopAdmin,
+  fulfillmentId: string,
+): Promise<FulfillmentNow | null> {
+  const data = await admin.query<FulfillmentNowQuery>(FULFILLMENT_NOW_QUERY, { id: fulfillmentId });
+  const fulfillment = data.fulfillment;
+  if (!fulfillment) return null;
+  return {
+    status: fulfillment.status as string,
+    trackingNumbers: fulfillment.trackingInfo.flatMap((info) => (info.number ? [info.number] : [])),
+    lastEvent: (fulfillment.events.nodes[0]?.status as string | undefined) ?? null,
+  };
+}
+
+/**
+ * Gives the fulfillment the waybill unless Shopify shows it already: an update whose answer was lost is not
+ * made again, so the buyer gets no second tracking e-mail. Answers whether it wrote.
+ */
+export async function updateTrackingOnce(
+  admin: ShopAdmin,
+  fulfillmentId: string,
+  tracking: TrackingDetails,
+  notifyCustomer: boolean,
+): Promise<boolean> {
+  const now = await readFulfillmentNow(admin, fulfillmentId);
+  const wanted = normaliseTtn(tracking.number);
+  if (now?.trackingNumbers.some((number) => normaliseTtn(number) === wanted)) return false;
+  // A fulfillment not found is left to the update, whose userErrors say so.
+  await updateTracking(admin, fulfillmentId, tracking, notifyCustomer);
+  return true;
+}
+
+/**
+ * Adds the event unless it is the fulfillment's newest already (an earlier call's answer was lost): a retry
+ * puts no second line on the buyer's order status page. Answers whether it wrote.
+ */
+export async function addFulfillmentEventOnce(
+  admin: ShopAdmin,
+  fulfillmentId: string,
+  event: FulfillmentEventInput,
+): Promise<boolean> {
+  const now = await readFulfillmentNow(admin, fulfillmentId);
+  if (now?.lastEvent === event.status) return false;
+  await addFulfillmentEvent(admin, fulfillmentId, event);
+  return true;
 }

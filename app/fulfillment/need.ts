@@ -3,6 +3,7 @@
 // Pure: the Shopify side's step (work.server.ts) asks it after every call, and the order rules ask it to
 // decide whether the order stays due.
 import { STAGE } from "../orders/states";
+import { normaliseTtn } from "./carriers";
 
 /**
  * The fulfillment event statuses we send, in the order a parcel passes them: an event of a lower rank than
@@ -60,4 +61,34 @@ export function shopifyNeed(
   if (!wanted || wanted === facts.fulfillmentEvent) return null;
   const told = facts.fulfillmentEvent ? (EVENT_RANK[facts.fulfillmentEvent] ?? 0) : 0;
   return (EVENT_RANK[wanted] ?? 0) >= told ? { do: "event", status: wanted } : null;
+}
+
+/** The waybill columns of an order, as waybillsOf reads them. */
+export type WaybillFacts = { waybills?: string | null; ttn?: string | null; fulfilledTtn?: string | null };
+
+/** The kept history; a column that does not read as a list of texts counts as none kept. */
+function keptWaybills(row: WaybillFacts): string[] {
+  try {
+    const kept: unknown = row.waybills ? JSON.parse(row.waybills) : [];
+    return Array.isArray(kept) ? kept.filter((entry): entry is string => typeof entry === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Every waybill the order has had, normalised, oldest first: the kept history, and the waybill and the one
+ * Shopify shows (rows from before the history was kept have only these). A fulfillment carrying any of them
+ * is ours: a create whose answer was lost may have gone with a waybill the warehouse has changed since.
+ */
+export function waybillsOf(row: WaybillFacts): string[] {
+  const all = [...keptWaybills(row), row.fulfilledTtn, row.ttn].filter((ttn): ttn is string => Boolean(ttn));
+  return [...new Set(all.map(normaliseTtn))];
+}
+
+/** The history column with `ttns` added, or undefined when they are all there already (nothing to write). */
+export function withWaybills(row: WaybillFacts, ttns: Array<string | null | undefined>): string | undefined {
+  const kept = keptWaybills(row);
+  const added = ttns.map((ttn) => normaliseTtn(ttn ?? "")).filter((ttn) => ttn && !kept.includes(ttn));
+  return added.length ? JSON.stringify([...new Set([...kept, ...added])]) : undefined;
 }

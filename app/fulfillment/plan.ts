@@ -15,6 +15,17 @@ export interface PictureHold {
   heldByRequestingApp: boolean;
 }
 
+/** One line of a fulfillment order: what of an order line is still to fulfil there. */
+export interface PictureLine {
+  id: string;
+  sku: string | null;
+  /** The product's and variant's titles, as the merchant knows the item. */
+  title: string;
+  /** False for a gift card or a service: never sent to the warehouse, so never missed when not shipped. */
+  requiresShipping: boolean;
+  remainingQuantity: number;
+}
+
 export interface PictureFulfillmentOrder {
   id: string;
   status: FulfillmentOrderStatus;
@@ -27,6 +38,8 @@ export interface PictureFulfillmentOrder {
   remainingQuantity: number;
   /** More lines than were read: what remains on them is unknown. */
   moreLines: boolean;
+  /** The lines read (every line, unless moreLines). */
+  lines: PictureLine[];
 }
 
 export interface PictureFulfillment {
@@ -53,6 +66,7 @@ export const FULFILLMENT_PROBLEMS = [
   "moved",
   "already_fulfilled",
   "no_fulfillment_order",
+  "shipped_not_in_order",
 ] as const;
 export type FulfillmentProblemCode = (typeof FULFILLMENT_PROBLEMS)[number];
 
@@ -77,6 +91,8 @@ export const FULFILLMENT_PROBLEM_MESSAGES: Readonly<Record<FulfillmentProblemCod
     "The order was already fulfilled in Shopify without the warehouse's waybill, so the app made no second fulfillment. Add the tracking number to that fulfillment in Shopify if the buyer needs it.",
   no_fulfillment_order:
     "The order has nothing to fulfil at the warehouse location in Shopify. Check that Settings names the location that stands for the warehouse.",
+  shipped_not_in_order:
+    "None of the items the warehouse shipped is still to fulfil in the order in Shopify, so the app made no fulfillment. The order was probably changed after it was sent: fulfil or refund it in Shopify as it really went.",
 };
 
 export interface FulfillmentProblem {
@@ -90,21 +106,45 @@ export interface FulfillmentProblem {
   fulfillmentIds?: string[];
 }
 
+/** What the Shopify order still holds at the warehouse location that the warehouse did not ship. */
+export interface UnshippedLine {
+  sku: string | null;
+  title: string;
+  quantity: number;
+}
+
+/** The units of one fulfillment order's lines to fulfil. */
+export interface FulfilmentLines {
+  fulfillmentOrderId: string;
+  lineItems: Array<{ id: string; quantity: number }>;
+}
+
 export type FulfilmentPlan =
   | {
       action: "found";
       fulfillmentId: string;
       matchedBy: "known_id" | "tracking_number";
       trackingNumbers: string[];
+      unshipped: UnshippedLine[];
     }
   | { action: "release_holds"; holds: Array<{ fulfillmentOrderId: string; holdIds: string[] }> }
-  | { action: "create"; fulfillmentOrderIds: string[] }
+  | {
+      action: "create";
+      fulfillmentOrderIds: string[];
+      /** The units the warehouse shipped, line by line; absent: every remaining unit (nothing known sent). */
+      lines?: FulfilmentLines[];
+      unshipped: UnshippedLine[];
+    }
   | { action: "problem"; problem: FulfillmentProblem };
 
 export interface FulfilmentTarget {
   locationId: string;
   ttn: string;
   knownFulfillmentId?: string | null;
+  /** Every waybill the order has had (waybillsOf): a fulfillment carrying any of them is ours. */
+  waybills?: string[];
+  /** The SKUs and counts the warehouse was sent (and took); null or absent: unknown, all that remains goes. */
+  shipped?: Array<{ sku: string; count: number }> | null;
 }
 
 /** A fulfillment that stands: SUCCESS, or the deprecated OPEN and PENDING; not CANCELLED, ERROR or FAILURE. */
@@ -127,16 +167,28 @@ const numbersOf = (fulfillment: PictureFulfillment) =>
   fulfillment.trackingInfo.flatMap((info) => (info.number ? [info.number] : []));
 
 /**
- * Decides the next step for one shipped order. `found` comes first, so a call whose answer was lost never
- * makes a second fulfillment; nothing is fulfilled in part while another piece at the location is held, so
- * one fulfillment carries the whole shipment.
+ * Decides the next step for one shipped order. `found` comes first (by any waybill the order has had), so a
+ * call whose answer was lost never makes a second fulfillment. With what the warehouse was sent known, only
+ * those SKUs and units are fulfilled, and what else the order holds at the location is named as unshipped;
+ * nothing is fulfilled in part while another piece of the shipment at the location is held, so one
+ * fulfillment carries the whole shipment.
  */
 export function planFulfilment(picture: FulfillmentPicture, target: FulfilmentTarget): FulfilmentPlan {
-  const found = findOurFulfillment(picture, target);
-  if (found) return found;
-
   const atLocation = picture.fulfillmentOrders.filter((fo) => fo.locationId === target.locationId);
-  const pending = atLocation.filter((fo) => ACTIVE_STATUS.has(fo.status) && hasRemaining(fo));
+  const active = atLocation.filter((fo) => ACTIVE_STATUS.has(fo.status) && hasRemaining(fo));
+  const found = findOurFulfillment(picture, target);
+  if (found) {
+    // Ours already carries what the warehouse shipped: whatever still remains here, it did not ship.
+    return found.action === "found" && target.shipped
+      ? { ...found, unshipped: unshippedOf(active, new Map()) }
+      : found;
+  }
+
+  const shipped = target.shipped ? budgetOf(target.shipped) : null;
+  // A hold or a schedule on what the warehouse did not ship does not stop what it did ship.
+  const pending = shipped
+    ? active.filter((fo) => fo.moreLines || fo.lines.some((line) => shipped.has(line.sku ?? "")))
+    : active;
   const heldByOthers = pending.flatMap((fo) =>
     fo.status === "ON_HOLD" ? fo.holds.filter((hold) => !hold.heldByRequestingApp) : [],
   );
@@ -156,10 +208,84 @@ export function planFulfilment(picture: FulfillmentPicture, target: FulfilmentTa
   const fulfillable = pending.filter(
     (fo) => FULFILLABLE_STATUS.has(fo.status) && fo.supportedActions.includes("CREATE_FULFILLMENT"),
   );
-  if (fulfillable.length > 0)
-    return { action: "create", fulfillmentOrderIds: fulfillable.map((fo) => fo.id) };
+  if (fulfillable.length > 0 && !shipped)
+    return { action: "create", fulfillmentOrderIds: fulfillable.map((fo) => fo.id), unshipped: [] };
+  if (fulfillable.length > 0 && shipped) {
+    const taken = new Map<string, number>();
+    const lines = allocate(fulfillable, shipped, taken);
+    if (lines.length === 0) return notShippedHere(picture, target, atLocation);
+    return {
+      action: "create",
+      fulfillmentOrderIds: lines.map((group) => group.fulfillmentOrderId),
+      lines,
+      unshipped: unshippedOf(active, taken),
+    };
+  }
+  return shipped
+    ? notShippedHere(picture, target, atLocation)
+    : whyNothingToFulfil(picture, target, atLocation);
+}
 
-  return whyNothingToFulfil(picture, target, atLocation);
+/**
+ * Nothing the warehouse shipped is left to fulfil here: why, as for any order, unless the order still holds
+ * other items here (the order was changed after it was sent, and the warehouse shipped what it had).
+ */
+function notShippedHere(
+  picture: FulfillmentPicture,
+  target: FulfilmentTarget,
+  atLocation: PictureFulfillmentOrder[],
+): FulfilmentPlan {
+  const why = whyNothingToFulfil(picture, target, atLocation);
+  const stillHere = atLocation.some((fo) => ACTIVE_STATUS.has(fo.status) && hasRemaining(fo));
+  return why.action === "problem" && why.problem.code === "no_fulfillment_order" && stillHere
+    ? problem("shipped_not_in_order")
+    : why;
+}
+
+/** Units by SKU, as the warehouse was sent them. */
+function budgetOf(shipped: NonNullable<FulfilmentTarget["shipped"]>): Map<string, number> {
+  const budget = new Map<string, number>();
+  for (const { sku, count } of shipped) if (count > 0) budget.set(sku, (budget.get(sku) ?? 0) + count);
+  return budget;
+}
+
+/**
+ * The units to fulfil: each line of a SKU the warehouse shipped takes what remains on it, as far as the
+ * units shipped go (a SKU on several lines fills them in turn). `taken` gets each line's units.
+ */
+function allocate(
+  fulfillable: PictureFulfillmentOrder[],
+  shipped: Map<string, number>,
+  taken: Map<string, number>,
+): FulfilmentLines[] {
+  const left = new Map(shipped);
+  const groups: FulfilmentLines[] = [];
+  for (const fo of fulfillable) {
+    const lineItems: FulfilmentLines["lineItems"] = [];
+    for (const line of fo.lines) {
+      const units = Math.min(line.remainingQuantity, left.get(line.sku ?? "") ?? 0);
+      if (units <= 0) continue;
+      left.set(line.sku!, left.get(line.sku!)! - units);
+      taken.set(line.id, units);
+      lineItems.push({ id: line.id, quantity: units });
+    }
+    if (lineItems.length) groups.push({ fulfillmentOrderId: fo.id, lineItems });
+  }
+  return groups;
+}
+
+/** What remains at the location once `taken` is fulfilled, one entry per SKU (or title, for an item without). */
+function unshippedOf(active: PictureFulfillmentOrder[], taken: Map<string, number>): UnshippedLine[] {
+  const byItem = new Map<string, UnshippedLine>();
+  for (const line of active.flatMap((fo) => fo.lines)) {
+    const quantity = line.remainingQuantity - (taken.get(line.id) ?? 0);
+    if (quantity <= 0 || !line.requiresShipping) continue;
+    const key = line.sku ?? `title:${line.title}`;
+    const entry = byItem.get(key);
+    if (entry) entry.quantity += quantity;
+    else byItem.set(key, { sku: line.sku, title: line.title, quantity });
+  }
+  return [...byItem.values()];
 }
 
 function findOurFulfillment(picture: FulfillmentPicture, target: FulfilmentTarget): FulfilmentPlan | null {
@@ -171,19 +297,24 @@ function findOurFulfillment(picture: FulfillmentPicture, target: FulfilmentTarge
     }
     // Shopify never deletes a fulfillment: one stored but not read (an order with very many) still stands.
     const trackingNumbers = stored ? numbersOf(stored) : [];
-    return { action: "found", fulfillmentId: known, matchedBy: "known_id", trackingNumbers };
+    return { action: "found", fulfillmentId: known, matchedBy: "known_id", trackingNumbers, unshipped: [] };
   }
   const ttn = normaliseTtn(target.ttn);
-  const carrying = picture.fulfillments.filter((fulfillment) =>
-    numbersOf(fulfillment).some((number) => normaliseTtn(number) === ttn),
-  );
-  const live = carrying.find((fulfillment) => LIVE_FULFILLMENT.has(fulfillment.status));
-  if (live) {
+  // Any waybill the order has had: a create whose answer was lost went with the waybill of its time.
+  const ours = new Set([ttn, ...(target.waybills ?? []).map(normaliseTtn)]);
+  const carries = (fulfillment: PictureFulfillment, wanted: (number: string) => boolean) =>
+    numbersOf(fulfillment).some((number) => wanted(normaliseTtn(number)));
+  const carrying = picture.fulfillments.filter((fulfillment) => carries(fulfillment, (n) => ours.has(n)));
+  const live = carrying.filter((fulfillment) => LIVE_FULFILLMENT.has(fulfillment.status));
+  // The one with today's waybill first; then the newest of the others (Shopify lists the oldest first).
+  const chosen = live.find((fulfillment) => carries(fulfillment, (n) => n === ttn)) ?? live.at(-1);
+  if (chosen) {
     return {
       action: "found",
-      fulfillmentId: live.id,
+      fulfillmentId: chosen.id,
       matchedBy: "tracking_number",
-      trackingNumbers: numbersOf(live),
+      trackingNumbers: numbersOf(chosen),
+      unshipped: [],
     };
   }
   // Ours, cancelled by the merchant: making it again would undo their decision.

@@ -4,7 +4,10 @@
 // or must wait for Shopify. Exactly once without Shopify's help: the fulfillment is read before it is made
 // (fulfil.server.ts), so a call whose answer was lost finds what it made instead of making it again.
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
+import { z } from "zod";
+import { message } from "../i18n/message";
 import { applyToOrder } from "../orders/commit.server";
+import { inEnglish } from "../orders/words";
 import type { ShopifyTold } from "../orders/state-machine";
 import { ORDER_STATE } from "../orders/states";
 import { ShopifyUserErrors, type ShopAdmin } from "../shopify/admin-graphql.server";
@@ -16,19 +19,41 @@ import { backoffMs } from "../work/backoff";
 import { scheduledKind, type ScheduledRun } from "../work/schedule.server";
 import type { ShopWork, StepResult } from "../work/steps";
 import { novaPoshtaEventStatus } from "./carrier-events";
-import { carrierOfDeliveryMethod, trackingFor, type TrackingDetails } from "./carriers";
-import { addFulfillmentEvent, fulfilOrder, updateTracking } from "./fulfillment.server";
-import { shopifyNeed } from "./need";
+import { carrierOfDeliveryMethod, normaliseTtn, trackingFor, type TrackingDetails } from "./carriers";
+import { addFulfillmentEventOnce, fulfilOrder, updateTrackingOnce } from "./fulfillment.server";
+import { shopifyNeed, waybillsOf } from "./need";
 
 /** The carrier's status read as a fulfillment event status (only Nova Poshta's codes are known). */
 const fulfillmentEventFor = (carrierStatusId: string) => novaPoshtaEventStatus(carrierStatusId);
 
+/**
+ * The SKUs and counts the warehouse has for the order: the body last sent and taken (an edit it refused, or
+ * one held or still out, is not in it). Null when it cannot be read: then all that remains is fulfilled.
+ */
+function shippedOf(row: OrderRow): Array<{ sku: string; count: number }> | null {
+  let sent: unknown;
+  try {
+    sent = row.sentOrder ? JSON.parse(row.sentOrder) : null;
+  } catch {
+    return null;
+  }
+  const parsed = sentProductsSchema.safeParse(sent);
+  return parsed.success ? parsed.data.products : null;
+}
+
+/** The products of a body sent (counts go as numeric strings on the wire). */
+const sentProductsSchema = z.object({
+  products: z.array(z.object({ sku: z.string().min(1), count: z.coerce.number().int().nonnegative() })),
+});
+
 /** What an order that goes by no carrier we know is flagged with: there is no tracking page to give. */
-const NO_CARRIER = {
-  code: "no_carrier",
-  message:
-    "This order does not go by Nova Poshta or Ukrposhta, so there is no tracking page to give Shopify. Fulfil it in Shopify yourself.",
-};
+const NO_CARRIER = fulfillmentProblemOf("no_carrier");
+
+/** A problem as the order keeps it: its code, its sentence of orders:fulfillmentProblem, and that in English. */
+export function fulfillmentProblemOf(code: string, values?: Record<string, string>) {
+  const text = message(`orders:fulfillmentProblem.${code}`, values);
+  return { code, message: inEnglish(text), text };
+}
 
 /**
  * Orders told in one run; the run is asked for again at once while more are due. Small enough that the
@@ -138,43 +163,54 @@ async function callShopify(
           url: tracking.url,
           notifyCustomer: settings.notifyBuyer,
           knownFulfillmentId: row.fulfillmentId,
+          waybills: waybillsOf(row),
+          shipped: shippedOf(row),
+          // Kept before the call: if its answer is lost and the warehouse changes the waybill meanwhile, the
+          // next attempt still finds this fulfillment by it (and updates its tracking), never a dead one.
+          beforeCreate: async (used) =>
+            void (await applyToOrder(work, row, { type: "waybill_used", ttn: used })),
         });
         if (outcome.kind === "problem") {
-          return {
-            problem: { code: outcome.problem.code, message: outcome.problem.message },
-            data: outcome.problem,
-          };
+          return { problem: fulfillmentProblemOf(outcome.problem.code), data: outcome.problem };
         }
+        const carries = (numbers: string[]) => numbers.some((number) => normaliseTtn(number) === ttn);
         return {
           fulfilled: {
             fulfillmentId: outcome.fulfillmentId,
             found: outcome.kind === "found",
             notified: outcome.kind === "created" && settings.notifyBuyer,
+            ...(outcome.kind === "found" &&
+              outcome.trackingNumbers[0] && { waybill: normaliseTtn(outcome.trackingNumbers[0]) }),
           },
           // A fulfillment found with another number still needs its tracking brought up to date.
-          ...((outcome.kind === "created" || outcome.trackingNumbers.includes(ttn)) && { ttn }),
+          ...((outcome.kind === "created" || carries(outcome.trackingNumbers)) && { ttn }),
+          ...(outcome.unshipped.length > 0 && { unshipped: outcome.unshipped }),
           data: { tracking, outcome },
         };
       }
-      case "tracking":
-        await updateTracking(admin, row.fulfillmentId!, tracking, settings.notifyBuyer);
-        return { ttn, data: { tracking } };
-      case "event":
-        await addFulfillmentEvent(admin, row.fulfillmentId!, {
-          status: need.status as Parameters<typeof addFulfillmentEvent>[2]["status"],
+      case "tracking": {
+        // Read first: an update whose answer was lost is not made again (no second e-mail to the buyer).
+        const updated = await updateTrackingOnce(admin, row.fulfillmentId!, tracking, settings.notifyBuyer);
+        return { ttn, data: { tracking, updated } };
+      }
+      case "event": {
+        // Read first: an event whose answer was lost is not added again to the buyer's status page.
+        const added = await addFulfillmentEventOnce(admin, row.fulfillmentId!, {
+          status: need.status as Parameters<typeof addFulfillmentEventOnce>[2]["status"],
           happenedAt: work.clock(),
         });
-        return { event: need.status };
+        return { event: need.status, data: { added } };
+      }
     }
   } catch (error) {
     if (work.signal.aborted) throw error;
     // Shopify refused the call as it stands: trying again would be refused again.
     if (error instanceof ShopifyUserErrors) {
+      // Shopify's own words, as it gave them.
       return {
-        problem: {
-          code: "shopify_refused",
-          message: `Shopify refused to update this order's fulfillment: ${error.userErrors.map((e) => e.message).join(" ")}`,
-        },
+        problem: fulfillmentProblemOf("shopify_refused", {
+          said: error.userErrors.map((e) => e.message).join(" "),
+        }),
       };
     }
     const reason = error instanceof Error ? error.message : String(error);

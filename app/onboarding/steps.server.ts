@@ -9,7 +9,8 @@ import { orderSettingsSchema, type OrderSettings } from "../orders/settings";
 import { keyConfirmed, loadSettings, saveSettings } from "../settings/settings.server";
 import { rateLimitKey } from "../warehouse/limiter.server";
 import { fieldMessages } from "../settings/field-messages";
-import { loadStatusSettings, saveStatusSettings, type LocationChoice } from "../statuses/settings.server";
+import { settingsVersionField } from "../settings/versions.server";
+import { saveStatusSettings, type LocationChoice } from "../statuses/settings.server";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
 import {
   checkApiKey,
@@ -20,7 +21,9 @@ import {
 } from "./connection.server";
 import { markStepDone, recordConnectionChecked } from "./state.server";
 
-export type StepAnswer = { ok: true; done: Message; notice?: Message } | { ok: false; problems: Message[] };
+export type StepAnswer =
+  /** `version`: a settings save's version now, for a page that saves again (the Sender card). */
+  { ok: true; done: Message; notice?: Message; version?: number } | { ok: false; problems: Message[] };
 
 export interface StepDeps extends ServiceDeps {
   endpoints?: Partial<WarehouseEndpoints>;
@@ -54,10 +57,13 @@ export async function saveConnection(
   const check = await checkApiKey(deps, shop, key.apiKey);
   // A key the warehouse refuses is not saved: it would only pause the shop.
   if (!check.ok && check.refused) return { ok: false, problems: [check.problem], check };
-  const saved = await saveSettings(deps, shop, {
-    ...(await savedForm(deps, shop)),
-    environment: form.environment,
-    ...(key.typed && { apiKey: key.apiKey }),
+  // The rest as this save reads it: its write is conditional on that read (app/settings/versions.server.ts).
+  const saved = await saveSettings(deps, shop, undefined, {
+    change: (current) => ({
+      ...current,
+      environment: form.environment,
+      ...(key.typed && { apiKey: key.apiKey }),
+    }),
   });
   if (!saved.ok) return { ok: false, problems: settingsProblems(saved.errors) };
   const now = deps.clock();
@@ -85,13 +91,9 @@ export async function saveLocation(
 ): Promise<StepAnswer> {
   const parsed = locationFormSchema.safeParse(input);
   if (!parsed.success) return { ok: false, problems: [message("onboarding:location.choose")] };
-  const current = await loadStatusSettings(deps.db, shop);
-  const saved = await saveStatusSettings(
-    deps,
-    shop,
-    { ...current.settings, locationId: parsed.data.locationId },
-    locations,
-  );
+  const saved = await saveStatusSettings(deps, shop, undefined, locations, {
+    change: (current) => ({ ...current, locationId: parsed.data.locationId }),
+  });
   if (!saved.ok) return { ok: false, problems: settingsProblems(saved.errors) };
   await markStepDone(deps.db, shop, "location", deps.clock());
   return { ok: true, done: message("onboarding:location.saved", { name: saved.view.locationName ?? "" }) };
@@ -121,13 +123,20 @@ export async function rulesOfForm(
 export async function saveRules(deps: ServiceDeps, shop: string, input: unknown): Promise<StepAnswer> {
   const rules = await rulesOfForm(deps, shop, input);
   if (!rules.ok) return rules;
-  const saved = await saveSettings(deps, shop, { ...(await savedForm(deps, shop)), mapping: rules.mapping });
+  const parsed = rulesFormSchema.parse(input);
+  const saved = await saveSettings(deps, shop, undefined, {
+    change: (current) => ({ ...current, mapping: { ...current.mapping, ...parsed } }),
+  });
   if (!saved.ok) return { ok: false, problems: settingsProblems(saved.errors) };
   await markStepDone(deps.db, shop, "rules", deps.clock());
   return { ok: true, done: message("onboarding:rules.saved") };
 }
 
-const senderFormSchema = z.object({ senderId: z.string().trim().max(200).default("") });
+const senderFormSchema = z.object({
+  senderId: z.string().trim().max(200).default(""),
+  /** The sender's version the card showed (the checklist sends none). */
+  version: settingsVersionField,
+});
 
 /**
  * The sender step: one of the account's senders as `delivery_sender_id`, or "" for the warehouse's
@@ -141,19 +150,25 @@ export async function saveSender(
 ): Promise<StepAnswer> {
   const parsed = senderFormSchema.safeParse(input);
   if (!parsed.success) return invalidForm();
-  const { senderId } = parsed.data;
+  const { senderId, version } = parsed.data;
   const sender = senders.find((choice) => choice.id === senderId);
   if (senderId && !sender) return { ok: false, problems: [message("onboarding:sender.unknown")] };
-  const form = await savedForm(deps, shop);
-  const { deliverySenderId: _previous, ...mapping } = form.mapping;
-  const saved = await saveSettings(deps, shop, {
-    ...form,
-    mapping: { ...mapping, ...(senderId && { deliverySenderId: senderId }) },
+  const saved = await saveSettings(deps, shop, undefined, {
+    section: "sender",
+    change: (current) => {
+      const { deliverySenderId: _previous, ...mapping } = current.mapping;
+      return {
+        ...current,
+        version,
+        mapping: { ...mapping, ...(senderId && { deliverySenderId: senderId }) },
+      };
+    },
   });
   if (!saved.ok) return { ok: false, problems: settingsProblems(saved.errors) };
   await markStepDone(deps.db, shop, "sender", deps.clock());
   return {
     ok: true,
+    version: saved.version,
     done: sender
       ? message("onboarding:sender.saved", { name: sender.name })
       : message("onboarding:sender.savedDefault"),

@@ -7,7 +7,7 @@ import { applyChange, storedShopifyOrder } from "./intake.server";
 import { orderOverridesSchema } from "./settings";
 import { ATTENTION, ORDER_STATE, PENDING } from "./states";
 import { applyToOrder } from "./commit.server";
-import { EVENT, recordEvents } from "./timeline.server";
+import { EVENT, recordEvents, timelineText } from "./timeline.server";
 import { inEnglish } from "./words";
 
 export type { ServiceDeps } from "../context.server";
@@ -102,6 +102,7 @@ export async function correctOrder(
   if (!found) return answer(false, "noSuchOrder");
   const { shopifyOrder, ...row } = found;
   if (row.state === ORDER_STATE.cancelled) return answer(false, "orderCancelled");
+  if (row.dataErasedAt) return answer(false, "dataErased");
   const overrides = { ...orderOverridesSchema.parse(JSON.parse(row.overrides)), ...parsed.data };
   const order = storedShopifyOrder(row.id, shopifyOrder);
   await recordEvents(deps.db, [
@@ -110,7 +111,8 @@ export async function correctOrder(
       orderId: row.id,
       at: deps.clock(),
       kind: EVENT.corrected,
-      message: `Corrected in the admin: ${Object.keys(parsed.data).join(", ")}.`,
+      // A whole sentence for each field corrected (orders:timeline.corrected.*).
+      text: Object.keys(parsed.data).map((field) => timelineText(`corrected.${field}`)),
       data: parsed.data,
     },
   ]);

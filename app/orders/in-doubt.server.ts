@@ -10,7 +10,7 @@ import { FIRST_CHECK_AFTER_MS, requestStatusCheck } from "../statuses/kinds";
 import { ATTENTION, ORDER_STATE } from "./states";
 import { foundAtWarehouse, lookUpFailed, notFoundAtWarehouse, type Transition } from "./state-machine";
 import { failureOf, type ShopWorkDeps, type StepResult } from "./step.server";
-import { EVENT, recordEvents, type OrderEventInput } from "./timeline.server";
+import { EVENT, recordEvents, timelineText, type OrderEventInput } from "./timeline.server";
 
 export interface InDoubtSettings {
   /**
@@ -87,8 +87,7 @@ export async function recoverInterruptedSubmissions(
         orderId: row.id,
         at: now,
         kind: EVENT.inDoubt,
-        message:
-          "The worker stopped while this order was being sent. It will be looked up at the warehouse, and not sent again unless you decide so.",
+        text: timelineText("workerStopped"),
       });
     }
     await recordEvents(tx, events);

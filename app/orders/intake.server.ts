@@ -22,7 +22,7 @@ import {
   type Refusal,
   type Transition,
 } from "./state-machine";
-import { EVENT, eventRow, recordEvents } from "./timeline.server";
+import { EVENT, eventRow, recordEvents, timelineText } from "./timeline.server";
 
 export const ORDER_TOPICS = ["orders/create", "orders/updated", "orders/cancelled"] as const;
 export type OrderTopic = (typeof ORDER_TOPICS)[number];
@@ -153,11 +153,13 @@ async function noteCreateMissed(deps: ServiceDeps, input: OrderWebhook): Promise
     where: { shop_shopifyOrderId: { shop, shopifyOrderId: order.id } },
     select: { id: true },
   });
-  const message =
-    topic === "orders/cancelled"
-      ? `Shopify's notice that ${order.name} was placed never arrived; the order was taken in from its cancellation.`
-      : `Shopify's notice that ${order.name} was placed never arrived; the order was taken in from a later change to it.`;
-  await recordEvents(db, [{ shop, orderId: row.id, at: clock(), kind: EVENT.received, message }]);
+  const text = timelineText(
+    topic === "orders/cancelled" ? "receivedFromCancellation" : "receivedFromChange",
+    {
+      order: order.name,
+    },
+  );
+  await recordEvents(db, [{ shop, orderId: row.id, at: clock(), kind: EVENT.received, text }]);
   log.warn(
     { shop, event: "order.create_missed", topic, shopifyOrderId: order.id },
     "order taken in from a later webhook: its orders/create never arrived",
@@ -216,6 +218,9 @@ async function updateOrder(deps: ServiceDeps, row: OrderRow, input: OrderWebhook
   const updatedAt = new Date(order.updated_at ?? order.created_at);
   const cancelled = isCancelled(input.topic, order);
   if (updatedAt < row.orderUpdatedAt) return "stale";
+  // Its customer's details were removed (finished long ago, or the customer asked): a later webhook (a
+  // refund, an archive) must not bring them back, and a finished order needs nothing from it.
+  if (row.dataErasedAt) return "unchanged";
   if (updatedAt.getTime() === row.orderUpdatedAt.getTime() && (!cancelled || row.cancelledAt))
     return "unchanged";
   const settings = await shopMapping(deps.db, input.shop, deps.log);
@@ -264,7 +269,9 @@ export async function applyChange(
       const current = rows[0];
       const newer = change.extra?.orderUpdatedAt;
       // Gone, or a newer version of the order was taken in meanwhile: this one has nothing to add.
-      if (!current || (newer && newer < current.orderUpdatedAt)) return { changes: [], events: [] };
+      // Its customer's details removed meanwhile: nothing of them is written back.
+      if (!current || current.dataErasedAt || (newer && newer < current.orderUpdatedAt))
+        return { changes: [], events: [] };
       let result: Transition | Refusal;
       if (change.cancelled) {
         const cancelledAt = new Date(change.order.cancelled_at ?? at);

@@ -717,6 +717,25 @@ function remainingQuantity(line: ShopifyLineItem & { quantity: number }, order: 
   return Math.max(0, line.quantity - refunded);
 }
 
+/**
+ * The units of each SKU the order still has to ship, as Shopify counts them committed: the lines productsOf
+ * sends (no gift cards, nothing that needs no shipping), what remains after refunds and removals, less what was
+ * fulfilled in Shopify meanwhile (`fulfillable_quantity`). Where a refund cannot be read the whole line counts:
+ * for stock held back, more is the safe side. Lines without a SKU count nowhere.
+ */
+export function unitsBySku(order: ShopifyOrder): Map<string, number> {
+  const units = new Map<string, number>();
+  for (const line of order.line_items ?? []) {
+    if (line.gift_card === true || line.requires_shipping === false || line.quantity == null) continue;
+    const sku = clean(line.sku);
+    if (!sku) continue;
+    let count = remainingQuantity({ ...line, quantity: line.quantity }, order) ?? line.quantity;
+    if (line.fulfillable_quantity != null) count = Math.min(count, Math.max(0, line.fulfillable_quantity));
+    if (count > 0) units.set(sku, (units.get(sku) ?? 0) + count);
+  }
+  return units;
+}
+
 /** The line's discounts in kopecks: its allocations, or the older `total_discount` without any; null if unreadable. */
 function lineDiscount(line: ShopifyLineItem): number | null {
   if (line.discount_allocations.length > 0) {

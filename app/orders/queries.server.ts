@@ -4,6 +4,7 @@
 import type { Prisma } from "@prisma/client";
 import { z } from "zod";
 import { caseVariants, listSearchSchema } from "../http/list-search";
+import type { Message } from "../i18n/message";
 import { StoredMessage } from "../i18n/texts";
 import type { Db } from "../db.server";
 import { parseStatusSettings, type StatusSettings } from "../statuses/settings";
@@ -11,6 +12,8 @@ import { carrierOfDeliveryMethod, trackingFor } from "../fulfillment/carriers";
 import { orderSettingsSchema, type OrderSettings } from "./settings";
 import { BATCH_PROOF, ORDER_STATES, STAGES, type OrderState, type Stage } from "./states";
 import { CARRIER_REF_PATTERN } from "../warehouse/wire";
+import { attentionTexts, eventTexts } from "./timeline";
+import { storedText } from "./words";
 
 /** A list filter: one state, or the orders with a problem only the merchant can solve. */
 export const ORDER_FILTERS = [...ORDER_STATES, "attention"] as const;
@@ -112,19 +115,42 @@ export function parseReportedStatus(text: string | null | undefined): ReportedSt
 /** A problem with the Shopify fulfillment that only the merchant can solve. */
 export interface FulfillmentProblem {
   code: string | null;
+  /** In English, for logs. */
   message: string;
+  /** What the merchant reads; a problem stored before it had a key, as its English words. */
+  text: Message;
 }
 
 const fulfillmentProblemSchema = z.object({
   code: z.string().nullable().catch(null).default(null),
   message: z.string().min(1),
+  text: StoredMessage.optional().catch(undefined),
 });
 
-/** The stored problem: JSON `{code, message}`, or plain text kept as the message. */
+/** The stored problem: JSON `{code, message, text}`, or plain text kept as the message. */
 export function parseFulfillmentProblem(text: string | null | undefined): FulfillmentProblem | null {
   if (!text?.trim()) return null;
   const parsed = fulfillmentProblemSchema.safeParse(parseJson(text));
-  return parsed.success ? parsed.data : { code: null, message: text.trim() };
+  if (!parsed.success) return { code: null, message: text.trim(), text: storedText(text.trim()) };
+  const { code, message } = parsed.data;
+  return { code, message, text: parsed.data.text ?? storedText(message) };
+}
+
+/** An item the Shopify order still holds at the warehouse location that the warehouse did not ship. */
+export interface UnshippedItem {
+  sku: string | null;
+  title: string;
+  quantity: number;
+}
+
+const unshippedSchema = z.array(
+  z.object({ sku: z.string().nullable(), title: z.string(), quantity: z.number().int().positive() }),
+);
+
+/** The stored list of what was left unshipped; empty when none is kept or it does not read. */
+export function parseUnshipped(text: string | null | undefined): UnshippedItem[] {
+  const parsed = unshippedSchema.safeParse(parseJson(text));
+  return parsed.success ? parsed.data : [];
 }
 
 /** Where an order is once the warehouse has it: its stage, waybill and the statuses last reported. */
@@ -156,6 +182,8 @@ export interface FulfillmentView {
   /** Due, but no location stands for the warehouse yet (Settings): nothing can be fulfilled until then. */
   waitingForLocation: boolean;
   problem: FulfillmentProblem | null;
+  /** Left unfulfilled in Shopify: the warehouse did not ship it (an edit it refused, held or not yet taken). */
+  unshipped: UnshippedItem[];
 }
 
 const shipmentColumns = {
@@ -171,6 +199,7 @@ const shipmentColumns = {
   fulfillmentEvent: true,
   fulfillmentDueAt: true,
   fulfillmentProblem: true,
+  unshipped: true,
 } as const satisfies Prisma.WarehouseOrderSelect;
 
 type ShipmentColumns = Prisma.WarehouseOrderGetPayload<{ select: typeof shipmentColumns }>;
@@ -232,6 +261,7 @@ function fulfillmentOf(row: ShipmentColumns, tracking: TrackingContext): Fulfill
     due: row.fulfillmentDueAt !== null,
     dueAt: row.fulfillmentDueAt,
     problem: parseFulfillmentProblem(row.fulfillmentProblem),
+    unshipped: parseUnshipped(row.unshipped),
   };
 }
 
@@ -242,7 +272,8 @@ export interface OrderListRow {
   state: OrderState;
   holdReasons: Pick<HoldReasonView, "code" | "message" | "text">[];
   attention: string | null;
-  attentionMessage: string | null;
+  /** What the order needing the merchant says (empty when it needs nothing). */
+  attentionTexts: Message[];
   pending: string | null;
   lastError: string | null;
   idOrderFF: string | null;
@@ -323,7 +354,7 @@ export async function listOrders(db: Db, shop: string, query: OrderListQuery = {
         text,
       })),
       attention: row.attention,
-      attentionMessage: row.attentionMessage,
+      attentionTexts: attentionTexts(row.attentionMessage),
       pending: row.pending,
       lastError: row.lastError,
       idOrderFF: row.idOrderFF,
@@ -379,7 +410,8 @@ export interface OrderEventView {
   id: string;
   at: Date;
   kind: string;
-  message: string;
+  /** What the event says, in keys and values (an older row's English words as they are). */
+  texts: Message[];
   /** The request sent and the answer read (the key already masked), or the facts behind the event. */
   data: unknown;
 }
@@ -394,13 +426,16 @@ export interface OrderDetail {
   state: OrderState;
   pending: string | null;
   attention: string | null;
-  attentionMessage: string | null;
+  /** What the order needing the merchant says (empty when it needs nothing). */
+  attentionTexts: Message[];
   lastError: string | null;
   attempts: number;
   nextAttemptAt: Date | null;
   submittedAt: Date | null;
   acceptedAt: Date | null;
   cancelledAt: Date | null;
+  /** When the customer's details were removed (the retention, or the customer's request); null: kept. */
+  dataErasedAt: Date | null;
   orderCreatedAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -462,13 +497,14 @@ export async function orderDetail(
     keyOrder: row.keyOrder,
     pending: row.pending,
     attention: row.attention,
-    attentionMessage: row.attentionMessage,
+    attentionTexts: attentionTexts(row.attentionMessage),
     lastError: row.lastError,
     attempts: row.attempts,
     nextAttemptAt: row.nextAttemptAt,
     submittedAt: row.submittedAt,
     acceptedAt: row.acceptedAt,
     cancelledAt: row.cancelledAt,
+    dataErasedAt: row.dataErasedAt,
     orderCreatedAt: row.orderCreatedAt,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -483,7 +519,7 @@ export async function orderDetail(
       id: event.id,
       at: event.at,
       kind: event.kind,
-      message: event.message,
+      texts: eventTexts(event.kind, event.message, parseJson(event.data)),
       data: parseJson(event.data),
     })),
     olderEvents,

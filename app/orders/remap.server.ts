@@ -42,6 +42,8 @@ export async function remapOpenOrders(
       where: {
         shop,
         state: { in: [ORDER_STATE.held, ORDER_STATE.ready] },
+        // An order whose customer's details were removed has nothing left to map.
+        dataErasedAt: null,
         ...(after !== undefined && { id: { gt: after } }),
       },
       orderBy: { id: "asc" },

@@ -2,11 +2,13 @@
 // webhook, a merchant's action, the warehouse's answer), the columns to change and the timeline events.
 // Pure: callers read the row, apply the patch conditionally on the version they read, and re-read on a clash.
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
-import { shopifyNeed } from "../fulfillment/need";
+import { shopifyNeed, withWaybills } from "../fulfillment/need";
+import type { UnshippedLine } from "../fulfillment/plan";
 import { message, type Message } from "../i18n/message";
 import type { HoldReason, MappingResult } from "./mapping";
 import { percent } from "../reference/types";
-import { inEnglish } from "./words";
+import { storedTexts, timelineText as said } from "./timeline";
+import { inEnglish, storedText } from "./words";
 import {
   ATTENTION,
   EVENT,
@@ -39,6 +41,8 @@ export type OrderFacts = Pick<
       | "fulfillmentEvent"
       | "fulfillmentProblem"
       | "fulfillmentAttempts"
+      | "waybills"
+      | "unshipped"
     >
   >;
 
@@ -73,12 +77,15 @@ export type OrderPatch = Partial<
     | "fulfilledTtn"
     | "fulfillmentEvent"
     | "fulfillmentProblem"
+    | "waybills"
+    | "unshipped"
   >
 >;
 
+/** An event of the timeline: what it says as keys of orders:timeline and values (never English words). */
 export interface TimelineEntry {
   kind: EventKind;
-  message: string;
+  text: Message | readonly Message[];
   data?: unknown;
 }
 
@@ -127,6 +134,8 @@ export type OrderInput =
   | { type: "status_reported"; report: StatusReport }
   /** The warehouse's returns register holds a return of this order, seen for the first time (app/returns/). */
   | { type: "return_booked"; booked: BookedReturn }
+  /** A fulfillment is about to be asked for with this waybill: kept in the order's waybills first. */
+  | { type: "waybill_used"; ttn: string }
   /** What the Shopify side did for the order (app/fulfillment/), and how it reads carrier statuses. */
   | { type: "shopify_told"; told: ShopifyTold; eventFor: (carrierStatusId: string) => string | null }
   /** The merchant asks for the Shopify side again after a problem. */
@@ -135,13 +144,21 @@ export type OrderInput =
 /** What the Shopify side did for an order in one step. */
 export interface ShopifyTold {
   /** The fulfillment made, or found (an earlier call's answer was lost) carrying the order's waybill. */
-  fulfilled?: { fulfillmentId: string; found: boolean; notified: boolean };
+  fulfilled?: {
+    fulfillmentId: string;
+    found: boolean;
+    notified: boolean;
+    /** Found: the waybill it carries (an earlier one of the order's, when the warehouse changed it since). */
+    waybill?: string;
+  };
   /** The waybill Shopify now shows (made with the fulfillment, or updated on it). */
   ttn?: string;
   /** The fulfillment event status sent. */
   event?: string;
+  /** With `fulfilled`: what the Shopify order still holds at the location that the warehouse did not ship. */
+  unshipped?: UnshippedLine[];
   /** A problem only the merchant can solve: the order waits for them. */
-  problem?: { code: string; message: string };
+  problem?: { code: string; message: string; text: Message };
   /** Shopify could not be reached or asked us to wait: tried again at `retryAt`, counting an attempt. */
   failure?: { reason: string; retryAt: Date };
   data?: unknown;
@@ -153,6 +170,8 @@ export interface BookedReturn {
   ttn: string | null;
   lines: { sku: string; count: number; defective: boolean }[];
   units: number;
+  /** The lines of the order's returns booked before this one (the register keeps each return once). */
+  before?: { sku: string; count: number }[];
 }
 
 /** A status record as the rules take it. */
@@ -171,9 +190,8 @@ export interface StatusReport {
 
 const UNSENT: readonly string[] = [ORDER_STATE.held, ORDER_STATE.ready, ORDER_STATE.rejected];
 
-/** A timeline sentence in English, from orders:timeline (the order page says it in the admin's language). */
-const said = (key: string, values?: Record<string, string | number>) =>
-  inEnglish(message(`orders:timeline.${key}`, values));
+/** The attention column's value: one sentence of orders:timeline, or the hold reasons. */
+const attentionOf = (text: Message | readonly Message[]) => storedTexts(text);
 
 const noChange = (): Transition => ({ patch: {}, events: [] });
 
@@ -184,8 +202,14 @@ export function mappingColumnsOf(result: MappingResult) {
     : { mapped: null, holdReasons: JSON.stringify(result.hold) };
 }
 
+/** The hold reasons in English, one after another (for logs). */
 export function holdSummaryOf(hold: HoldReason[]): string {
   return hold.map((reason) => reason.message).join(" ");
+}
+
+/** The hold reasons as the merchant reads them; a reason written before it had a key, as it is. */
+export function holdTextsOf(hold: HoldReason[]): Message[] {
+  return hold.map((reason) => reason.text ?? storedText(reason.message));
 }
 
 /** The timeline's word on a branch the order did not name and the matcher found: which, and why. */
@@ -195,8 +219,8 @@ function branchFound(result: MappingResult): TimelineEntry[] {
   const { evidence } = found;
   const text =
     found.source === "structured"
-      ? message("orders:timeline.branchFromData", { label: found.label, field: evidence.field ?? "note" })
-      : message("orders:timeline.branchFromAddress", {
+      ? said("branchFromData", { label: found.label, field: evidence.field ?? "note" })
+      : said("branchFromAddress", {
           label: found.label,
           percent: percent(found.confidence),
           // The order's own words the match rests on, quoted, not a sentence.
@@ -204,7 +228,7 @@ function branchFound(result: MappingResult): TimelineEntry[] {
             .filter(Boolean)
             .join(", "),
         });
-  return [{ kind: EVENT.branchFound, message: inEnglish(text), data: found }];
+  return [{ kind: EVENT.branchFound, text, data: found }];
 }
 
 /** The timeline's word on a courier city the order gave no Ref for and the matcher found. */
@@ -213,12 +237,12 @@ function cityFound(result: MappingResult): TimelineEntry[] {
   if (!found) return [];
   const text =
     found.source === "structured"
-      ? message("orders:timeline.courierCityFromData", { label: found.label })
-      : message("orders:timeline.courierCityFromAddress", {
+      ? said("courierCityFromData", { label: found.label })
+      : said("courierCityFromAddress", {
           label: found.label,
           percent: percent(found.confidence),
         });
-  return [{ kind: EVENT.cityFound, message: inEnglish(text), data: found }];
+  return [{ kind: EVENT.cityFound, text, data: found }];
 }
 
 /** The columns and events of a new order, from its first webhook. */
@@ -229,17 +253,15 @@ export function created(input: { result: MappingResult; cancelled: boolean; orde
     : result.ok
       ? ORDER_STATE.ready
       : ORDER_STATE.held;
-  const events: TimelineEntry[] = [
-    { kind: EVENT.received, message: `Order ${orderName} received from Shopify.` },
-  ];
-  if (cancelled) events.push({ kind: EVENT.cancelled, message: "Cancelled in Shopify before it was sent." });
+  const events: TimelineEntry[] = [{ kind: EVENT.received, text: said("received", { order: orderName }) }];
+  if (cancelled) events.push({ kind: EVENT.cancelled, text: said("cancelledBeforeSent") });
   else if (result.ok)
     events.push(...branchFound(result), ...cityFound(result), {
       kind: EVENT.ready,
-      message: "Mapped; waiting to be sent.",
+      text: said("mapped"),
       data: result.order,
     });
-  else events.push({ kind: EVENT.held, message: holdSummaryOf(result.hold), data: result.hold });
+  else events.push({ kind: EVENT.held, text: holdTextsOf(result.hold), data: result.hold });
   return {
     columns: {
       state,
@@ -277,7 +299,7 @@ export function transition(row: OrderFacts, input: OrderInput, now: Date): Trans
       return {
         // An edit refused before no longer matters: the order will not ship.
         patch: { ...cancelledColumns(), attempts: 0, lastError: null },
-        events: [{ kind: EVENT.cancelled, message: "Cancelled at the warehouse.", data: input.data }],
+        events: [{ kind: EVENT.cancelled, text: said("cancelledAtWarehouse"), data: input.data }],
       };
     case "change_failed":
       return changeFailed(row, input.change, input.failure, now, input.data);
@@ -287,23 +309,28 @@ export function transition(row: OrderFacts, input: OrderInput, now: Date): Trans
       return returnBooked(row, input.booked, now);
     case "shopify_told":
       return shopifyTold(row, input.told, input.eventFor, now);
+    case "waybill_used": {
+      const waybills = withWaybills(row, [input.ttn]);
+      return waybills ? { patch: { waybills }, events: [] } : noChange();
+    }
     case "shopify_retry":
       if (!row.fulfillmentProblem) return refuse("nothingForShopify");
       return {
         patch: { fulfillmentProblem: null, fulfillmentAttempts: 0, fulfillmentDueAt: now },
-        events: [{ kind: EVENT.retryRequested, message: "You asked for Shopify to be told again." }],
+        events: [{ kind: EVENT.retryRequested, text: said("shopifyAgain") }],
       };
   }
 }
 
+/** The sentence of orders:timeline for each fulfillment event status sent. */
 const EVENT_TOLD: Record<string, string> = {
-  IN_TRANSIT: "Shopify now shows the parcel on its way.",
-  READY_FOR_PICKUP: "Shopify now shows the parcel ready for pickup at the branch.",
-  OUT_FOR_DELIVERY: "Shopify now shows the parcel out for delivery.",
-  ATTEMPTED_DELIVERY: "Shopify now shows a delivery attempt that did not reach the buyer.",
-  DELAYED: "Shopify now shows the delivery as delayed.",
-  FAILURE: "Shopify now shows that the delivery failed.",
-  DELIVERED: "Shopify now shows the order as delivered.",
+  IN_TRANSIT: "toldInTransit",
+  READY_FOR_PICKUP: "toldReadyForPickup",
+  OUT_FOR_DELIVERY: "toldOutForDelivery",
+  ATTEMPTED_DELIVERY: "toldAttemptedDelivery",
+  DELAYED: "toldDelayed",
+  FAILURE: "toldFailure",
+  DELIVERED: "toldDelivered",
 };
 
 /**
@@ -320,21 +347,27 @@ function shopifyTold(
   const events: TimelineEntry[] = [];
   const data = told.data;
   if (told.fulfilled && !row.fulfillmentId) {
-    const { fulfillmentId, found, notified } = told.fulfilled;
+    const { fulfillmentId, found, notified, waybill } = told.fulfilled;
     patch.fulfillmentId = fulfillmentId;
     events.push({
       kind: EVENT.fulfilled,
-      message: found
-        ? `Shopify already had this order's fulfillment with waybill ${told.ttn ?? row.ttn}: it was kept, not made again.`
-        : notified
-          ? `Fulfilled in Shopify with waybill ${told.ttn ?? row.ttn}. Shopify told the buyer.`
-          : `Fulfilled in Shopify with waybill ${told.ttn ?? row.ttn}. The buyer was not told, as Settings says.`,
+      text: said(found ? "fulfillmentFound" : notified ? "fulfilledNotified" : "fulfilledSilently", {
+        ttn: (found ? waybill : undefined) ?? told.ttn ?? row.ttn ?? "",
+      }),
       data,
     });
+    if (told.unshipped?.length) {
+      patch.unshipped = JSON.stringify(told.unshipped);
+      events.push({
+        kind: EVENT.unshipped,
+        text: said("unshipped", { items: unshippedList(told.unshipped) }),
+        data: { unshipped: told.unshipped },
+      });
+    }
   } else if (told.ttn && row.fulfillmentId && told.ttn !== row.fulfilledTtn) {
     events.push({
       kind: EVENT.trackingUpdated,
-      message: `Shopify's tracking now shows waybill ${told.ttn}.`,
+      text: said("trackingNow", { ttn: told.ttn }),
       data,
     });
   }
@@ -343,24 +376,28 @@ function shopifyTold(
     patch.fulfillmentEvent = told.event;
     events.push({
       kind: EVENT.fulfillmentEvent,
-      message: EVENT_TOLD[told.event] ?? `Shopify was told: ${told.event}.`,
+      text: EVENT_TOLD[told.event] ? said(EVENT_TOLD[told.event]!) : said("toldOther", { event: told.event }),
       data,
     });
   }
   if (told.problem) {
     patch.fulfillmentProblem = JSON.stringify(told.problem);
     patch.fulfillmentDueAt = null;
-    events.push({ kind: EVENT.fulfillmentProblem, message: told.problem.message, data });
+    events.push({ kind: EVENT.fulfillmentProblem, text: told.problem.text, data });
     return { patch, events };
   }
   if (told.failure) {
     const attempts = (row.fulfillmentAttempts ?? 0) + 1;
     if (attempts >= MAX_ATTEMPTS) {
-      const message = `Shopify could not be told after ${attempts} attempts: ${told.failure.reason} Use Retry on this order to try again.`;
-      patch.fulfillmentProblem = JSON.stringify({ code: "retries_exhausted", message });
+      const text = said("shopifyGaveUp", { attempts, reason: told.failure.reason });
+      patch.fulfillmentProblem = JSON.stringify({
+        code: "retries_exhausted",
+        message: inEnglish(text),
+        text,
+      });
       patch.fulfillmentDueAt = null;
       patch.fulfillmentAttempts = attempts;
-      events.push({ kind: EVENT.fulfillmentProblem, message, data });
+      events.push({ kind: EVENT.fulfillmentProblem, text, data });
       return { patch, events };
     }
     return {
@@ -382,32 +419,31 @@ function shopifyTold(
   return { patch, events };
 }
 
-const STAGE_EVENT: Record<Stage, { kind: EventKind; message: string }> = {
-  picked: { kind: EVENT.picked, message: "The warehouse has picked the order." },
-  shipped: { kind: EVENT.shipped, message: "The warehouse has shipped the order." },
-  delivered: { kind: EVENT.delivered, message: "The order has been delivered to the buyer." },
-  cancelled_at_warehouse: {
-    kind: EVENT.cancelledAtWarehouse,
-    message:
-      "The warehouse cancelled the order. Nothing was changed in Shopify: cancel or refund the order there if it will not ship.",
-  },
-  returned: {
-    kind: EVENT.returned,
-    message:
-      "The order came back to the warehouse. Nothing was changed in Shopify: refund or restock it there as you decide.",
-  },
+/** The items left unshipped as one list: "Title (SKU) × 2, Other × 1". */
+export function unshippedList(lines: UnshippedLine[]): string {
+  return lines
+    .map(
+      (line) =>
+        `${line.title || line.sku}${line.sku && line.title ? ` (${line.sku})` : ""} × ${line.quantity}`,
+    )
+    .join(", ");
+}
+
+const STAGE_EVENT: Record<Stage, { kind: EventKind; text: Message }> = {
+  picked: { kind: EVENT.picked, text: said("picked") },
+  shipped: { kind: EVENT.shipped, text: said("shipped") },
+  delivered: { kind: EVENT.delivered, text: said("delivered") },
+  cancelled_at_warehouse: { kind: EVENT.cancelledAtWarehouse, text: said("stageCancelled") },
+  returned: { kind: EVENT.returned, text: said("stageReturned") },
 };
 
 /** The stages that ask the merchant to act in Shopify, and what to say on the order until they do. */
 const STAGE_ATTENTION: Partial<Record<Stage, { attention: string; message: string }>> = {
   cancelled_at_warehouse: {
     attention: ATTENTION.cancelledAtWarehouse,
-    message: "The warehouse cancelled this order. Cancel or refund it in Shopify if it will not ship.",
+    message: attentionOf(said("attentionCancelled")),
   },
-  returned: {
-    attention: ATTENTION.returned,
-    message: "This order came back to the warehouse. Refund or restock it in Shopify as you decide.",
-  },
+  returned: { attention: ATTENTION.returned, message: attentionOf(said("attentionReturned")) },
 };
 
 const rankOf = (stage: string | null | undefined) => (stage ? (STAGE_RANK[stage as Stage] ?? 0) : 0);
@@ -430,7 +466,7 @@ function statusReported(row: OrderFacts, report: StatusReport, now: Date): Trans
     if (!report.known) {
       events.push({
         kind: EVENT.statusUnknown,
-        message: `The warehouse reports the status “${report.warehouseStatus.name || report.warehouseStatus.id}”, which the status table does not know. The order stays where it was; add the status in Settings if it means a stage.`,
+        text: said("statusUnknown", { status: report.warehouseStatus.name || report.warehouseStatus.id }),
         data,
       });
     }
@@ -452,14 +488,17 @@ function statusReported(row: OrderFacts, report: StatusReport, now: Date): Trans
   const ttnChanged = report.ttn !== "" && report.ttn !== (row.ttn ?? "");
   if (ttnChanged) {
     patch.ttn = report.ttn;
+    // Every waybill the order has had: a fulfillment made with an earlier one is still found as ours.
+    const waybills = withWaybills(row, [row.ttn, report.ttn]);
+    if (waybills) patch.waybills = waybills;
     events.push(
       row.ttn
         ? {
             kind: EVENT.ttnChanged,
-            message: `The warehouse changed the waybill from ${row.ttn} to ${report.ttn}.`,
+            text: said("ttnChanged", { from: row.ttn, to: report.ttn }),
             data,
           }
-        : { kind: EVENT.ttnAssigned, message: `The warehouse gave the waybill ${report.ttn}.`, data },
+        : { kind: EVENT.ttnAssigned, text: said("ttnAssigned", { ttn: report.ttn }), data },
     );
   }
   const stage = forward ? report.stage! : row.stage;
@@ -473,22 +512,47 @@ function statusReported(row: OrderFacts, report: StatusReport, now: Date): Trans
 }
 
 /**
- * A return the warehouse booked: the timeline says what came back, and an order the warehouse has moves to
- * returned (the last stage, so from any other) and waits for the merchant's refund decision in Shopify. A
- * second return of the same order is written on its timeline too; the stage is already where it goes.
+ * A return the warehouse booked: the timeline says what came back. When everything the warehouse was sent
+ * (the order as last sent, edits included) has come back, over this and the order's earlier returns, an
+ * order the warehouse has moves to returned (the last stage, so from any other) and waits for the
+ * merchant's refund decision in Shopify. When only part came back, the order keeps its stage (the rest
+ * stays with the buyer) and is flagged with what came back and what did not. An order whose sent body
+ * cannot be read is taken as wholly returned, as before.
  */
 function returnBooked(row: OrderFacts, booked: BookedReturn, now: Date): Transition {
   const defective = booked.lines.filter((line) => line.defective).reduce((sum, line) => sum + line.count, 0);
   const values = { units: booked.units, defective };
   const event: TimelineEntry = {
     kind: EVENT.returned,
-    message: booked.ttn
+    text: booked.ttn
       ? said("returnBooked", { ...values, ttn: booked.ttn })
       : said("returnBookedNoTtn", values),
     data: { return: booked },
   };
   const patch: OrderPatch = {};
-  if (row.state === ORDER_STATE.accepted && rankOf(STAGE.returned) > rankOf(row.stage)) {
+  if (row.state !== ORDER_STATE.accepted || row.stage === STAGE.returned) return { patch, events: [event] };
+  const back = new Map<string, number>();
+  for (const line of [...(booked.before ?? []), ...booked.lines])
+    back.set(line.sku, (back.get(line.sku) ?? 0) + line.count);
+  const missing = [...(sentUnits(row.sentOrder) ?? [])].flatMap(([sku, count]) => {
+    const left = count - (back.get(sku) ?? 0);
+    return left > 0 ? [{ sku, count: left }] : [];
+  });
+  if (missing.length) {
+    const list = (lines: Iterable<[string, number]>) =>
+      [...lines].map(([sku, count]) => `${sku} × ${count}`).join(", ");
+    Object.assign(patch, {
+      attention: ATTENTION.partlyReturned,
+      attentionMessage: attentionOf(
+        said("partlyReturned", {
+          back: list(back),
+          missing: list(missing.map((line) => [line.sku, line.count])),
+        }),
+      ),
+    });
+    return { patch, events: [event] };
+  }
+  if (rankOf(STAGE.returned) > rankOf(row.stage)) {
     const attention = STAGE_ATTENTION.returned!;
     Object.assign(patch, {
       stage: STAGE.returned,
@@ -498,6 +562,25 @@ function returnBooked(row: OrderFacts, booked: BookedReturn, now: Date): Transit
     });
   }
   return { patch, events: [event] };
+}
+
+/** The units per SKU of the order as last sent to the warehouse; null when there is none to read. */
+function sentUnits(sentOrder: string | null | undefined): Map<string, number> | null {
+  if (!sentOrder) return null;
+  let products: unknown;
+  try {
+    products = (JSON.parse(sentOrder) as { products?: unknown }).products;
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(products)) return null;
+  const units = new Map<string, number>();
+  for (const product of products as { sku?: unknown; count?: unknown }[]) {
+    const count = Number(product?.count);
+    if (typeof product?.sku !== "string" || !Number.isInteger(count) || count < 1) return null;
+    units.set(product.sku, (units.get(product.sku) ?? 0) + count);
+  }
+  return units.size ? units : null;
 }
 
 /** Whether a transition answered a refusal (a merchant's action that does not apply). */
@@ -528,12 +611,12 @@ function remapped(row: OrderFacts, result: MappingResult, now: Date): Transition
         if (row.state !== ORDER_STATE.ready)
           events.push(...branchFound(result), ...cityFound(result), {
             kind: EVENT.ready,
-            message: "Mapped; waiting to be sent.",
+            text: said("mapped"),
             data: result.order,
           });
       } else if (mappedChanged || row.state !== ORDER_STATE.held) {
         Object.assign(patch, { state: ORDER_STATE.held, nextAttemptAt: null });
-        events.push({ kind: EVENT.held, message: holdSummaryOf(result.hold), data: result.hold });
+        events.push({ kind: EVENT.held, text: holdTextsOf(result.hold), data: result.hold });
       }
       break;
     }
@@ -544,13 +627,13 @@ function remapped(row: OrderFacts, result: MappingResult, now: Date): Transition
       if (!result.ok) {
         Object.assign(patch, {
           attention: ATTENTION.editHeld,
-          attentionMessage: holdSummaryOf(result.hold),
+          attentionMessage: attentionOf(holdTextsOf(result.hold)),
           // An edit queued before cannot be sent as the order is now.
           ...(row.pending === PENDING.edit && { pending: null, nextAttemptAt: null }),
         });
         events.push({
           kind: EVENT.held,
-          message: `The change cannot be sent to the warehouse: ${holdSummaryOf(result.hold)}`,
+          text: [said("changeHeld"), ...holdTextsOf(result.hold)],
           data: result.hold,
         });
       } else if (columns.mapped !== row.sentOrder) {
@@ -563,7 +646,7 @@ function remapped(row: OrderFacts, result: MappingResult, now: Date): Transition
         });
         events.push({
           kind: EVENT.editQueued,
-          message: "The order changed; the change will be sent to the warehouse.",
+          text: said("changeQueued"),
           data: result.order,
         });
       } else if (row.pending === PENDING.edit) {
@@ -578,7 +661,7 @@ function remapped(row: OrderFacts, result: MappingResult, now: Date): Transition
       if (mappedChanged)
         events.push({
           kind: EVENT.updated,
-          message: "The order changed while it was being sent; the change follows.",
+          text: said("changedWhileSending"),
         });
       break;
     case ORDER_STATE.cancelled:
@@ -596,7 +679,7 @@ function shopifyCancelled(row: OrderFacts, cancelledAt: Date, now: Date): Transi
       events: [
         {
           kind: EVENT.cancelled,
-          message: "Cancelled in Shopify before the warehouse had it; nothing was sent.",
+          text: said("cancelledUnsent"),
         },
       ],
     };
@@ -607,7 +690,7 @@ function shopifyCancelled(row: OrderFacts, cancelledAt: Date, now: Date): Transi
     events: [
       {
         kind: EVENT.cancelQueued,
-        message: "Cancelled in Shopify; the cancellation will be sent to the warehouse.",
+        text: said("cancellationQueued"),
       },
     ],
   };
@@ -634,7 +717,7 @@ function submitNow(row: OrderFacts, now: Date): Transition | Refusal {
       if (row.mapped === null) return refuse("correctFirst");
       return {
         patch: { state: ORDER_STATE.ready, ...due },
-        events: [{ kind: EVENT.retryRequested, message: "Sending requested from the admin." }],
+        events: [{ kind: EVENT.retryRequested, text: said("sendRequested") }],
       };
     case ORDER_STATE.inDoubt:
       // Not found at the warehouse after it had time enough: only the merchant may have it sent again,
@@ -645,16 +728,14 @@ function submitNow(row: OrderFacts, now: Date): Transition | Refusal {
           events: [
             {
               kind: EVENT.retryRequested,
-              message: "Sending again requested from the admin, after the warehouse did not find the order.",
+              text: said("sendAgainRequested"),
             },
           ],
         };
       }
       return {
         patch: due,
-        events: [
-          { kind: EVENT.retryRequested, message: "A look-up at the warehouse was requested from the admin." },
-        ],
+        events: [{ kind: EVENT.retryRequested, text: said("lookUpRequested") }],
       };
     case ORDER_STATE.accepted:
       if (row.pending === null) return refuse("nothingToSend");
@@ -663,10 +744,9 @@ function submitNow(row: OrderFacts, now: Date): Transition | Refusal {
         events: [
           {
             kind: EVENT.retryRequested,
-            message:
-              row.pending === PENDING.cancel
-                ? "Sending the cancellation again was requested from the admin."
-                : "Sending the change again was requested from the admin.",
+            text: said(
+              row.pending === PENDING.cancel ? "cancellationAgainRequested" : "changeAgainRequested",
+            ),
           },
         ],
       };
@@ -682,7 +762,7 @@ function cancelRequested(row: OrderFacts, now: Date): Transition | Refusal {
   if (UNSENT.includes(row.state)) {
     return {
       patch: cancelledColumns(),
-      events: [{ kind: EVENT.cancelled, message: "Cancelled from the admin; nothing was sent." }],
+      events: [{ kind: EVENT.cancelled, text: said("cancelledFromAdmin") }],
     };
   }
   return {
@@ -696,7 +776,7 @@ function cancelRequested(row: OrderFacts, now: Date): Transition | Refusal {
     events: [
       {
         kind: EVENT.cancelQueued,
-        message: "Cancellation requested from the admin; it will be sent to the warehouse.",
+        text: said("cancellationRequested"),
       },
     ],
   };
@@ -713,7 +793,7 @@ function accepted(
   const pending = row.pending ?? (changedSinceSent(row) ? PENDING.edit : null);
   return {
     patch: acceptedColumns({ idOrderFF, keyOrder, pending }, now),
-    events: [{ kind: EVENT.accepted, message: `Accepted by the warehouse as ${idOrderFF}.`, data }],
+    events: [{ kind: EVENT.accepted, text: said("accepted", { idOrderFF }), data }],
   };
 }
 
@@ -744,12 +824,12 @@ function rejected(row: OrderFacts, messages: string[], data: unknown): Transitio
   if (row.pending === PENDING.cancel) {
     return {
       patch: { ...cancelledColumns(), lastError: reason },
-      events: [{ kind: EVENT.cancelled, message: "Cancelled; the warehouse had refused it anyway.", data }],
+      events: [{ kind: EVENT.cancelled, text: said("cancelledRefusedAnyway"), data }],
     };
   }
   return {
     patch: { state: ORDER_STATE.rejected, nextAttemptAt: null, lastError: reason },
-    events: [{ kind: EVENT.rejected, message: `The warehouse refused the order: ${reason}`, data }],
+    events: [{ kind: EVENT.rejected, text: said("refused", { reason }), data }],
   };
 }
 
@@ -767,7 +847,7 @@ function submissionFailed(row: OrderFacts, failure: Failure, now: Date, data: un
       events: [
         {
           kind: EVENT.inDoubt,
-          message: `${failure.reason} The warehouse may have it: it will be looked up before the order is sent again.`,
+          text: said("inDoubt", { reason: failure.reason }),
           data,
         },
       ],
@@ -780,8 +860,7 @@ function submissionFailed(row: OrderFacts, failure: Failure, now: Date, data: un
       events: [
         {
           kind: EVENT.cancelled,
-          message:
-            "Cancelled in Shopify while it was being sent; the warehouse did not take it, so nothing is sent.",
+          text: said("cancelledWhileSending"),
           data,
         },
       ],
@@ -791,12 +870,13 @@ function submissionFailed(row: OrderFacts, failure: Failure, now: Date, data: un
     case "key_refused":
       return {
         patch: { state: ORDER_STATE.ready, nextAttemptAt: now, lastError: failure.reason },
-        events: [{ kind: EVENT.paused, message: said("keyRefused", { reason: failure.reason }), data }],
+        // The reason is always the same refused key, said whole by the sentence (the row keeps it in English).
+        events: [{ kind: EVENT.paused, text: said("keyRefused"), data }],
       };
     case "refused":
       return {
         patch: { state: ORDER_STATE.rejected, nextAttemptAt: null, lastError: failure.reason },
-        events: [{ kind: EVENT.rejected, message: `Not sent: ${failure.reason}.`, data }],
+        events: [{ kind: EVENT.rejected, text: said("notSent", { reason: failure.reason }), data }],
       };
     case "transient": {
       if (attempts >= MAX_ATTEMPTS) {
@@ -811,7 +891,7 @@ function submissionFailed(row: OrderFacts, failure: Failure, now: Date, data: un
           events: [
             {
               kind: EVENT.retriesExhausted,
-              message: `Not sent after ${attempts} attempts: ${failure.reason}. It waits for you: press Retry to send it again.`,
+              text: said("notSentGaveUp", { attempts, reason: failure.reason }),
               data,
             },
           ],
@@ -827,7 +907,11 @@ function submissionFailed(row: OrderFacts, failure: Failure, now: Date, data: un
         events: [
           {
             kind: EVENT.retryScheduled,
-            message: `Not sent: ${failure.reason}. Trying again at ${failure.retryAt.toISOString()} (attempt ${attempts + 1}).`,
+            text: said("notSentRetry", {
+              reason: failure.reason,
+              at: failure.retryAt.toISOString(),
+              attempt: attempts + 1,
+            }),
             data,
           },
         ],
@@ -839,7 +923,7 @@ function submissionFailed(row: OrderFacts, failure: Failure, now: Date, data: un
 function retriesExhausted(attempts: number, reason: string): OrderPatch {
   return {
     attention: ATTENTION.retriesExhausted,
-    attentionMessage: `The warehouse could not be reached after ${attempts} attempts (last: ${reason}). Press Retry once it works again.`,
+    attentionMessage: attentionOf(said("unreachable", { attempts, reason })),
   };
 }
 
@@ -853,7 +937,7 @@ function editSent(row: OrderFacts, sent: string, now: Date, data: unknown): Tran
         : null;
   return {
     patch: { sentOrder: sent, pending: next, nextAttemptAt: next ? now : null, attempts: 0, lastError: null },
-    events: [{ kind: EVENT.edited, message: "The change was sent to the warehouse (EditOrder).", data }],
+    events: [{ kind: EVENT.edited, text: said("edited"), data }],
   };
 }
 
@@ -879,14 +963,14 @@ function changeFailed(
           nextAttemptAt: stillCancel ? now : null,
           attempts: 0,
           attention: cancel ? ATTENTION.cancelRefused : ATTENTION.editRefused,
-          attentionMessage: failure.reason,
+          attentionMessage: attentionOf(
+            said(cancel ? "cancelRefused" : "editRefused", { reason: failure.reason }),
+          ),
         },
         events: [
           {
             kind: cancel ? EVENT.cancelRefused : EVENT.editRefused,
-            message: cancel
-              ? `The warehouse refused to cancel the order: ${failure.reason} Contact the warehouse if it must be stopped.`
-              : `The warehouse refused the change: ${failure.reason} The warehouse ships the order as it was sent.`,
+            text: said(cancel ? "cancelRefused" : "editRefused", { reason: failure.reason }),
             data,
           },
         ],
@@ -908,7 +992,7 @@ function changeFailed(
           events: [
             {
               kind: EVENT.retriesExhausted,
-              message: said(cancel ? "cancellationGaveUp" : "changeGaveUp", {
+              text: said(cancel ? "cancellationGaveUp" : "changeGaveUp", {
                 attempts,
                 reason: failure.reason,
               }),
@@ -922,7 +1006,7 @@ function changeFailed(
         events: [
           {
             kind: EVENT.retryScheduled,
-            message: said(cancel ? "cancellationRetry" : "changeRetry", {
+            text: said(cancel ? "cancellationRetry" : "changeRetry", {
               reason: failure.reason,
               at: retryAt.toISOString(),
             }),
@@ -954,28 +1038,24 @@ export function foundAtWarehouse(
   const wantedEdit = row.pending === PENDING.edit || (row.pending === null && changedSinceSent(row));
   const pending =
     row.pending === PENDING.cancel ? PENDING.cancel : keyOrder && wantedEdit ? PENDING.edit : null;
-  let attentionMessage: string | null = null;
+  let attention: Message | null = null;
   if (pending === PENDING.cancel) {
     // Being cancelled: what edits would need no longer matters.
   } else if (records.length > 1) {
-    attentionMessage = `The warehouse has ${records.length} orders numbered ${row.idOrder} and nothing in its report tells which is this one, so changes cannot be sent from here. Make any change at the warehouse, and check there that the order ships only once.`;
+    attention = said("severalAtWarehouse", { count: records.length, idOrder: row.idOrder });
   } else if (!keyOrder) {
-    attentionMessage = wantedEdit
-      ? "The warehouse has this order but did not give its key for it, so changes cannot be sent from here. The order changed in Shopify after it was sent, and that change has not reached the warehouse: make it at the warehouse."
-      : "The warehouse has this order but did not give its key for it, so changes cannot be sent from here. Make any change at the warehouse.";
+    attention = said(wantedEdit ? "noKeyChanged" : "noKey");
   }
   return {
     patch: {
       ...acceptedColumns({ idOrderFF, keyOrder, pending }, now),
-      attention: attentionMessage ? ATTENTION.editImpossible : null,
-      attentionMessage,
+      attention: attention ? ATTENTION.editImpossible : null,
+      attentionMessage: attention ? attentionOf(attention) : null,
     },
     events: [
       {
         kind: EVENT.foundAtWarehouse,
-        message: idOrderFF
-          ? `Found at the warehouse as ${idOrderFF}: it had arrived, so it is not sent again.`
-          : `Found at the warehouse by its number ${row.idOrder}: it had arrived, so it is not sent again.`,
+        text: idOrderFF ? said("foundAs", { idOrderFF }) : said("foundByNumber", { idOrder: row.idOrder }),
         data: { records },
       },
     ],
@@ -1023,9 +1103,17 @@ export function notFoundAtWarehouse(
       events: [
         {
           kind: EVENT.notAtWarehouse,
-          message: other
-            ? `Not found at the warehouse (look-up ${misses} of ${of}): it has an order numbered ${row.idOrder}, but its ${other.field} is ${other.theirs} where this order's is ${other.mine}, so it is another order. Looking again at ${next.toISOString()}.`
-            : `Not found at the warehouse (look-up ${misses} of ${of}). Looking again at ${next.toISOString()}.`,
+          text: other
+            ? said("notFoundOther", {
+                misses,
+                of,
+                idOrder: row.idOrder,
+                field: other.field,
+                theirs: other.theirs,
+                mine: other.mine,
+                at: next.toISOString(),
+              })
+            : said("notFound", { misses, of, at: next.toISOString() }),
           data,
         },
       ],
@@ -1043,16 +1131,16 @@ export function notFoundAtWarehouse(
       events: [
         {
           kind: EVENT.cancelled,
-          message: `Not at the warehouse after ${misses} look-ups, and cancelled: nothing to send.`,
+          text: said("notFoundCancelled", { misses }),
           data,
         },
       ],
     };
   }
-  const attentionMessage = `The warehouse does not have this order: it was not found in ${misses} look-ups, the last ${minutes} minutes after it was sent. It is not sent again on a guess. Send it again, or cancel it.`;
+  const text = said("notAtWarehouse", { misses, minutes });
   return {
-    patch: { nextAttemptAt: null, attention: ATTENTION.notAtWarehouse, attentionMessage },
-    events: [{ kind: EVENT.notAtWarehouse, message: attentionMessage, data }],
+    patch: { nextAttemptAt: null, attention: ATTENTION.notAtWarehouse, attentionMessage: attentionOf(text) },
+    events: [{ kind: EVENT.notAtWarehouse, text, data }],
   };
 }
 
@@ -1069,20 +1157,20 @@ export function lookUpFailed(row: OrderFacts, failure: Failure, now: Date): Tran
       events: [
         {
           kind: EVENT.retryScheduled,
-          message: `Could not look the order up at the warehouse: ${failure.reason}. Trying again at ${failure.retryAt.toISOString()}.`,
+          text: said("lookUpRetry", { reason: failure.reason, at: failure.retryAt.toISOString() }),
         },
       ],
     };
   }
-  const attentionMessage = `The order could not be looked up at the warehouse (last: ${failure.reason}). It is not sent again on a guess: press Retry to look it up again once the warehouse answers.`;
+  const text = said("lookUpGaveUp", { reason: failure.reason });
   return {
     patch: {
       attempts,
       lastError: failure.reason,
       nextAttemptAt: null,
       attention: ATTENTION.retriesExhausted,
-      attentionMessage,
+      attentionMessage: attentionOf(text),
     },
-    events: [{ kind: EVENT.retriesExhausted, message: attentionMessage, data: { at: now.toISOString() } }],
+    events: [{ kind: EVENT.retriesExhausted, text, data: { at: now.toISOString() } }],
   };
 }

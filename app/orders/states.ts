@@ -71,6 +71,8 @@ export const ATTENTION = {
   /** The warehouse cancelled the order, or it came back: the merchant decides what happens in Shopify. */
   cancelledAtWarehouse: "cancelled_at_warehouse",
   returned: "returned",
+  /** Part of what was sent came back: the order keeps its stage, the merchant decides about what came back. */
+  partlyReturned: "partly_returned",
 } as const;
 export type Attention = (typeof ATTENTION)[keyof typeof ATTENTION];
 
@@ -110,8 +112,12 @@ export const EVENT = {
   trackingUpdated: "tracking_updated",
   fulfillmentEvent: "fulfillment_event",
   fulfillmentProblem: "fulfillment_problem",
+  /** Fulfilled for what the warehouse shipped, with items of the Shopify order left unshipped. */
+  unshipped: "unshipped",
   awaitingCards: "awaiting_cards",
   cardsAccepted: "cards_accepted",
+  cardsNotAwaited: "cards_not_awaited",
+  dataErased: "data_erased",
   branchFound: "branch_found",
   cityFound: "city_found",
 } as const;

@@ -3,16 +3,24 @@
 import { randomBytes } from "node:crypto";
 import type { Prisma } from "@prisma/client";
 import { insertRows, type Db } from "../db.server";
+import type { Message } from "../i18n/message";
 import type { EventKind } from "./states";
+import { storedTexts } from "./timeline";
 
 export { EVENT, type EventKind } from "./states";
+export { timelineText } from "./timeline";
 
 export interface OrderEventInput {
   shop: string;
   orderId: string;
   at: Date;
   kind: EventKind;
-  message: string;
+  /**
+   * What the merchant reads, as keys and values (see timeline.ts): `timelineText("picked")`, or a list
+   * when the event says several things (a held order's reasons). Never an English sentence: the page
+   * says the keys in the admin's language.
+   */
+  text: Message | readonly Message[];
   /** The request sent and the answer read (the ApiKey already masked), or the facts behind the event. */
   data?: unknown;
 }
@@ -37,7 +45,7 @@ export function eventRow(event: OrderEventInput) {
     orderId: event.orderId,
     at: event.at,
     kind: event.kind,
-    message: event.message,
+    message: storedTexts(event.text),
     data: event.data === undefined ? null : JSON.stringify(event.data),
   };
 }

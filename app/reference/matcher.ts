@@ -9,9 +9,16 @@
 //    then the branch from address1, address2, company and note: a number after a marker ("НП 12",
 //    "відділення 12", "поштомат 3456", "#12"), or a street and house the city has a branch at.
 //
-// The confidence is the product of how sure the city is and how well the branch fits it. A city name
-// several settlements share, with no region to choose, caps it below any sensible threshold whatever the
-// number: the number may exist in more than one of them, and the buyer may live in any.
+// The confidence is the product of how sure the city is and how well the branch fits it. A branch is
+// used only when the address cannot mean another, so some things cap it below any threshold a shop may set
+// (0.5 at the lowest), whatever else fits: two branch numbers ("5 або 12", or one per field), a number the
+// settlement does not have, another carrier named, several branches fitting a shop or freight branch
+// asked for (NO_CHOICE_CAP); an oblast, district or postcode that contradicts the city
+// (CONTRADICTION_CAP). A city name several settlements share, with nothing to choose between them, caps it
+// below the default threshold whatever the number: the number may exist in more than one of them, and
+// the buyer may live in any, even one without a branch (naming the branch of a town nearby).
+// What buyers type is made readable first (app/reference/writing.ts): look-alike Latin letters, glued and
+// misspelt carrier words, weight notes, alternatives.
 import {
   editDistance,
   kindFromText,
@@ -22,6 +29,7 @@ import {
   NOISE_WORDS,
 } from "./fold";
 import { readStructuredHints, type StructuredHints } from "./structured";
+import { cyrillicLookAlikes, readWriting } from "./writing";
 import {
   branchLabel,
   type BranchCandidate,
@@ -29,6 +37,7 @@ import {
   type BranchMatch,
   type CarrierBranch,
   type CarrierCity,
+  type CityHit,
   type CityMatch,
   type ReferenceSearch,
 } from "./types";
@@ -40,6 +49,16 @@ export { DEFAULT_BRANCH_MATCH_THRESHOLD };
 
 /** A city name several settlements share and nothing chooses between: never confident. */
 const AMBIGUOUS_CITY_CAP = 0.7;
+/** The address names two branches, or one its settlement lacks, or another carrier: no choice at all. */
+const NO_CHOICE_CAP = 0.4;
+/** An oblast, district or postcode that contradicts the city: the buyer may live elsewhere. */
+const CONTRADICTION_CAP = 0.45;
+/** The one freight branch of the city, asked for without a number ("вантажне до 1100 кг"). */
+const FREIGHT_FIT = 0.9;
+/** The one branch (of the kind asked for) inside the shop the text names ("поштомат в Сільпо"). */
+const HOST_FIT = 0.9;
+/** A shop's name alone, with no word of the carrier's or of a kind of branch. */
+const SHOP_ALONE_FACTOR = 0.75;
 /** A structured branch Ref the reference data has. */
 const STRUCTURED_REF_CONFIDENCE = 1;
 /** A number read after a marker ("НП 12") or in a field about the carrier, found in the city. */
@@ -48,8 +67,6 @@ const MARKED_NUMBER_FIT = 1;
 const BARE_NUMBER_FIT = 0.88;
 /** The number exists, but as another kind than the text asked for ("поштомат 12" is a branch). */
 const KIND_MISMATCH_FACTOR = 0.85;
-/** Two fields name different branches that both exist. */
-const CONFLICT_FACTOR = 0.8;
 /** A street and house that exactly one branch of the city is at. */
 const STREET_HOUSE_FIT = 0.95;
 /** The street without the house, or the house differs: the merchant should look. */
@@ -92,6 +109,16 @@ interface Reading {
   /** The field a number or street was read from ("address1", "note", a note attribute's name). */
   field: string;
   text: string;
+  /** The field names another carrier ("Укрпошта 12"): its numbers are not Nova Poshta's. */
+  otherCarrier?: boolean;
+  /** The field asks for a freight branch. */
+  freight?: boolean;
+}
+
+/** A field as the matcher reads it: what buyers type made readable (app/reference/writing.ts). */
+function readingOf(field: string, text: string): Reading {
+  const writing = readWriting(text.slice(0, MAX_TEXT));
+  return { field, text: writing.text, otherCarrier: writing.otherCarrier, freight: writing.freight };
 }
 
 function matchBranchOrThrow(order: ShopifyOrder, search: ReferenceSearch): BranchMatch {
@@ -117,7 +144,7 @@ function matchBranchOrThrow(order: ShopifyOrder, search: ReferenceSearch): Branc
     if (cities.length === 0) continue;
     const readings: Reading[] = [
       ...hint.branchNumbers.map((number) => ({ field: hint.field, text: `№${number}` })),
-      ...hint.branchTexts.map((text) => ({ field: hint.field, text })),
+      ...hint.branchTexts.map((text) => readingOf(hint.field, text)),
     ];
     if (readings.length === 0) continue;
     const result = branchesIn(cities, readings, hint.kind, search);
@@ -134,8 +161,7 @@ function matchBranchOrThrow(order: ShopifyOrder, search: ReferenceSearch): Branc
   const structuredFields = new Set(hints.map((hint) => hint.field));
   const readings: Reading[] = [];
   const push = (field: string, text: string | null | undefined) => {
-    if (typeof text === "string" && text.trim().length > 0)
-      readings.push({ field, text: text.slice(0, MAX_TEXT) });
+    if (typeof text === "string" && text.trim().length > 0) readings.push(readingOf(field, text));
   };
   push("address1", address?.address1);
   push("address2", address?.address2);
@@ -145,7 +171,8 @@ function matchBranchOrThrow(order: ShopifyOrder, search: ReferenceSearch): Branc
   for (const hint of hints) for (const number of hint.branchNumbers) push(hint.field, `№${number}`);
 
   const hintCities = hints.flatMap((hint) => structuredCities(hint, search));
-  const cities = hintCities.length > 0 ? hintCities : addressCities(address, readings, search);
+  const cities =
+    hintCities.length > 0 ? hintCities : addressCities(address, readings, search, order.note ?? "");
   if (cities.length === 0) return { ...NONE, candidates: [], evidence: {} };
   const kind = hints.find((hint) => hint.kind)?.kind;
   const result = branchesIn(cities, readings, kind, search);
@@ -167,6 +194,8 @@ interface CityChoice {
   certainty: number;
   /** True when it is one of several settlements the order's words fit equally. */
   ambiguous: boolean;
+  /** An oblast, district or postcode the order gives contradicts it. */
+  contradicted?: boolean;
 }
 
 interface Found {
@@ -223,7 +252,7 @@ function structuredCities(hint: StructuredHints, search: ReferenceSearch): CityC
     .filter((city): city is CarrierCity => city !== undefined);
   if (byRef.length > 0) return byRef.slice(0, 1).map((city) => ({ city, certainty: 1, ambiguous: false }));
   for (const name of hint.cityNames) {
-    const choices = resolveCity(name, hint.areas, search);
+    const choices = resolveCity(name, { regions: hint.areas, districtAreas: [] }, search);
     if (choices.length > 0) return choices;
   }
   return [];
@@ -243,33 +272,78 @@ function branchesIn(
   const cityWords = new Set(
     cities.flatMap(({ city }) => [...tokens(city.name), ...tokens(city.nameRu ?? "")]),
   );
-  const parsed = readings.map((reading) => parseReading(reading, cityWords));
+  // Another carrier's numbers are not Nova Poshta's: such a field names no branch.
+  const ours = readings.filter((reading) => !reading.otherCarrier);
+  const parsed = ours.map((reading) => parseReading(reading, cityWords));
   const kind = hintKind ?? parsed.find((reading) => reading.kind)?.kind;
+  const freight = readings.some((reading) => reading.freight);
   const scored: Scored[] = [];
   let evidence: Found["evidence"] = {};
+  /** Below any threshold: the address cannot tell one branch. */
+  let noChoice = readings.some((reading) => reading.otherCarrier);
 
   // Numbers, strongest reading first.
   const numbers = parsed
     .flatMap((reading) => reading.numbers.map((number) => ({ ...number, field: reading.field })))
     .sort((a, b) => b.fit - a.fit);
   if (numbers.length > 0) {
+    const found = new Set<string>();
     for (const choice of cities) {
       const branches = search.branchesOf(choice.city.ref);
       const hits = new Map<string, { branch: CarrierBranch; fit: number }>();
       for (const number of numbers) {
         const branch = findNumber(branches, number.value);
-        if (!branch || hits.has(branch.ref)) continue;
+        if (!branch) continue;
+        found.add(number.value);
+        if (hits.has(branch.ref)) continue;
         const kindFactor = kind && kind !== branch.kind ? KIND_MISMATCH_FACTOR : 1;
         hits.set(branch.ref, { branch, fit: number.fit * kindFactor });
         if (Object.keys(evidence).length === 0) {
           evidence = { number: number.value, field: number.field, ...(kind ? { kind } : {}) };
         }
       }
-      const found = [...hits.values()];
-      const conflict = found.filter((hit) => hit.fit >= BARE_NUMBER_FIT).length > 1 ? CONFLICT_FACTOR : 1;
-      for (const hit of found) {
-        scored.push({ branch: hit.branch, city: choice.city, score: hit.fit * conflict });
+      for (const hit of hits.values()) {
+        scored.push({ branch: hit.branch, city: choice.city, score: hit.fit });
       }
+    }
+    // Two numbers ("5 або 12", or one in each field) name two branches; a marked number no candidate
+    // settlement has is a mistake somewhere, and the street beside it cannot say where.
+    const values = new Set(numbers.map((number) => number.value));
+    const missing = numbers.some((number) => number.fit >= MARKED_NUMBER_FIT && !found.has(number.value));
+    if (values.size > 1 || missing) noChoice = true;
+  }
+
+  // A freight branch asked for by its kind alone ("вантажне до 1100 кг"): the city's one, if it has one.
+  if (scored.length === 0 && freight) {
+    for (const choice of cities) {
+      const heavy = search
+        .branchesOf(choice.city.ref)
+        .filter((branch) => branch.working && (branch.maxWeightKg ?? 0) >= FREIGHT_KG);
+      if (heavy.length > 1) noChoice = true;
+      for (const branch of heavy) {
+        scored.push({ branch, city: choice.city, score: FREIGHT_FIT / Math.sqrt(heavy.length) });
+      }
+    }
+  }
+
+  // A parcel locker or point known by the shop that hosts it ("поштомат в Сільпо"), a street narrowing it.
+  if (scored.length === 0) {
+    const words = [
+      ...new Set(parsed.flatMap((reading) => reading.streets.flatMap((street) => street.words))),
+    ];
+    for (const choice of cities) {
+      const hosted = hostedIn(search.branchesOf(choice.city.ref), words, kind);
+      if (hosted.branches.length === 0) continue;
+      if (hosted.branches.length > 1) noChoice = true;
+      for (const branch of hosted.branches) {
+        // "Відділення біля АТБ" and only a locker inside it, or a shop's name with no word of the
+        // carrier's (a landmark, perhaps): offered, not chosen.
+        const kindFactor = kind && kind !== branch.kind ? KIND_MISMATCH_FACTOR : 1;
+        const said = parsed.some((reading) => reading.carrier) ? 1 : SHOP_ALONE_FACTOR;
+        const score = (HOST_FIT * kindFactor * said) / Math.sqrt(hosted.branches.length);
+        scored.push({ branch, city: choice.city, score });
+      }
+      evidence.street ??= hosted.word;
     }
   }
 
@@ -279,7 +353,11 @@ function branchesIn(
       for (const street of reading.streets) {
         for (const choice of cities) {
           const fits = streetFits(streetCandidates(choice.city.ref, street, search), street, kind);
-          for (const fit of fits) scored.push({ branch: fit.branch, city: choice.city, score: fit.fit });
+          for (const fit of fits) {
+            // A flat or an office beside the street: the buyer's home, where a branch may merely stand.
+            const score = reading.home ? Math.min(fit.fit, STREET_ONLY_FIT) : fit.fit;
+            scored.push({ branch: fit.branch, city: choice.city, score });
+          }
           if (fits.length > 0 && evidence.street === undefined) {
             evidence = {
               street: [street.text].join(" "),
@@ -313,12 +391,93 @@ function branchesIn(
       score =
         Math.min(score, AMBIGUOUS_CITY_CAP) / (fittingCities.size > 1 ? Math.sqrt(fittingCities.size) : 1);
     }
+    if (choice?.contradicted) score = Math.min(score, CONTRADICTION_CAP);
+    if (noChoice) score = Math.min(score, NO_CHOICE_CAP);
     entry.score = score;
   }
   const best = dedupe(scored).sort(
     (a, b) => b.score - a.score || Number(a.branch.number) - Number(b.branch.number),
   );
   return { best: best.slice(0, 3), evidence };
+}
+
+/** Freight branches take 1000 kg and more; ordinary ones 30. */
+const FREIGHT_KG = 1000;
+
+/** Words of a locker's or point's place note that say where, not which shop. */
+const PLACE_WORDS = new Set(
+  [
+    "маг",
+    "магазин",
+    "азс",
+    "на",
+    "території",
+    "территории",
+    "біля",
+    "возле",
+    "входу",
+    "входа",
+    "під'їзд",
+    "подъезд",
+    "тільки",
+    "только",
+    "для",
+    "мешканців",
+    "жителей",
+  ].flatMap(tokens),
+);
+
+// Read once per branch object, as its address.
+const hostCache = new WeakMap<CarrierBranch, string[]>();
+
+/** The shop a locker or point stands in, folded: 'Поштомат …: вул. Х, 5 (маг. "Сільпо")' → "silpo". */
+function hostWords(branch: CarrierBranch): string[] {
+  let words = hostCache.get(branch);
+  if (!words) {
+    words = [];
+    for (const description of [branch.description, branch.descriptionRu ?? ""]) {
+      const colon = description.indexOf(":");
+      for (const note of description.slice(colon + 1).matchAll(/\(([^)]*)\)/g)) {
+        for (const word of tokens(note[1]!)) {
+          if (!PLACE_WORDS.has(word) && !/^\d/.test(word) && !words.includes(word)) words.push(word);
+        }
+      }
+    }
+    hostCache.set(branch, words);
+  }
+  return words;
+}
+
+/**
+ * The branches (of the kind asked for) inside a shop the words name; when several, those a street word
+ * also fits ("поштомат АТБ, вул. Соборності"). Three-letter names ("АТБ", "EVA") must be exact.
+ */
+function hostedIn(
+  branches: readonly CarrierBranch[],
+  words: readonly string[],
+  kind: BranchKind | undefined,
+): { branches: CarrierBranch[]; word?: string } {
+  if (words.length === 0) return { branches: [] };
+  let hosted: CarrierBranch[] = [];
+  let shop: string | undefined;
+  for (const branch of branches) {
+    if (!branch.working || (kind && kind !== branch.kind && kind !== "branch")) continue;
+    const host = hostWords(branch);
+    const named = words.find((word) => host.some((hostWord) => wordsMatch(word, hostWord)));
+    if (named === undefined) continue;
+    hosted.push(branch);
+    shop ??= named;
+  }
+  if (hosted.length > 1) {
+    const rest = words.filter((word) => word !== shop);
+    const onStreet = hosted.filter((branch) =>
+      branchAddress(branch).streets.some((street) =>
+        rest.some((word) => street.some((streetWord) => wordsMatch(word, streetWord))),
+      ),
+    );
+    if (onStreet.length > 0) hosted = onStreet;
+  }
+  return shop === undefined ? { branches: [] } : { branches: hosted, word: shop };
 }
 
 function dedupe(scored: Scored[]): Scored[] {
@@ -348,7 +507,14 @@ interface ParsedReading {
   numbers: { value: string; fit: number }[];
   streets: StreetQuery[];
   kind: BranchKind | undefined;
+  /** The field names a flat, an office or a floor: it is the buyer's home (or work) address. */
+  home: boolean;
+  /** The field names the carrier or a kind of branch ("НП", "Nova Poshta", "поштомат"). */
+  carrier: boolean;
 }
+
+const HOME_WORDS =
+  /(?<![\p{L}])(?:кв|квартира|apt|apartment|flat|офіс|офис|office|поверх|этаж|floor)(?![\p{L}])/iu;
 
 const CARRIER_WORDS = new Set(
   ["nova", "novaia", "novoi", "poshta", "pochta", "poshti", "pochti", "np"].flatMap(tokens),
@@ -364,10 +530,13 @@ function parseReading(reading: Reading, cityWords: ReadonlySet<string>): ParsedR
   const numbers: ParsedReading["numbers"] = [];
   const streets: StreetQuery[] = [];
   let kind: BranchKind | undefined;
+  const home = HOME_WORDS.test(reading.text);
+  let carrierNamed = false;
   for (const part of reading.text.split(/[,;\n]|\s-\s/)) {
     const terms = queryTerms(part);
     kind ??= terms.kind ?? kindFromText(part);
     const carrier = tokens(part).some((word) => CARRIER_WORDS.has(word)) || terms.kind !== undefined;
+    carrierNamed ||= carrier;
     const words = terms.words.filter(
       (word) => !cityWords.has(word) && word.length >= 3 && !isRegionWord(word),
     );
@@ -404,9 +573,11 @@ function parseReading(reading: Reading, cityWords: ReadonlySet<string>): ParsedR
       numbers,
       streets: [joinedStreet, ...streets.filter((street) => !covered(street))],
       kind,
+      home,
+      carrier: carrierNamed,
     };
   }
-  return { field: reading.field, numbers, streets, kind };
+  return { field: reading.field, numbers, streets, kind, home, carrier: carrierNamed };
 }
 
 const HOUSE = /(\d+)(?:\s*-?\s*(\p{L})(?!\p{L}))?(?:\s*\/\s*(\d+))?/gu;
@@ -542,74 +713,206 @@ function isRegionWord(word: string): boolean {
   return REGION_MARKERS.has(word) || DISTRICT_MARKERS.has(word);
 }
 
+/** What an order says of where its city lies, besides the city's name. */
+interface Whereabouts {
+  /** Oblasts as written ("Полтавська обл.", "Kharkiv Oblast", "Херсонська" in brackets). */
+  regions: string[];
+  /** The oblasts of the district centres the order names ("Броварський р-н" → Київська). */
+  districtAreas: string[];
+  /** Five digits. */
+  zip?: string;
+}
+
 /** The order's city candidates: its city field (its region parts set aside), else a part of address1. */
 function addressCities(
   address: Address | undefined,
   readings: readonly Reading[],
   search: ReferenceSearch,
+  note = "",
 ): CityChoice[] {
-  const regions: string[] = [];
-  if (address?.province) regions.push(address.province);
+  const where: Whereabouts = { regions: [], districtAreas: [] };
+  if (address?.province) where.regions.push(cyrillicLookAlikes(address.province));
+  const zip = address?.zip?.replace(/\s/g, "");
+  if (zip && /^\d{5}$/.test(zip)) where.zip = zip;
   const names: string[] = [];
-  for (const [index, text] of [address?.city, address?.address1, address?.address2].entries()) {
-    if (typeof text !== "string") continue;
-    for (const part of text.slice(0, MAX_TEXT).split(/[,;\n]/)) {
+  const districts = new Set<string>();
+  for (const [index, raw] of [address?.city, address?.address1, address?.address2, note].entries()) {
+    if (typeof raw !== "string") continue;
+    let text = cyrillicLookAlikes(raw.slice(0, MAX_TEXT));
+    for (const word of queryTerms(text).districts) districts.add(word);
+    // "Миколаївка (Івано-Франківська обл.)", "Березівка (Херсонська)": the brackets hold the oblast.
+    if (index === 0) {
+      text = text.replace(/\(([^)]*)\)/g, (_, inner: string) => {
+        where.regions.push(inner);
+        return ",";
+      });
+    }
+    if (index === 3) continue;
+    for (const part of text.split(/[,;\n]/)) {
       const words = tokens(part);
-      if (words.some((word) => REGION_MARKERS.has(word))) regions.push(part);
+      if (words.some((word) => REGION_MARKERS.has(word))) where.regions.push(part);
       else if (index === 0 && !words.some((word) => DISTRICT_MARKERS.has(word)) && part.trim())
         names.push(part);
     }
   }
+  for (const district of districts) where.districtAreas.push(...districtAreas(district, search));
   for (const name of names) {
-    const choices = resolveCity(name, regions, search);
+    const choices = resolveCity(name, where, search);
     if (choices.length > 0) return choices;
   }
   // No city field: a part of the address lines that is a city's exact name ("м. Полтава, НП 7").
   for (const reading of readings) {
     for (const part of reading.text.split(/[,;\n]/)) {
-      const choices = resolveCity(part, regions, search, true);
+      const choices = resolveCity(part, where, search, true);
       if (choices.length > 0) return choices;
     }
   }
   return [];
 }
 
+/** The oblasts, as the carrier names them: a region that names none of them says nothing. */
+const OBLASTS = [
+  "Вінницька",
+  "Волинська",
+  "Дніпропетровська",
+  "Донецька",
+  "Житомирська",
+  "Закарпатська",
+  "Запорізька",
+  "Івано-Франківська",
+  "Київська",
+  "Кіровоградська",
+  "Луганська",
+  "Львівська",
+  "Миколаївська",
+  "Одеська",
+  "Полтавська",
+  "Рівненська",
+  "Сумська",
+  "Тернопільська",
+  "Харківська",
+  "Херсонська",
+  "Хмельницька",
+  "Черкаська",
+  "Чернівецька",
+  "Чернігівська",
+];
+
 /**
- * The settlements a name (and the regions written with it) may mean, with how sure each is. An exact name
- * that several settlements share is ambiguous unless a region picks one; a typo or a prefix is less sure
- * than an exact name, and less still when another name is as close.
+ * The oblast of the town a district is named after ("Броварський" → Бровари → Київська), when one town
+ * of that name is a district's centre. "Київський" is left out: it is a district of Kharkiv, Odesa and
+ * Poltava too.
+ */
+function districtAreas(word: string, search: ReferenceSearch): string[] {
+  const stem = word.replace(/(?:skoho|skomu|skoi|skii|ski|ska|sk)$/, "");
+  if (stem.length < 4 || stem === word || stem === "kiv" || stem === "kev") return [];
+  const areas = new Set<string>();
+  for (const hit of search.searchCities(stem, CITY_CHOICES)) {
+    if (hit.city.kind !== "місто" || !hit.city.area) continue;
+    const named = folded(hit.city).some(
+      (name) =>
+        !name.includes(" ") &&
+        name.length >= stem.length &&
+        ((name.startsWith(stem) && name.length - stem.length <= 2) || editDistance(name, stem, 1) <= 1),
+    );
+    if (named) areas.add(hit.city.area);
+  }
+  return areas.size === 1 ? [...areas] : [];
+}
+
+/** Below this, a city name may be two letters typed in the wrong order ("Оедса", "Рінве", "Льівв"). */
+const SWAP_BELOW = 0.9;
+/** A city name read with two neighbouring letters swapped back: one typo, as the search scores one. */
+const SWAPPED_CITY_CERTAINTY = 0.85;
+/** Names longer than this are not tried letter by letter. */
+const SWAP_LONGEST = 24;
+
+/**
+ * The hits for the one city name that the written name becomes with two neighbouring letters swapped
+ * back, when exactly one name comes out exact. The search's typo index cannot find these: a swap spoils
+ * most of a short name's trigrams.
+ */
+function swappedName(name: string, search: ReferenceSearch): CityHit[] | undefined {
+  const letters = [...name.trim()];
+  if (letters.length < 4 || letters.length > SWAP_LONGEST) return undefined;
+  let found: CityHit[] | undefined;
+  for (let i = 0; i + 1 < letters.length; i++) {
+    const [a, b] = [letters[i]!, letters[i + 1]!];
+    if (a === b || !/\p{L}/u.test(a) || !/\p{L}/u.test(b)) continue;
+    const variant = [...letters.slice(0, i), b, a, ...letters.slice(i + 2)].join("");
+    const hits = search.searchCities(variant, CITY_CHOICES);
+    if ((hits[0]?.score ?? 0) < 0.99) continue;
+    if (found && !sameFolded(found[0]!.city, hits[0]!.city)) return undefined;
+    found ??= hits;
+  }
+  return found;
+}
+
+/** Whether any of the city's branches has a postcode of the same first two digits (the oblast's). */
+function zipFits(city: CarrierCity, zip: string, search: ReferenceSearch): boolean | undefined {
+  const postcodes = search
+    .branchesOf(city.ref)
+    .map((branch) => branch.postcode)
+    .filter((postcode): postcode is string => typeof postcode === "string" && postcode.length === 5);
+  if (postcodes.length === 0) return undefined;
+  return postcodes.some((postcode) => postcode.slice(0, 2) === zip.slice(0, 2));
+}
+
+/**
+ * The settlements a name (and the oblast, district and postcode written with it) may mean, with how
+ * sure each is. An exact name that several settlements share is ambiguous unless those pick one; a typo or a prefix is less sure than an exact name, and less
+ * still when another name is as close. What the order says of the place and no namesake fits
+ * contradicts the city.
  */
 function resolveCity(
   name: string,
-  regions: readonly string[],
+  where: Whereabouts,
   search: ReferenceSearch,
   exactOnly = false,
 ): CityChoice[] {
   const words = tokens(name).filter((word) => !NOISE_WORDS.has(word) && !/^\d/.test(word));
   if (words.length === 0) return [];
   const query = words.join(" ");
-  const hits = search.searchCities(name, CITY_CHOICES);
+  let hits = search.searchCities(name, CITY_CHOICES);
+  let swapped = false;
+  if (!exactOnly && (hits[0]?.score ?? 0) < SWAP_BELOW) {
+    const found = swappedName(name, search);
+    if (found) [hits, swapped] = [found, true];
+  }
   if (hits.length === 0) return [];
   const top = hits[0]!;
   if (exactOnly && top.score < 0.99) return [];
   // Namesakes: every hit whose name reads as the top's (folded), wherever it is.
   const sameName = (city: CarrierCity) => sameFolded(city, top.city);
   const namesakes = hits.filter((hit) => sameName(hit.city) && hit.score >= top.score - 0.02);
-  const regionStems = regions.flatMap(regionStem).filter((stem) => stem.length > 0);
+  // A namesake without a branch counts too: a buyer in a village without one names the village and the
+  // branch of a town nearby.
   let pool = namesakes;
-  let regionFits: boolean | undefined;
+  let contradicted = false;
+  const narrow = (fits: (city: CarrierCity) => boolean | undefined) => {
+    const verdicts = pool.map((hit) => fits(hit.city));
+    const inside = pool.filter((_, index) => verdicts[index] === true);
+    if (inside.length > 0) pool = inside;
+    else if (verdicts.every((verdict) => verdict === false)) contradicted = true;
+  };
+  const regionStems = where.regions
+    .flatMap(regionStem)
+    .filter((stem) => stem.length > 0 && OBLASTS.some((oblast) => areaFits(stem, oblast)));
   if (regionStems.length > 0) {
-    const inRegion = namesakes.filter((hit) => regionStems.some((stem) => areaFits(stem, hit.city.area)));
-    regionFits = inRegion.length > 0;
-    if (inRegion.length > 0) pool = inRegion;
+    narrow((city) => (city.area ? regionStems.some((stem) => areaFits(stem, city.area)) : undefined));
   }
+  if (where.districtAreas.length > 0) {
+    narrow((city) => (city.area ? where.districtAreas.includes(city.area) : undefined));
+  }
+  const zip = where.zip;
+  if (zip) narrow((city) => zipFits(city, zip, search));
   // How sure the name is: the search's score, less when a different name scores as high.
   const rival = hits.find((hit) => !sameName(hit.city));
   let certainty = top.score >= 0.97 ? 1 : top.score;
-  if (rival && rival.score >= top.score - 0.05 && !folded(top.city).includes(query)) certainty *= 0.8;
-  if (regionFits === false) certainty *= 0.85;
+  if (swapped) certainty = SWAPPED_CITY_CERTAINTY;
+  else if (rival && rival.score >= top.score - 0.05 && !folded(top.city).includes(query)) certainty *= 0.8;
   const ambiguous = pool.length > 1;
-  return pool.map((hit) => ({ city: hit.city, certainty, ambiguous }));
+  return pool.map((hit) => ({ city: hit.city, certainty, ambiguous, contradicted }));
 }
 
 // Folded once per city object: the search keeps its cities for its lifetime.
@@ -668,7 +971,7 @@ function matchCityOrThrow(order: ShopifyOrder, search: ReferenceSearch): CityMat
     });
   }
   const address = order.shipping_address ?? undefined;
-  const cities = addressCities(address, [], search);
+  const cities = addressCities(address, [], search, order.note ?? "");
   if (cities.length === 0) return { cityRef: null, confidence: 0, candidates: [], source: "none" };
   return cityResult(cities, "address", streetOf(address?.address1 ?? "", address?.address2 ?? ""));
 }
@@ -681,9 +984,12 @@ function cityResult(
   const scored = cities.map((choice) => ({
     city: choice.city,
     score: round(
-      choice.ambiguous
-        ? Math.min(choice.certainty, AMBIGUOUS_CITY_CAP) / Math.sqrt(cities.length)
-        : choice.certainty,
+      Math.min(
+        choice.ambiguous
+          ? Math.min(choice.certainty, AMBIGUOUS_CITY_CAP) / Math.sqrt(cities.length)
+          : choice.certainty,
+        choice.contradicted ? CONTRADICTION_CAP : 1,
+      ),
     ),
   }));
   const top = scored[0]!;

@@ -47,7 +47,7 @@ export async function orderMatchersFor(
   const city = choosesNoCity(order, overrides);
   if (!branch && !city) return NO_MATCHERS;
   try {
-    const search = await referenceSearchFor(deps.db, shop);
+    const search = await referenceSearchFor(deps.db, shop, { log: deps.log });
     if (!search) return NO_MATCHERS;
     return {
       branchMatcher: branch ? (each) => matchBranch(each, search) : null,

@@ -3,21 +3,33 @@
 // with the query signed by Shopify for the shop (the library checks the signature before this runs). The
 // answers are small (a page of hits with only what the picker shows), cacheable (the same question gets the
 // same answer until the data changes), rate limited per visitor, and never another shop's data: the shop
-// comes from the signed query.
+// comes from the signed query. A request never builds the search (store.server.ts): while the shop's set is
+// being built it is answered 202 "not ready, try again" with Retry-After, which the picker asks again after
+// (202, not 503: a browser logs every 4xx and 5xx answer as an error in the shop's console).
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Clock } from "../context.server";
 import type { Db } from "../db.server";
+import type { Log } from "../logger.server";
 import { TokenBuckets } from "../http/token-buckets";
 import { i18nFor } from "../i18n/i18n";
 import { DEFAULT_LOCALE, supportedLocale, type Locale } from "../i18n/locales";
 import { CARRIER_REF_PATTERN } from "../warehouse/wire";
-import { referenceSearchFor } from "./store.server";
+import { referenceSearchStateFor, type SearchState } from "./store.server";
 import type { BranchKind, CarrierBranch, CarrierCity, ReferenceSearch } from "./types";
 
 export interface ProxyDeps {
   db: Db;
   clock: Clock;
+  log?: Log;
+  /** Proxies in front of the app that append to X-Forwarded-For (env TRUSTED_PROXY_HOPS); 0 by default. */
+  trustedProxyHops?: number;
+}
+
+/** What the connection itself says of the request (not its headers): the address it came from. */
+export interface Connection {
+  /** The address of whoever opened the TCP connection to the app; undefined where unknown (dev server). */
+  socketAddress?: string;
 }
 
 /** At most this many hits in one answer: a screenful in the picker's list. */
@@ -25,8 +37,8 @@ export const MAX_HITS = 20;
 const MAX_TEXT = 100;
 
 // Type-ahead after a 250 ms pause: a fast typist's word is a burst of a few searches, a person choosing a
-// city and a branch a few dozen in a minute. The shop's bucket caps what many addresses (or a forged
-// X-Forwarded-For) can ask of one shop's data in all.
+// city and a branch a few dozen in a minute. The shop's bucket caps what many addresses can ask of one
+// shop's data in all.
 const visitorBuckets = new TokenBuckets({ capacity: 40, refillPerSecond: 2, maxKeys: 20_000 });
 const shopBuckets = new TokenBuckets({ capacity: 2_000, refillPerSecond: 200, maxKeys: 5_000 });
 
@@ -34,6 +46,8 @@ const shopBuckets = new TokenBuckets({ capacity: 2_000, refillPerSecond: 200, ma
 // again soon, since the first refresh may be a minute away.
 const CACHE_READY = "public, max-age=600";
 const CACHE_NOT_READY = "public, max-age=60";
+/** While the shop's search builds (a second or two per key, one key at a time): ask again after this. */
+export const BUILDING_RETRY_SECONDS = 2;
 
 const text = z.string().trim().max(MAX_TEXT, `at most ${MAX_TEXT} characters`);
 const limit = z.coerce
@@ -87,12 +101,36 @@ function queryObject(url: URL): Record<string, string> {
   return query;
 }
 
-/** Who is asking: the logged-in customer Shopify names, else the address Shopify forwarded, per shop. */
-export function visitorKey(shop: string, url: URL, headers: Headers): string {
+/**
+ * The address the request came from, as far as a client cannot forge it: the connection's own address, or,
+ * behind `trustedHops` proxies of ours that each append the address they were reached from to
+ * X-Forwarded-For, the entry the farthest of them appended. Entries to its left are whatever the client
+ * wrote and are never read. Undefined when the connection's address is unknown.
+ */
+export function clientAddress(
+  socketAddress: string | undefined,
+  forwardedFor: string | null,
+  trustedHops: number,
+): string | undefined {
+  if (!socketAddress) return undefined;
+  const chain = [
+    ...(forwardedFor ?? "")
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+    socketAddress,
+  ];
+  return chain[Math.max(0, chain.length - 1 - trustedHops)];
+}
+
+/**
+ * Who is asking, per shop, in terms a visitor cannot forge: the logged-in customer Shopify named in the
+ * signed query, else the address the request came from (clientAddress).
+ */
+export function visitorKey(shop: string, url: URL, address: string | undefined): string {
   const customer = url.searchParams.get("logged_in_customer_id");
   if (customer) return `${shop} customer:${customer.slice(0, 32)}`;
-  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return `${shop} ip:${(forwarded || "unknown").slice(0, 64)}`;
+  return `${shop} ip:${(address || "unknown").slice(0, 64)}`;
 }
 
 function json(body: unknown, init: { status: number; headers: Record<string, string> }): Response {
@@ -127,9 +165,20 @@ function badRequest(locale: Locale, error: z.ZodError): Response {
 }
 
 /** 429 when the visitor (or the shop as a whole) has asked too much, else null. */
-function refusedForRate(deps: ProxyDeps, shop: string, request: Request, locale: Locale): Response | null {
+function refusedForRate(
+  deps: ProxyDeps,
+  shop: string,
+  request: Request,
+  connection: Connection,
+  locale: Locale,
+): Response | null {
   const now = deps.clock().getTime();
-  const taken = visitorBuckets.take(visitorKey(shop, new URL(request.url), request.headers), now);
+  const address = clientAddress(
+    connection.socketAddress,
+    request.headers.get("x-forwarded-for"),
+    deps.trustedProxyHops ?? 0,
+  );
+  const taken = visitorBuckets.take(visitorKey(shop, new URL(request.url), address), now);
   const result = taken.ok ? shopBuckets.take(shop, now) : taken;
   if (result.ok) return null;
   const seconds = result.retryAfterSeconds;
@@ -139,8 +188,23 @@ function refusedForRate(deps: ProxyDeps, shop: string, request: Request, locale:
   );
 }
 
+/** "Київська обл." per locale and oblast: a translation costs more than the rest of a city's answer, and
+ * Ukraine has a few dozen oblasts (bounded anyway, should a set bring odd ones). */
+const areaLabels = new Map<string, string>();
+
+function areaLabel(area: string, locale: Locale): string {
+  const key = `${locale}|${area}`;
+  let label = areaLabels.get(key);
+  if (label === undefined) {
+    label = i18nFor(locale).t("storefront:area", { area });
+    if (areaLabels.size >= 1_000) areaLabels.clear();
+    areaLabels.set(key, label);
+  }
+  return label;
+}
+
 export function cityLabel(city: CarrierCity, locale: Locale): string {
-  const area = city.area ? i18nFor(locale).t("storefront:area", { area: city.area }) : undefined;
+  const area = city.area ? areaLabel(city.area, locale) : undefined;
   return [city.name, city.kind, area].filter(Boolean).join(", ");
 }
 
@@ -158,27 +222,28 @@ interface Asked {
   shop: string;
   locale: Locale;
   query: Record<string, string>;
-  /** The shop's reference data, or null before the first refresh (or without a warehouse key). */
-  search: () => Promise<ReferenceSearch | null>;
+  /** The shop's reference data as it stands: ready, being built, or none before the first refresh. */
+  search: () => Promise<SearchState>;
 }
 
 /** The checks both questions share: rate, then input; the answer's words in the `locale` asked for. */
 async function answer(
   deps: ProxyDeps,
   request: Request,
+  connection: Connection,
   respond: (asked: Asked) => Promise<Response>,
 ): Promise<Response> {
   const url = new URL(request.url);
   // The library has checked the signature over the whole query, `shop` included.
   const shop = url.searchParams.get("shop") ?? "";
   const locale = localeOf(url);
-  const refused = refusedForRate(deps, shop, request, locale);
+  const refused = refusedForRate(deps, shop, request, connection, locale);
   if (refused) return refused;
   return respond({
     shop,
     locale,
     query: queryObject(url),
-    search: () => referenceSearchFor(deps.db, shop),
+    search: () => referenceSearchStateFor(deps.db, shop, deps.log),
   });
 }
 
@@ -190,13 +255,49 @@ function notReady(request: Request, locale: Locale, list: "cities" | "branches")
   );
 }
 
+/**
+ * The shop's set is there but its search is still being built: 202 Accepted with Retry-After, never cached,
+ * and the body the picker reads (`ready: false` with `retryAfterSeconds`): it asks again after that many
+ * seconds. A picker that knows only `ready: false` lets the buyer type, as for a shop without data.
+ */
+function building(locale: Locale, list: "cities" | "branches"): Response {
+  return json(
+    {
+      ready: false,
+      retryAfterSeconds: BUILDING_RETRY_SECONDS,
+      [list]: [],
+      message: i18nFor(locale).t("storefront:building"),
+    },
+    {
+      status: 202,
+      headers: { "Retry-After": String(BUILDING_RETRY_SECONDS), "Cache-Control": "no-store" },
+    },
+  );
+}
+
+/** The search, or the answer to give when there is none to search yet. */
+async function searchOrWait(
+  request: Request,
+  locale: Locale,
+  list: "cities" | "branches",
+  search: Asked["search"],
+): Promise<ReferenceSearch | Response> {
+  const found = await search();
+  if (found.state === "ready") return found.search;
+  return found.state === "building" ? building(locale, list) : notReady(request, locale, list);
+}
+
 /** GET /proxy/cities?q=Київ&limit=10&locale=uk */
-export function answerCities(deps: ProxyDeps, request: Request): Promise<Response> {
-  return answer(deps, request, async ({ locale, query, search }) => {
+export function answerCities(
+  deps: ProxyDeps,
+  request: Request,
+  connection: Connection = {},
+): Promise<Response> {
+  return answer(deps, request, connection, async ({ locale, query, search }) => {
     const parsed = citiesQuery.safeParse(query);
     if (!parsed.success) return badRequest(locale, parsed.error);
-    const data = await search();
-    if (!data) return notReady(request, locale, "cities");
+    const data = await searchOrWait(request, locale, "cities", search);
+    if (data instanceof Response) return data;
     const cities: CityAnswer[] = data
       .searchCities(parsed.data.q, parsed.data.limit)
       .slice(0, parsed.data.limit)
@@ -206,13 +307,17 @@ export function answerCities(deps: ProxyDeps, request: Request): Promise<Respons
 }
 
 /** GET /proxy/branches?city=<Ref>&q=12&kind=postomat&limit=20&locale=uk; without `q`, the city's first ones. */
-export function answerBranches(deps: ProxyDeps, request: Request): Promise<Response> {
-  return answer(deps, request, async ({ locale, query, search }) => {
+export function answerBranches(
+  deps: ProxyDeps,
+  request: Request,
+  connection: Connection = {},
+): Promise<Response> {
+  return answer(deps, request, connection, async ({ locale, query, search }) => {
     const parsed = branchesQuery.safeParse(query);
     if (!parsed.success) return badRequest(locale, parsed.error);
     const { city: cityRef, q, kind, limit: count } = parsed.data;
-    const data = await search();
-    if (!data) return notReady(request, locale, "branches");
+    const data = await searchOrWait(request, locale, "branches", search);
+    if (data instanceof Response) return data;
     const kinds = kind ? KINDS[kind] : undefined;
     const city = data.city(cityRef);
     const found = q

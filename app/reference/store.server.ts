@@ -9,7 +9,10 @@
 // reader between the two sees the old set with some rows already updated in place and none missing (a
 // superset); the bump makes every process rebuild from the finished set. A set is read only once it has a
 // version (its first save finished), so a first save half-written is never searched.
+import { getHeapStatistics } from "node:v8";
 import type { Db } from "../db.server";
+import type { Log } from "../logger.server";
+import { env } from "../env.server";
 import { insertStatement, sqlQuery, sqlTransaction, type SqlArg } from "../db/sql.server";
 import type { WarehouseClient } from "../warehouse/client.server";
 import { streetRecordSchema, type StreetRecord } from "../warehouse/schemas";
@@ -19,9 +22,6 @@ import type { CarrierBranch, CarrierCity, ReferenceSearch } from "./types";
 
 /** Rows per INSERT: 13 columns × 500 stays far below SQLite's and PostgreSQL's limits on arguments. */
 const BATCH = 500;
-
-/** Sets kept built in one process: a shop's key, and a few others a worker serves meanwhile. */
-const SETS_IN_MEMORY = 3;
 
 /** How long a getStreet answer is used before it is asked again. */
 export const STREETS_KEPT_MS = 7 * 24 * 3600_000;
@@ -258,18 +258,51 @@ export async function recordReferenceProblem(db: Db, keyDigest: string, problem:
 
 // ---------------------------------------------------------------------------------------------------
 // The in-memory search, per process.
+//
+// A build reads the key's whole set and indexes it: about a second of the event loop for 50,000 branches
+// (docs/benchmarks.md), during which the process answers nobody. So a build never runs inside a request:
+// a request that finds no search for the set's version hands the key to the builder, which runs one build
+// at a time for the whole process, on a later turn of the event loop; the storefront is answered "not
+// ready, try again" meanwhile (proxy.server.ts), order intake and the admin wait for the build. A burst of
+// requests over many keys therefore costs one build per key, one after another, never one per request.
+//
+// Built searches stay while their estimated size fits the budget (REFERENCE_SEARCH_BUDGET_MB), the least
+// recently used let go first: a server whose merchants use different keys keeps every active key's set, so
+// the picker and order intake of eight shops in turn rebuild nothing (bench:branches, `keys: 8`).
 
-interface Built {
+/**
+ * A built search's size, estimated from its rows: bench:branches measured 45 MB of heap for 50,000
+ * branches and 1,992 cities, records and indexes together; these round it up.
+ */
+const BYTES_PER_BRANCH = 1_000;
+const BYTES_PER_CITY = 600;
+/** The budget when none is set: half a gigabyte, and never more than 40 % of the heap V8 allows. */
+const DEFAULT_BUDGET_MB = 512;
+const DEFAULT_BUDGET_SHARE = 0.4;
+const MB = 1024 * 1024;
+
+interface Kept {
   version: number;
-  search: Promise<ReferenceSearch>;
-  /** The search once built. */
-  ready: ReferenceSearch | null;
-  /** The previous version's search, answered while this one builds (a rebuild takes a second or more). */
-  stale: ReferenceSearch | null;
+  search: ReferenceSearch;
+  bytes: number;
 }
 
-/** Most recently used last; at most SETS_IN_MEMORY. */
-const built = new Map<string, Built>();
+/** Built searches, most recently used last. */
+const kept = new Map<string, Kept>();
+
+interface Pending {
+  version: number;
+  search: Promise<ReferenceSearch>;
+}
+
+/** Builds asked for and not finished, per key (at most one runs; the rest wait their turn). */
+const pending = new Map<string, Pending>();
+/** The end of the last build asked for: the next one starts after it. */
+let builderQueue: Promise<unknown> = Promise.resolve();
+/** Moves on each forgetReferenceSearches, so a build begun before it does not fill the emptied cache. */
+let generation = 0;
+let budgetOverrideBytes: number | undefined;
+const counters = { builds: 0, evictions: 0, running: 0 };
 
 export interface SearchOptions {
   /**
@@ -277,7 +310,20 @@ export interface SearchOptions {
    * the previous one while the new one builds: a buyer's type-ahead should not wait for a rebuild).
    */
   newest?: boolean;
+  /** Where a failed build and a search let go for the budget are told (the operator raises the budget). */
+  log?: Log;
 }
+
+/** Where a key's search stands for a caller that must not wait: the storefront. */
+export type SearchState =
+  | { state: "ready"; search: ReferenceSearch }
+  /** The set is there but its search is being built (or waits its turn): ask again shortly. */
+  | { state: "building" }
+  /** No key, or no set saved yet: nothing to build. */
+  | { state: "none" };
+
+const NONE: SearchState = { state: "none" };
+const BUILDING: SearchState = { state: "building" };
 
 /** The search over the reference data of the shop's saved key; null when it has no key or no data yet. */
 export async function referenceSearchFor(
@@ -285,15 +331,14 @@ export async function referenceSearchFor(
   shop: string,
   options: SearchOptions = {},
 ): Promise<ReferenceSearch | null> {
-  const settings = await db.shopSettings.findUnique({ where: { shop }, select: { apiKeyDigest: true } });
-  return settings?.apiKeyDigest ? referenceSearchForKey(db, settings.apiKeyDigest, options) : null;
+  const set = await setOfShop(db, shop);
+  return set ? searchOf(db, set, options) : null;
 }
 
 /**
- * The search over the key's set: built from the database when the set's version differs from the one built
- * (one read of one row by its key otherwise); callers meanwhile share the one build, and are answered the
- * previous version's search while it runs unless they ask for the newest. Null until the set's first save
- * finished.
+ * The search over the key's set, waiting for the builder when the set's version has none yet (one read of
+ * one row by its key otherwise); answered the previous version's search while a new one builds unless the
+ * caller asks for the newest. Null until the set's first save finished.
  */
 export async function referenceSearchForKey(
   db: Db,
@@ -301,40 +346,176 @@ export async function referenceSearchForKey(
   options: SearchOptions = {},
 ): Promise<ReferenceSearch | null> {
   const set = await db.referenceSet.findUnique({ where: { keyDigest }, select: { version: true } });
-  if (!set || set.version === 0) {
-    built.delete(keyDigest);
+  return searchOf(db, { keyDigest, version: set?.version ?? 0 }, options);
+}
+
+/** The shop's search as it stands now, never waiting for a build (which it asks for when one is due). */
+export async function referenceSearchStateFor(db: Db, shop: string, log?: Log): Promise<SearchState> {
+  const set = await setOfShop(db, shop);
+  return set ? stateOf(db, set, log) : NONE;
+}
+
+export async function referenceSearchStateForKey(db: Db, keyDigest: string, log?: Log): Promise<SearchState> {
+  const set = await db.referenceSet.findUnique({ where: { keyDigest }, select: { version: true } });
+  return stateOf(db, { keyDigest, version: set?.version ?? 0 }, log);
+}
+
+interface SetVersion {
+  keyDigest: string;
+  /** 0 while the set has no finished save (or no row). */
+  version: number;
+}
+
+/**
+ * The shop's key and its set's version in one statement given to the driver: every storefront search and
+ * every order intake asks it, and two Prisma reads cost several times the search itself.
+ */
+async function setOfShop(db: Db, shop: string): Promise<SetVersion | null> {
+  const [row] = await sqlQuery(
+    db,
+    `SELECT s."apiKeyDigest" AS "keyDigest", r."version" AS "version"
+     FROM "ShopSettings" s LEFT JOIN "ReferenceSet" r ON r."keyDigest" = s."apiKeyDigest"
+     WHERE s."shop" = ?`,
+    [shop],
+  );
+  if (!row || row.keyDigest === null || row.keyDigest === undefined) return null;
+  return { keyDigest: String(row.keyDigest), version: Number(row.version ?? 0) };
+}
+
+function searchOf(
+  db: Db,
+  set: SetVersion,
+  options: SearchOptions,
+): Promise<ReferenceSearch | null> | ReferenceSearch | null {
+  const found = standing(set);
+  if (!found) return null;
+  if (found.current) return found.current;
+  const building = buildFor(db, set.keyDigest, set.version, options.log);
+  return found.previous && !options.newest ? found.previous : building;
+}
+
+function stateOf(db: Db, set: SetVersion, log: Log | undefined): SearchState {
+  const found = standing(set);
+  if (!found) return NONE;
+  if (found.current) return { state: "ready", search: found.current };
+  void buildFor(db, set.keyDigest, set.version, log);
+  return found.previous ? { state: "ready", search: found.previous } : BUILDING;
+}
+
+/** What is built of the set: `current` for its version, else `previous` (an older one); null: no set. */
+function standing({ keyDigest, version }: SetVersion): {
+  current?: ReferenceSearch;
+  previous?: ReferenceSearch;
+} | null {
+  if (version === 0) {
+    kept.delete(keyDigest);
     return null;
   }
-  let entry = built.get(keyDigest);
-  if (entry?.version !== set.version) {
-    // Labelled with the version read before loading: rows written during the load bump it past this one,
-    // so the next call rebuilds.
-    const previous = entry;
-    const next: Built = {
-      version: set.version,
-      search: loadSearch(db, keyDigest),
-      ready: null,
-      stale: previous?.ready ?? previous?.stale ?? null,
-    };
-    next.search.then(
-      (search) => {
-        next.ready = search;
-        next.stale = null;
-      },
-      () => {
-        if (built.get(keyDigest) === next) built.delete(keyDigest);
-      },
+  const entry = kept.get(keyDigest);
+  if (!entry) return {};
+  // Most recently used last, for the budget's eviction.
+  kept.delete(keyDigest);
+  kept.set(keyDigest, entry);
+  return entry.version === version ? { current: entry.search } : { previous: entry.search };
+}
+
+/**
+ * The build of the key's set at `version` (or a later one already asked for): queued behind the builds
+ * before it, so only one runs in the process at a time. Labelled with the version read before loading:
+ * rows written during the load bump it past this one, so the next caller asks for another build.
+ */
+function buildFor(db: Db, keyDigest: string, version: number, log?: Log): Promise<ReferenceSearch> {
+  const waiting = pending.get(keyDigest);
+  if (waiting && waiting.version >= version) return waiting.search;
+  const asked = generation;
+  const search = builderQueue.then(async () => {
+    counters.running++;
+    try {
+      // Never in the turn of the request that asked: it is answered first.
+      await new Promise((resolve) => setImmediate(resolve));
+      const { cities, branches } = await loadReferenceData(db, keyDigest);
+      const built = buildReferenceSearch(cities, branches);
+      counters.builds++;
+      const bytes = cities.length * BYTES_PER_CITY + branches.length * BYTES_PER_BRANCH;
+      if (asked === generation) keep(keyDigest, { version, search: built, bytes }, log);
+      return built;
+    } finally {
+      counters.running--;
+    }
+  });
+  const mine: Pending = { version, search };
+  pending.set(keyDigest, mine);
+  const settle = () => {
+    if (pending.get(keyDigest) === mine) pending.delete(keyDigest);
+  };
+  // A failed build (the database unreachable) is asked for again by the next caller, never here: a caller
+  // that does not wait (the storefront) has its failure told and handled here rather than left unhandled.
+  search.then(settle, (error: unknown) => {
+    settle();
+    log?.warn(
+      { event: "reference.build_failed", keyDigest: keyDigest.slice(0, 12), version, err: error },
+      "the carrier reference search could not be built; the next search asks for it again",
     );
-    entry = next;
+  });
+  builderQueue = search.catch(() => undefined);
+  return search;
+}
+
+/** Keeps a build's search (builds finish in the order asked, so a later version is never replaced by an
+ * earlier one), then lets the least recently used go while the total is above the budget. */
+function keep(keyDigest: string, entry: Kept, log: Log | undefined): void {
+  kept.delete(keyDigest);
+  kept.set(keyDigest, entry);
+  const budget = budgetBytes();
+  let total = 0;
+  for (const each of kept.values()) total += each.bytes;
+  // The least recently used first; the one just built stays even alone above the budget.
+  for (const [key, each] of kept) {
+    if (total <= budget) break;
+    if (key === keyDigest) continue;
+    kept.delete(key);
+    total -= each.bytes;
+    counters.evictions++;
+    log?.warn(
+      {
+        event: "reference.search_evicted",
+        keyDigest: key.slice(0, 12),
+        budgetMb: Math.round(budget / MB),
+        keptMb: Math.round(total / MB),
+      },
+      "a carrier reference search was let go to stay within REFERENCE_SEARCH_BUDGET_MB; it is built again when next asked, so raise the budget if this repeats",
+    );
   }
-  built.delete(keyDigest);
-  built.set(keyDigest, entry);
-  for (const key of built.keys()) {
-    if (built.size <= SETS_IN_MEMORY) break;
-    built.delete(key);
-  }
-  if (entry.ready) return entry.ready;
-  return options.newest || !entry.stale ? entry.search : entry.stale;
+}
+
+/** The memory the built searches may take, in bytes. */
+function budgetBytes(): number {
+  if (budgetOverrideBytes !== undefined) return budgetOverrideBytes;
+  const set = env().REFERENCE_SEARCH_BUDGET_MB;
+  if (set !== undefined) return set * MB;
+  return Math.min(DEFAULT_BUDGET_MB * MB, getHeapStatistics().heap_size_limit * DEFAULT_BUDGET_SHARE);
+}
+
+/** Sets the budget in bytes (tests, the benchmark); undefined goes back to the environment's. */
+export function setReferenceSearchBudget(bytes: number | undefined): void {
+  budgetOverrideBytes = bytes;
+}
+
+/** What the builder and the cache have done in this process (the benchmark, the tests, an operator). */
+export function referenceSearchStats() {
+  let keptBytes = 0;
+  for (const each of kept.values()) keptBytes += each.bytes;
+  return {
+    builds: counters.builds,
+    evictions: counters.evictions,
+    sets: kept.size,
+    /** Builds asked for and not finished (waiting their turn included). */
+    building: pending.size,
+    /** Builds under way: loading or indexing (never more than one). */
+    running: counters.running,
+    estimatedMb: Math.round(keptBytes / MB),
+    budgetMb: Math.round(budgetBytes() / MB),
+  };
 }
 
 /**
@@ -386,14 +567,11 @@ function optionalText(value: unknown): string | undefined {
   return value === null || value === undefined ? undefined : String(value);
 }
 
-async function loadSearch(db: Db, keyDigest: string): Promise<ReferenceSearch> {
-  const { cities, branches } = await loadReferenceData(db, keyDigest);
-  return buildReferenceSearch(cities, branches);
-}
-
-/** Forgets every built search (tests; a process that wants its memory back). */
+/** Forgets every built search and pending build (tests; a process that wants its memory back). */
 export function forgetReferenceSearches(): void {
-  built.clear();
+  kept.clear();
+  pending.clear();
+  generation++;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ import type { Db } from "../db.server";
 import { readTexts } from "../i18n/texts";
 import { parseStockSettings } from "../stock/settings";
 import { RETURNS_KIND } from "./kinds";
-import type { ReturnLine } from "./read";
+import { readCursor } from "./work.server";
+import { linesOf, type ReturnLine } from "./read";
 
 export const RETURNS_PAGE_SIZE = 25;
 /** The CSV holds at most this many returns (each a row per line): a year of a busy shop's returns. */
@@ -58,17 +59,7 @@ async function whereOf(db: Db, shop: string, query: ReturnsQuery): Promise<Prism
   return { AND: and };
 }
 
-const linesSchema = z
-  .array(z.object({ sku: z.string(), count: z.number(), defective: z.boolean() }))
-  .catch([]);
-
-export function linesOf(stored: string): ReturnLine[] {
-  try {
-    return linesSchema.parse(JSON.parse(stored));
-  } catch {
-    return [];
-  }
-}
+export { linesOf };
 
 type ReturnRow = Awaited<ReturnType<typeof returnRows>>[number];
 
@@ -143,6 +134,17 @@ export async function returnsOverview(db: Db, shop: string) {
     lastSweptAt: schedule?.lastRunAt ?? null,
     nextSweepAt: schedule?.nextRunAt ?? null,
     sweepProblem: schedule?.lastError ?? null,
+    // The pages the warehouse refused and the sweep moved past: tried again until read, or given up.
+    skippedPages: readCursor(schedule?.cursor ?? null).skipped.map((entry) => ({
+      from: entry.from,
+      to: entry.to,
+      page: entry.page,
+      since: entry.since,
+      tries: entry.tries,
+      nextTryAt: entry.nextTryAt,
+      givenUp: entry.nextTryAt === null,
+      error: entry.error,
+    })),
     restockReturns: parseStockSettings(settings?.stockSettings).settings.restockReturns,
     hasLocation: Boolean(settings?.locationId),
   };

@@ -4,6 +4,7 @@
 // Everything is bounded, whatever the warehouse sends: string lengths, lines, nesting, the raw text kept.
 // Pure: the sweep (work.server.ts) stores what this answers.
 import { createHash } from "node:crypto";
+import { z } from "zod";
 import { message, type Message } from "../i18n/message";
 import { kyivInstant } from "../warehouse/dates";
 
@@ -269,4 +270,17 @@ function returnDigest(idOrder: string, at: Date, ttn: string | null, lines: read
 /** Units that came back fit for sale (the lines not marked defective). */
 export function saleableUnits(lines: readonly ReturnLine[]): number {
   return lines.filter((line) => !line.defective).reduce((sum, line) => sum + line.count, 0);
+}
+
+const linesSchema = z
+  .array(z.object({ sku: z.string(), count: z.number(), defective: z.boolean() }))
+  .catch([]);
+
+/** A return's lines as stored (WarehouseReturn.lines); anything unreadable reads as none. */
+export function linesOf(stored: string): ReturnLine[] {
+  try {
+    return linesSchema.parse(JSON.parse(stored));
+  } catch {
+    return [];
+  }
 }

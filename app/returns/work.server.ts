@@ -2,7 +2,8 @@
 // warehouse's ListReturnOrder is swept over a period of Kyiv dates, one page a run, after the shop's orders
 // and its due status look-ups. Each record is read on its own (read.ts) and kept once per shop
 // (WarehouseReturn, by its identity); a return seen for the first time is written on its order's timeline,
-// moves the order to returned, and, when the stock settings say so, asks for a stock sync at once.
+// moves the order to returned, and, when the stock settings say so, asks for a stock sync at once. A page
+// the warehouse keeps refusing is moved past, kept in the cursor and tried again on its own (SkippedPage).
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { writeTexts } from "../i18n/texts";
@@ -20,7 +21,7 @@ import { DATE_FORMAT, LIST_PAGE_SIZE, OPERATIONS } from "../warehouse/wire";
 import { scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
 import { KEY_REFUSED, type ShopWork, type StepResult } from "../work/steps";
 import { RETURNS_KIND } from "./kinds";
-import { readReturnRecord, saleableUnits, type ReadReturn } from "./read";
+import { linesOf, readReturnRecord, saleableUnits, type ReadReturn } from "./read";
 
 /**
  * A sweep every half hour: a return is the start of a refund the merchant decides over days, so half an
@@ -55,16 +56,59 @@ const RETRY_MS = 5 * 60_000;
 
 const compactDate = z.string().regex(DATE_FORMAT.compactDate);
 
+/**
+ * A page the warehouse refused (a 4xx, an answer it cannot make, or a failure that came back on the same
+ * page SAME_PAGE_FAILURES times). The sweep moves past it, so newer pages are never held up by it; it is
+ * kept here, shown on the Returns page, and tried again on its own with a growing wait, until it is read or
+ * SKIPPED_PAGE_TRIES tries have failed (then it stays shown, no longer tried).
+ */
+const skippedPageSchema = z.object({
+  from: compactDate,
+  to: compactDate,
+  page: z.number().int().min(1).max(100_000),
+  /** When the warehouse first refused it. */
+  since: z.iso.datetime(),
+  /** Refusals so far, counting the sweep's own. */
+  tries: z.number().int().min(1).max(1_000),
+  /** The next try; null once given up. */
+  nextTryAt: z.iso.datetime().nullable(),
+  /** The warehouse's words on the last refusal (as the client put them). */
+  error: z.string().max(1_000),
+});
+export type SkippedPage = z.infer<typeof skippedPageSchema>;
+
 /** Where the sweep stands, kept as the schedule row's cursor. */
 const cursorSchema = z.object({
   /** The last Kyiv date a finished sweep covered. */
   sweptTo: compactDate.nullable(),
   /** The sweep under way: its period and the next page. */
   pass: z
-    .object({ from: compactDate, to: compactDate, page: z.number().int().min(1).max(100_000) })
+    .object({
+      from: compactDate,
+      to: compactDate,
+      page: z.number().int().min(1).max(100_000),
+      /** Failures the warehouse may recover from, on this page, in a row. */
+      failures: z.number().int().min(0).max(1_000).default(0),
+      /** Whether the page before this one was refused and skipped. */
+      afterSkip: z.boolean().default(false),
+    })
     .nullable(),
+  /** Pages refused and moved past (oldest first; at most SKIPPED_PAGES_KEPT). */
+  skipped: z.array(skippedPageSchema).max(100).default([]),
 });
 export type ReturnsCursor = z.infer<typeof cursorSchema>;
+type Pass = NonNullable<ReturnsCursor["pass"]>;
+
+/** A failure the warehouse may recover from (5xx, a timeout) that comes back this many times on one page skips it. */
+export const SAME_PAGE_FAILURES = 3;
+/** A skipped page is tried again this long after its first refusal, then twice as long each time... */
+export const SKIPPED_PAGE_FIRST_RETRY_MS = 30 * 60_000;
+/** ... up to this long between tries... */
+export const SKIPPED_PAGE_LONGEST_WAIT_MS = 24 * 3_600_000;
+/** ... and at most this many tries in all (some four days), after which it is shown as given up. */
+export const SKIPPED_PAGE_TRIES = 8;
+/** At most this many skipped pages are kept; past it, those given up go first, then the oldest. */
+export const SKIPPED_PAGES_KEPT = 20;
 
 /** The stored cursor; anything unreadable starts afresh (a first sweep). */
 export function readCursor(stored: string | null): ReturnsCursor {
@@ -74,7 +118,55 @@ export function readCursor(stored: string | null): ReturnsCursor {
   } catch {
     // Not JSON: afresh.
   }
-  return { sweptTo: null, pass: null };
+  return { sweptTo: null, pass: null, skipped: [] };
+}
+
+const samePage = (a: { from: string; to: string; page: number }, b: typeof a) =>
+  a.from === b.from && a.to === b.to && a.page === b.page;
+
+/** The wait after `tries` refusals of a skipped page: doubling from the first, bounded. */
+export function skippedPageWait(tries: number): number {
+  return Math.min(SKIPPED_PAGE_FIRST_RETRY_MS * 2 ** Math.max(0, tries - 1), SKIPPED_PAGE_LONGEST_WAIT_MS);
+}
+
+/** The list with this page's refusal counted (a page refused before is the same entry), bounded. */
+function withRefusal(
+  skipped: readonly SkippedPage[],
+  page: { from: string; to: string; page: number },
+  error: string,
+  now: Date,
+): SkippedPage[] {
+  const before = skipped.find((entry) => samePage(entry, page));
+  const tries = (before?.tries ?? 0) + 1;
+  const givenUp = (before && before.nextTryAt === null) || tries >= SKIPPED_PAGE_TRIES;
+  const entry: SkippedPage = {
+    from: page.from,
+    to: page.to,
+    page: page.page,
+    since: before?.since ?? now.toISOString(),
+    tries,
+    nextTryAt: givenUp ? null : new Date(now.getTime() + skippedPageWait(tries)).toISOString(),
+    error: error.slice(0, 1_000),
+  };
+  const list = [...skipped.filter((other) => !samePage(other, page)), entry];
+  while (list.length > SKIPPED_PAGES_KEPT) {
+    const givenUpIndex = list.findIndex((other) => other.nextTryAt === null && other !== entry);
+    list.splice(givenUpIndex >= 0 ? givenUpIndex : 0, 1);
+  }
+  return list;
+}
+
+/** The skipped page due for a try at `now`, if any (the longest due first). */
+function dueSkipped(skipped: readonly SkippedPage[], now: Date): SkippedPage | undefined {
+  return skipped
+    .filter((entry) => entry.nextTryAt !== null && Date.parse(entry.nextTryAt) <= now.getTime())
+    .sort((a, b) => Date.parse(a.nextTryAt!) - Date.parse(b.nextTryAt!))[0];
+}
+
+/** When the next skipped page is due (null: none is waiting for a try). */
+function nextSkippedAt(skipped: readonly SkippedPage[]): number | null {
+  const times = skipped.flatMap((entry) => (entry.nextTryAt ? [Date.parse(entry.nextTryAt)] : []));
+  return times.length ? Math.min(...times) : null;
 }
 
 /** `YYYYMMDD` moved by `days` (calendar days; a compact date names a day, not an instant). */
@@ -85,12 +177,12 @@ export function addDays(compact: string, days: number): string {
 }
 
 /** The period of a new sweep: from a little before where the last one ended (or FIRST_SWEEP_DAYS) to today. */
-export function nextPass(sweptTo: string | null, now: Date): { from: string; to: string; page: number } {
+export function nextPass(sweptTo: string | null, now: Date): Pass {
   const today = toCompactDate(now);
   const earliest = addDays(today, -LONGEST_SWEEP_DAYS);
   const wanted = sweptTo ? addDays(sweptTo, -OVERLAP_DAYS) : addDays(today, -FIRST_SWEEP_DAYS);
   const from = wanted < earliest ? earliest : wanted > today ? today : wanted;
-  return { from, to: today, page: 1 };
+  return { from, to: today, page: 1, failures: 0, afterSkip: false };
 }
 
 export const returnsWork = scheduledKind(RETURNS_KIND, sweepReturns);
@@ -114,6 +206,9 @@ async function sweepReturns(work: ShopWork, schedule: Schedule): Promise<Schedul
   if (allowedAt > work.clock().getTime()) return { did: "wait", until: new Date(allowedAt) };
 
   const cursor = readCursor(schedule.cursor);
+  // Between sweeps, a skipped page that is due goes first; a sweep follows at once (one page a minute).
+  const retry = cursor.pass ? undefined : dueSkipped(cursor.skipped, now);
+  if (retry) return retrySkipped(work, cursor, retry);
   const pass = cursor.pass ?? nextPass(cursor.sweptTo, now);
   let records: unknown[];
   try {
@@ -127,15 +222,46 @@ async function sweepReturns(work: ShopWork, schedule: Schedule): Promise<Schedul
     if (error instanceof WarehouseUnauthorized) return KEY_REFUSED;
     if (error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined)
       return { did: "wait", until: new Date(work.clock().getTime() + error.retryAfterMs) };
-    work.log.warn(
-      { event: "returns.sweep_failed", page: pass.page, err: error },
-      "ListReturnOrder failed; the sweep goes on from the same page later",
+    const failures = pass.failures + 1;
+    const at = work.clock();
+    // A failure the warehouse may recover from (5xx, a timeout): the same page again a few minutes on,
+    // while it keeps failing: after SAME_PAGE_FAILURES in a row, it is refused like any other.
+    if (error.retryable && failures < SAME_PAGE_FAILURES) {
+      work.log.warn(
+        { event: "returns.sweep_failed", page: pass.page, failures, err: error },
+        "ListReturnOrder failed; the sweep goes on from the same page later",
+      );
+      return {
+        nextRunAt: new Date(at.getTime() + RETRY_MS),
+        cursor: JSON.stringify({ ...cursor, pass: { ...pass, failures } }),
+        problem: error.message,
+      };
+    }
+    const skipped = withRefusal(cursor.skipped, pass, error.message, at);
+    // Two pages refused in a row: the warehouse refuses the register, not a page of it. The sweep stops
+    // here, without moving what it covered, and starts again at the next sweep.
+    if (pass.afterSkip) {
+      work.log.error(
+        { event: "returns.sweep_refused", from: pass.from, to: pass.to, page: pass.page, err: error },
+        "ListReturnOrder refused two pages in a row; the sweep stops until the next one",
+      );
+      return {
+        nextRunAt: new Date(at.getTime() + SWEEP_EVERY_MS),
+        cursor: JSON.stringify({ ...cursor, pass: null, skipped }),
+        problem: error.message,
+      };
+    }
+    work.log.error(
+      { event: "returns.page_skipped", from: pass.from, to: pass.to, page: pass.page, err: error },
+      "ListReturnOrder refused a page; the sweep moves past it and tries it again later",
     );
-    const retryAt = work.clock().getTime() + (error.retryable ? RETRY_MS : SWEEP_EVERY_MS);
     return {
-      nextRunAt: new Date(retryAt),
-      cursor: JSON.stringify({ ...cursor, pass }),
-      problem: error.message,
+      nextRunAt: at,
+      cursor: JSON.stringify({
+        ...cursor,
+        pass: { ...pass, page: pass.page + 1, failures: 0, afterSkip: true },
+        skipped,
+      }),
     };
   }
   const stored = await recordReturns(work, records.map(readReturnRecord));
@@ -150,15 +276,67 @@ async function sweepReturns(work: ShopWork, schedule: Schedule): Promise<Schedul
     },
     "a page of the returns register read",
   );
+  // A page read is no longer skipped, whoever read it.
+  const skipped = cursor.skipped.filter((entry) => !samePage(entry, pass));
   // A full page may have more behind it: the next goes as soon as the report limit allows.
   if (records.length >= LIST_PAGE_SIZE) {
     return {
       nextRunAt: work.clock(),
-      cursor: JSON.stringify({ ...cursor, pass: { ...pass, page: pass.page + 1 } }),
+      cursor: JSON.stringify({
+        ...cursor,
+        pass: { ...pass, page: pass.page + 1, failures: 0, afterSkip: false },
+        skipped,
+      }),
     };
   }
-  const done: ReturnsCursor = { sweptTo: pass.to, pass: null };
-  return { nextRunAt: new Date(work.clock().getTime() + SWEEP_EVERY_MS), cursor: JSON.stringify(done) };
+  const done: ReturnsCursor = { sweptTo: pass.to, pass: null, skipped };
+  const nextSweep = work.clock().getTime() + SWEEP_EVERY_MS;
+  const nextSkipped = nextSkippedAt(skipped);
+  return {
+    nextRunAt: new Date(nextSkipped === null ? nextSweep : Math.min(nextSweep, nextSkipped)),
+    cursor: JSON.stringify(done),
+  };
+}
+
+/**
+ * One more try of a page the sweep moved past: read, its returns are kept as any page's and it leaves the
+ * list; refused again, it waits longer (skippedPageWait), or is given up after SKIPPED_PAGE_TRIES. A sweep
+ * follows at once either way, so a run taken by a try never delays newer returns by more than a minute.
+ */
+async function retrySkipped(
+  work: ShopWork,
+  cursor: ReturnsCursor,
+  entry: SkippedPage,
+): Promise<ScheduledRun | StepResult> {
+  let records: unknown[];
+  try {
+    records = await work.warehouse.listReturnOrder({
+      datefrom: entry.from,
+      dateto: entry.to,
+      page: entry.page,
+    });
+  } catch (error) {
+    if (!(error instanceof WarehouseError)) throw error;
+    if (error instanceof WarehouseUnauthorized) return KEY_REFUSED;
+    if (error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined)
+      return { did: "wait", until: new Date(work.clock().getTime() + error.retryAfterMs) };
+    const skipped = withRefusal(cursor.skipped, entry, error.message, work.clock());
+    const givenUp = skipped.find((other) => samePage(other, entry))?.nextTryAt === null;
+    work.log.error(
+      { event: givenUp ? "returns.page_given_up" : "returns.page_refused_again", ...entry, err: error },
+      givenUp
+        ? "ListReturnOrder refused a skipped page once too often; it is shown on the Returns page and no longer tried"
+        : "ListReturnOrder refused a skipped page again; it is tried again later",
+    );
+    return { nextRunAt: work.clock(), cursor: JSON.stringify({ ...cursor, skipped }) };
+  }
+  const stored = await recordReturns(work, records.map(readReturnRecord));
+  work.log.info(
+    { event: "returns.skipped_page_read", from: entry.from, to: entry.to, page: entry.page, ...stored },
+    "a page of the returns register the warehouse had refused is read",
+  );
+  const skipped = cursor.skipped.filter((other) => !samePage(other, entry));
+  return { nextRunAt: work.clock(), cursor: JSON.stringify({ ...cursor, skipped }) };
 }
 
 /** Whether another shop's settings name this shop's warehouse key. */
@@ -282,6 +460,16 @@ export async function recordReturns(
     await sqlTransaction(db, insert);
     return recorded;
   }
+  // What came back before, per order: a return completes an order only with the returns before it.
+  const earlier = await db.warehouseReturn.findMany({
+    where: { shop, orderId: { in: [...toOrders.keys()] }, problem: null },
+    select: { orderId: true, lines: true },
+  });
+  const before = new Map<string, { sku: string; count: number }[]>();
+  for (const row of earlier) {
+    const lines = linesOf(row.lines).map(({ sku, count }) => ({ sku, count }));
+    before.set(row.orderId!, [...(before.get(row.orderId!) ?? []), ...lines]);
+  }
   let inserted = false;
   await applyToOrders(
     work,
@@ -294,13 +482,16 @@ export async function recordReturns(
         let facts = row;
         let patch = {};
         const rowEvents: OrderEventInput[] = [];
+        const cameBack = [...(before.get(row.id) ?? [])];
         for (const record of toOrders.get(row.id) ?? []) {
           const booked = {
             returnKey: record.returnKey,
             ttn: record.ttn,
             lines: record.lines,
             units: record.units,
+            before: [...cameBack],
           };
+          cameBack.push(...record.lines.map(({ sku, count }) => ({ sku, count })));
           const result = transition(facts, { type: "return_booked", booked }, at);
           if (isRefusal(result)) continue;
           const { events: more } = asChange(row, result, at);

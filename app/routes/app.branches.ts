@@ -25,7 +25,8 @@ export const loader = async ({ request }: LoaderFunctionArgs): Promise<BranchSea
   const { session } = await authenticate.admin(request);
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const query = querySchema.safeParse({ q: params.q, cityRef: params.cityRef || undefined });
-  const search = await referenceSearchFor(appContext().db, session.shop);
+  const { db, log } = appContext();
+  const search = await referenceSearchFor(db, session.shop, { log });
   if (!search) return { available: false, hits: [] };
   if (!query.success) return { available: true, hits: [], invalid: true };
   const hits = search.searchBranches({ text: query.data.q, cityRef: query.data.cityRef, limit: 10 });

@@ -17,6 +17,7 @@ import {
   InlineStack,
   Layout,
   Link,
+  List,
   Page,
   Select,
   Text,
@@ -36,7 +37,6 @@ import { cancelAtWarehouse, correctOrder, submitNow } from "../orders/actions.se
 import { orderDetail, type ReportedStatus } from "../orders/queries.server";
 import { DELIVERY_METHOD_KEYS, type DeliveryMethodKey } from "../orders/settings";
 import { ATTENTION, STAGE, type Attention, type OrderState, type Stage } from "../orders/states";
-import { attentionText, eventTexts } from "../orders/stored-words";
 import { percent, type BranchCandidate } from "../reference/types";
 import { returnsOfOrder } from "../returns/queries.server";
 import { authenticate } from "../shopify.server";
@@ -76,12 +76,13 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       state: order.state,
       pending: order.pending,
       attention: order.attention,
-      attentionText: order.attentionMessage ? attentionText(order.attentionMessage) : null,
+      attentionTexts: order.attentionTexts,
       lastError: order.lastError,
       attempts: order.attempts,
       nextAttemptAt: time(order.nextAttemptAt),
       placedAt: time(order.orderCreatedAt),
       acceptedAt: time(order.acceptedAt),
+      dataErasedAt: time(order.dataErasedAt),
       holdReasons: order.holdReasons,
       overrides: order.overrides,
       shipment: {
@@ -95,8 +96,8 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
         event: order.fulfillment.event,
         due: order.fulfillment.due,
         waitingForLocation: order.fulfillment.waitingForLocation,
-        // Shopify's own words, as it gave them.
-        problem: order.fulfillment.problem?.message ?? null,
+        problem: order.fulfillment.problem?.text ?? null,
+        unshipped: order.fulfillment.unshipped,
       },
       mappedJson: json(order.mapped),
       sentOrderJson: json(order.sentOrder),
@@ -104,7 +105,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
         id: event.id,
         at: time(event.at),
         kind: event.kind,
-        texts: eventTexts(event.kind, event.message, event.data),
+        texts: event.texts,
         dataJson: json(event.data),
         // The data of a call to the warehouse holds the request sent (and the answer, when one came).
         exchange: typeof event.data === "object" && event.data !== null && "request" in event.data,
@@ -246,6 +247,11 @@ export default function OrderPage() {
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
+            {order.dataErasedAt && (
+              <Banner tone="info" title={t("detail.dataErasedTitle")}>
+                <p>{t("detail.dataErased", { at: when(order.dataErasedAt) })}</p>
+              </Banner>
+            )}
             {result && !(result.fix && !result.ok && fixes.has(result.fix)) && (
               <Banner tone={result.ok ? "success" : "warning"}>
                 <p>{translate(t, result.text)}</p>
@@ -314,7 +320,13 @@ export default function OrderPage() {
                     : t("detail.attentionDefault")
                 }
               >
-                {order.attentionText && <p>{translate(t, order.attentionText)}</p>}
+                {order.attentionTexts.length > 0 && (
+                  <p>
+                    {order.attentionTexts
+                      .map((text) => translate(t, withMoments(text, format.dateTime)))
+                      .join(" ")}
+                  </p>
+                )}
               </Banner>
             )}
             {(order.state === "accepted" || order.shipment.stage) && (
@@ -374,7 +386,7 @@ export default function OrderPage() {
                   </>
                 ) : (
                   <Text as="p" tone="subdued">
-                    {t("detail.nothingAccepted")}
+                    {order.dataErasedAt ? t("detail.sentErased") : t("detail.nothingAccepted")}
                   </Text>
                 )}
                 {order.mappedJson && order.mappedJson !== order.sentOrderJson && (
@@ -576,7 +588,9 @@ interface ShipmentProps {
     due: boolean;
     waitingForLocation: boolean;
     /** Shopify's own words about what it refused. */
-    problem: string | null;
+    problem: Message | null;
+    /** What stays unfulfilled in Shopify because the warehouse did not ship it. */
+    unshipped: Array<{ sku: string | null; title: string; quantity: number }>;
   };
 }
 
@@ -655,7 +669,7 @@ function FulfillmentState({ shipment, fulfillment }: ShipmentProps) {
     return (
       <Banner tone="critical" title={t("detail.fulfillmentProblemTitle")}>
         <BlockStack gap="100">
-          <p>{fulfillment.problem}</p>
+          <p>{translate(t, fulfillment.problem)}</p>
           <p>{t("detail.fulfillmentProblemHelp")}</p>
         </BlockStack>
       </Banner>
@@ -667,6 +681,7 @@ function FulfillmentState({ shipment, fulfillment }: ShipmentProps) {
         <Text as="p">
           {fulfillment.ttn ? t("detail.fulfilledWith", { ttn: fulfillment.ttn }) : t("detail.fulfilled")}
         </Text>
+        {fulfillment.unshipped.length > 0 && <UnshippedBanner items={fulfillment.unshipped} />}
         {fulfillment.due && (
           <Text as="p" tone="subdued">
             {t("detail.fulfillmentDue")}
@@ -706,6 +721,31 @@ function FulfillmentState({ shipment, fulfillment }: ShipmentProps) {
           ? t("detail.fulfilledOnceWaybill")
           : t("detail.fulfilledOnceShipped")}
     </Text>
+  );
+}
+
+/** What the fulfillment left out because the warehouse did not ship it, item by item. */
+function UnshippedBanner({ items }: { items: ShipmentProps["fulfillment"]["unshipped"] }) {
+  const { t } = useTranslation("orders");
+  return (
+    <Banner tone="warning" title={t("detail.unshippedTitle")}>
+      <BlockStack gap="100">
+        <p>{t("detail.unshippedBody")}</p>
+        <List type="bullet">
+          {items.map((item) => (
+            <List.Item key={`${item.sku ?? ""}|${item.title}`}>
+              {item.sku
+                ? t("detail.unshippedItemSku", {
+                    title: item.title || item.sku,
+                    sku: item.sku,
+                    quantity: item.quantity,
+                  })
+                : t("detail.unshippedItem", { title: item.title, quantity: item.quantity })}
+            </List.Item>
+          ))}
+        </List>
+      </BlockStack>
+    </Banner>
   );
 }
 

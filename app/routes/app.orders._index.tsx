@@ -37,7 +37,6 @@ import {
   type OrderFilter,
 } from "../orders/queries.server";
 import { ORDER_STATES, STAGES } from "../orders/states";
-import { attentionText } from "../orders/stored-words";
 import { storedText } from "../orders/words";
 import { loadSettings } from "../settings/settings.server";
 import { authenticate } from "../shopify.server";
@@ -93,19 +92,21 @@ interface Problem {
 
 function problemOf(row: {
   holdReasons: { message: string; text?: Message }[];
-  attentionMessage: string | null;
+  attentionTexts: Message[];
   lastError: string | null;
   state: string;
-  fulfillment: { problem: { message: string } | null };
+  fulfillment: { problem: { text: Message } | null };
 }): Problem | null {
   const [first, ...more] = row.holdReasons;
   if (row.state === "held" && first)
     return { text: first.text ?? storedText(first.message), more: more.length };
-  const stored =
-    row.attentionMessage ??
-    row.fulfillment.problem?.message ??
-    (row.state === "rejected" || row.state === "in_doubt" || row.state === "ready" ? row.lastError : null);
-  return stored ? { text: attentionText(stored), more: 0 } : null;
+  const [attention, ...further] = row.attentionTexts;
+  if (attention) return { text: attention, more: further.length };
+  if (row.fulfillment.problem) return { text: row.fulfillment.problem.text, more: 0 };
+  // The warehouse's (or the connection's) own words, as they came.
+  const error =
+    row.state === "rejected" || row.state === "in_doubt" || row.state === "ready" ? row.lastError : null;
+  return error ? { text: storedText(error), more: 0 } : null;
 }
 
 const MAX_RETRY = 250;

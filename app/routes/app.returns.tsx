@@ -61,9 +61,19 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       ...overview,
       lastSweptAt: time(overview.lastSweptAt),
       nextSweepAt: time(overview.nextSweepAt),
+      // The register's Kyiv dates as moments, for the page to write in the admin's way.
+      skippedPages: overview.skippedPages.map((entry) => ({
+        ...entry,
+        from: isoDay(entry.from),
+        to: isoDay(entry.to),
+      })),
     },
   };
 };
+
+/** "20261127" → the middle of that day, which names the same day in any shop's time zone. */
+const isoDay = (compact: string) =>
+  `${compact.slice(0, 4)}-${compact.slice(4, 6)}-${compact.slice(6, 8)}T12:00:00Z`;
 
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 type Row = Data["rows"][number];
@@ -279,6 +289,29 @@ function SweepState({ overview }: { overview: Data["overview"] }) {
       {overview.sweepProblem && (
         <Banner tone="warning" title={t("sweep.problemTitle")}>
           <p>{t("sweep.problem", { problem: overview.sweepProblem })}</p>
+        </Banner>
+      )}
+      {overview.skippedPages.length > 0 && (
+        <Banner tone="warning" title={t("sweep.skippedTitle")}>
+          <BlockStack gap="100">
+            <p>{t("sweep.skippedBody")}</p>
+            {overview.skippedPages.map((entry) => {
+              const values = {
+                page: format.number(entry.page),
+                from: format.date(entry.from),
+                to: format.date(entry.to),
+                tries: format.number(entry.tries),
+                error: entry.error,
+              };
+              return (
+                <p key={`${entry.from}-${entry.to}-${entry.page}`} data-skipped-page={entry.page}>
+                  {entry.givenUp || !entry.nextTryAt
+                    ? t("sweep.skippedGivenUp", values)
+                    : t("sweep.skippedPage", { ...values, next: format.dateTime(entry.nextTryAt) })}
+                </p>
+              );
+            })}
+          </BlockStack>
         </Banner>
       )}
       {overview.empty && (

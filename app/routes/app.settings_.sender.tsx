@@ -8,7 +8,8 @@ import { chooseSender, senderCard, type SenderCardView } from "../settings/sende
 import { authenticate } from "../shopify.server";
 import { shopChanged, wakeWorker } from "../work/worker.server";
 
-export type SenderAnswer = { ok: true; done: Message } | { ok: false; problems: Message[] };
+/** Saved: with the sender's version now, which the card's next save stands on. */
+export type SenderAnswer = { ok: true; done: Message; version: number } | { ok: false; problems: Message[] };
 
 export const loader = async ({ request }: LoaderFunctionArgs): Promise<SenderCardView> => {
   const { session } = await authenticate.admin(request);
@@ -22,5 +23,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<SenderAns
     return { ok: false, problems: [message("settings:errors.unreadableForm")] };
   }
   const answer = await chooseSender({ ...appContext(), wake: wakeWorker, shopChanged }, session.shop, input);
-  return answer.ok ? { ok: true, done: answer.done } : { ok: false, problems: answer.problems };
+  return answer.ok
+    ? { ok: true, done: answer.done, version: answer.version ?? 0 }
+    : { ok: false, problems: answer.problems };
 };

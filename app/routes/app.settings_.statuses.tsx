@@ -18,7 +18,7 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { appContext } from "../context.server";
 import { listLocations } from "../fulfillment/locations.server";
@@ -67,7 +67,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   };
 };
 
-type ActionAnswer = { ok: true } | { ok: false; errors: Record<string, Message> };
+/** Saved: with the settings' version now, which the page's next save stands on. */
+type ActionAnswer = { ok: true; version: number } | { ok: false; errors: Record<string, Message> };
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAnswer> => {
   const { session } = await authenticate.admin(request);
@@ -88,7 +89,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAns
     input,
     locations,
   );
-  return saved.ok ? { ok: true } : { ok: false, errors: saved.errors };
+  return saved.ok ? { ok: true, version: saved.version } : { ok: false, errors: saved.errors };
 };
 
 type Rule = { id: string; name: string; stage: StatusRule["stage"] };
@@ -107,6 +108,12 @@ export default function StatusSettings() {
   const [novaPoshta, setNovaPoshta] = useState(view.settings.trackingUrls.novaPoshta);
   const [ukrposhta, setUkrposhta] = useState(view.settings.trackingUrls.ukrposhta);
   const [rules, setRules] = useState<Rule[]>(view.settings.statusRules);
+  // The version these fields stand on: the one loaded, then the one this page's save made. A save made
+  // meanwhile elsewhere is not taken in, so this page's next save is refused as changed meanwhile, entries kept.
+  const [version, setVersion] = useState(view.version);
+  useEffect(() => {
+    if (answer?.ok) setVersion(answer.version);
+  }, [answer]);
   const errors: Record<string, Message> = answer && !answer.ok ? answer.errors : {};
   const error = (path: string) => {
     const text = errors[path];
@@ -123,6 +130,7 @@ export default function StatusSettings() {
         idsPerReport: Number(idsPerReport),
         trackingUrls: { novaPoshta, ukrposhta },
         statusRules: rules,
+        version,
       },
       { method: "post", encType: "application/json" },
     );

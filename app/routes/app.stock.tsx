@@ -20,7 +20,7 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useDownload } from "../components/download";
 import { z } from "zod";
@@ -35,7 +35,8 @@ import { requestStockSync } from "../stock/kinds";
 import { QUANTITY_NAMES, type QuantityName } from "../stock/quantities";
 import { stockOverview } from "../stock/queries.server";
 import { MIN_STOCK_INTERVAL_MINUTES, MAX_STOCK_INTERVAL_MINUTES } from "../stock/settings";
-import { loadStockSettings, saveStockSettings } from "../stock/settings.server";
+import { loadStockSettings, saveStockSettings, STOCK_CHANGED_MEANWHILE } from "../stock/settings.server";
+import { CHANGED_MEANWHILE } from "../settings/versions.server";
 import { NOT_STOCKED_NOW, STALE } from "../stock/shopify.server";
 import { OpenSku, SkuLink } from "../stock/sku-link";
 import { wakeWorker } from "../work/worker.server";
@@ -85,6 +86,7 @@ const actionSchema = z.discriminatedUnion("intent", [
     quantityName: z.string(),
     intervalMinutes: z.unknown(),
     restockReturns: z.unknown(),
+    version: z.unknown(),
   }),
 ]);
 
@@ -98,7 +100,9 @@ const FIELD_TEXTS: Record<string, Message> = {
   restockReturns: message("stock:settings.restockInvalid"),
 };
 
-type ActionAnswer = { ok: true; message: Message } | { ok: false; errors: Record<string, Message> };
+type ActionAnswer =
+  /** `version`: the stock settings' version after this save, which the page's next save stands on. */
+  { ok: true; message: Message; version?: number } | { ok: false; errors: Record<string, Message> };
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAnswer> => {
   const { session } = await authenticate.admin(request);
@@ -114,7 +118,8 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAns
   }
   const { intent: _intent, ...input } = parsed.data;
   const saved = await saveStockSettings(context, session.shop, input);
-  if (saved.ok) return { ok: true, message: message("stock:settings.saved") };
+  if (saved.ok) return { ok: true, version: saved.version, message: message("stock:settings.saved") };
+  if (saved.errors.version === STOCK_CHANGED_MEANWHILE) return { ok: false, errors: CHANGED_MEANWHILE };
   const errors: Record<string, Message> = {};
   for (const field of Object.keys(saved.errors)) {
     errors[field in FIELD_TEXTS ? field : "form"] = FIELD_TEXTS[field] ?? message("stock:formUnreadable");
@@ -133,10 +138,16 @@ export default function Stock() {
   const [quantityName, setQuantityName] = useState<QuantityName>(view.settings.quantityName);
   const [intervalMinutes, setIntervalMinutes] = useState(String(view.settings.intervalMinutes));
   const [restockReturns, setRestockReturns] = useState(view.settings.restockReturns);
+  // The version these fields stand on: the one loaded, then the one this page's save made. A save made
+  // meanwhile elsewhere is not taken in, so this page's next save says so instead of writing over it.
+  const [version, setVersion] = useState(view.version);
+  useEffect(() => {
+    if (answer?.ok && answer.version !== undefined) setVersion(answer.version);
+  }, [answer]);
   const driftCsv = useDownload();
   const errors: Record<string, Message> = answer && !answer.ok ? answer.errors : {};
   const last = syncs.find((sync) => sync.finishedAt);
-  const post = (body: Record<string, string | boolean>) =>
+  const post = (body: Record<string, string | number | boolean>) =>
     submit(body, { method: "post", encType: "application/json" });
 
   return (
@@ -235,6 +246,13 @@ export default function Stock() {
                     items={drift.untracked.map(({ sku }) => ({ sku, text: sku }))}
                   />
                   <DriftList
+                    title={t("drift.promised")}
+                    items={drift.promised.map((item) => ({
+                      sku: item.sku,
+                      text: t("drift.promisedLine", { sku: item.sku, units: format.number(item.units) }),
+                    }))}
+                  />
+                  <DriftList
                     title={t("drift.failures")}
                     items={drift.failures.map((item) => ({
                       sku: item.sku,
@@ -289,7 +307,7 @@ export default function Stock() {
                 <form
                   onSubmit={(event) => {
                     event.preventDefault();
-                    post({ intent: "settings", quantityName, intervalMinutes, restockReturns });
+                    post({ intent: "settings", quantityName, intervalMinutes, restockReturns, version });
                   }}
                 >
                   <FormLayout>

@@ -3,10 +3,14 @@
 // missing or wrong one gets 400 and no data.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { appContext } from "../context.server";
+import { env } from "../env.server";
+import { socketAddressOf } from "../http/connection";
 import { answerBranches } from "../reference/proxy.server";
 import { authenticate } from "../shopify.server";
 
-export const loader = async ({ request }: LoaderFunctionArgs) => {
+export const loader = async ({ request, context }: LoaderFunctionArgs) => {
   await authenticate.public.appProxy(request);
-  return answerBranches(appContext(), request);
+  return answerBranches({ ...appContext(), trustedProxyHops: env().TRUSTED_PROXY_HOPS }, request, {
+    socketAddress: socketAddressOf(context),
+  });
 };

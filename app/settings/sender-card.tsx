@@ -31,6 +31,16 @@ export function SenderCard() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // The version the pick stands on: the first list's, then this card's own saves'. A save made meanwhile
+  // elsewhere is not taken in from a later list, so this card's next save says so instead of writing over it.
+  const [version, setVersion] = useState<number | null>(null);
+  useEffect(() => {
+    if (version === null && view) setVersion(view.version);
+  }, [version, view]);
+  useEffect(() => {
+    if (save.state === "idle" && save.data?.ok) setVersion(save.data.version);
+  }, [save.state, save.data]);
+
   const saving = save.state !== "idle";
   const answer = save.state === "idle" ? save.data : undefined;
   const saved = view?.saved ?? null;
@@ -90,7 +100,7 @@ export function SenderCard() {
             disabled={choice === null || choice === (saved ?? "")}
             onClick={() =>
               save.submit(
-                { senderId: choice ?? "" },
+                { senderId: choice ?? "", ...(version !== null && { version }) },
                 { method: "post", action: SENDER_ROUTE, encType: "application/json" },
               )
             }

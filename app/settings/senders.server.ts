@@ -8,7 +8,7 @@ import { message, type Message } from "../i18n/message";
 import { checkApiKey, type ConnectionCheck, type WarehouseSender } from "../onboarding/connection.server";
 import { saveSender, type StepAnswer } from "../onboarding/steps.server";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
-import { loadSettings, warehouseAccess } from "./settings.server";
+import { loadSettings, warehouseAccess, withSender } from "./settings.server";
 
 export interface SenderDeps extends ServiceDeps {
   endpoints?: Partial<WarehouseEndpoints>;
@@ -22,26 +22,32 @@ export async function accountSenders(deps: SenderDeps, shop: string): Promise<Co
   return checkApiKey(deps, shop, access.apiKey);
 }
 
-/** `saved` is the saved `delivery_sender_id` in every state; null: the warehouse's default. */
-export type SenderCardView =
-  | { state: "listed"; saved: string | null; senders: WarehouseSender[]; savedListed: boolean }
+/**
+ * `saved` is the saved `delivery_sender_id` in every state; null: the warehouse's default. `version`: the
+ * sender's version as read, sent back with a save (app/settings/versions.server.ts).
+ */
+export type SenderCardView = { saved: string | null; version: number } & (
+  | { state: "listed"; senders: WarehouseSender[]; savedListed: boolean }
   /** No key saved. */
-  | { state: "noKey"; saved: string | null }
+  | { state: "noKey" }
   /** The shop is paused: the warehouse refused its key. */
-  | { state: "paused"; saved: string | null }
-  | { state: "failed"; saved: string | null; problem: Message };
+  | { state: "paused" }
+  | { state: "failed"; problem: Message }
+);
 
 /** What the Sender card shows: the saved choice, and the account's senders or why there are none. */
 export async function senderCard(deps: SenderDeps, shop: string): Promise<SenderCardView> {
   const settings = await loadSettings(deps.db, shop, deps.log);
   const saved = settings.mapping.deliverySenderId ?? null;
-  if (!settings.hasApiKey) return { saved, state: "noKey" };
-  if (settings.pausedAt) return { saved, state: "paused" };
+  const version = settings.senderVersion;
+  if (!settings.hasApiKey) return { saved, version, state: "noKey" };
+  if (settings.pausedAt) return { saved, version, state: "paused" };
   const check = await accountSenders(deps, shop);
-  if (check === null) return { saved, state: "paused" };
-  if (!check.ok) return { saved, state: "failed", problem: check.problem };
+  if (check === null) return { saved, version, state: "paused" };
+  if (!check.ok) return { saved, version, state: "failed", problem: check.problem };
   return {
     saved,
+    version,
     state: "listed",
     senders: check.senders,
     savedListed: saved === null || check.senders.some((sender) => sender.id === saved),
@@ -68,21 +74,10 @@ export async function chooseSender(
 
 /**
  * The main Settings form's input with the sender as saved: the Sender card owns the choice, so a form
- * opened before the card saved (or in another tab) never puts the old sender back.
+ * opened before the card saved (or in another tab) never puts the old sender back. The Settings page has
+ * saveSettings do this on its own read (`keepSavedSender`), so the save's check covers it.
  */
 export async function withSavedSender(db: Db, shop: string, input: unknown): Promise<unknown> {
-  if (typeof input !== "object" || input === null) return input;
-  const form = input as { mapping?: unknown };
-  if (typeof form.mapping !== "object" || form.mapping === null) return input;
   const row = await db.shopSettings.findUnique({ where: { shop }, select: { mapping: true } });
-  let saved: unknown;
-  try {
-    saved = row?.mapping
-      ? (JSON.parse(row.mapping) as { deliverySenderId?: unknown }).deliverySenderId
-      : undefined;
-  } catch {
-    saved = undefined;
-  }
-  const { deliverySenderId: _sent, ...mapping } = form.mapping as Record<string, unknown>;
-  return { ...form, mapping: typeof saved === "string" ? { ...mapping, deliverySenderId: saved } : mapping };
+  return withSender(input, row?.mapping);
 }

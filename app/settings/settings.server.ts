@@ -25,6 +25,13 @@ import { message, type Message } from "../i18n/message";
 import { readTexts, writeTexts } from "../i18n/texts";
 import { fieldMessages } from "./field-messages";
 import { encryptionKey, encryptSecret, readApiKey, secretHint } from "./secret-box.server";
+import {
+  CHANGED_MEANWHILE,
+  sectionVersion,
+  settingsVersionField,
+  writeSettings,
+  type SettingsSection,
+} from "./versions.server";
 
 export const WAREHOUSE_ENVIRONMENTS = ["production", "staging"] as const;
 export type WarehouseEnvironment = (typeof WAREHOUSE_ENVIRONMENTS)[number];
@@ -42,6 +49,10 @@ export interface SettingsView {
   pausedAt: Date | null;
   /** Why the work is paused (PAUSE_REASONS; an older row's English words as a stored text). */
   pauseReason: Message | null;
+  /** The version of these settings as shown, sent back with a save (app/settings/versions.server.ts). */
+  version: number;
+  /** The same for the sender, which its own card saves. */
+  senderVersion: number;
 }
 
 const checkbox = z
@@ -63,6 +74,8 @@ export const settingsFormSchema = z.object({
   environment: z.enum(WAREHOUSE_ENVIRONMENTS, { error: "must be production or staging" }),
   batchAddOrder: checkbox,
   mapping: orderSettingsSchema,
+  /** The version the page showed: a save over a newer one is refused as changed meanwhile. */
+  version: settingsVersionField,
 });
 export type SettingsForm = z.input<typeof settingsFormSchema>;
 
@@ -133,6 +146,8 @@ function view(row: SettingsRow, log?: Log): SettingsView {
     mappingIssues: problem === null ? null : mappingIssues(row?.mapping),
     pausedAt: row?.pausedAt ?? null,
     pauseReason: readTexts(row?.pauseReason)[0] ?? null,
+    version: sectionVersion(row?.settingsVersions, "warehouse"),
+    senderVersion: sectionVersion(row?.settingsVersions, "sender"),
   };
 }
 
@@ -167,17 +182,35 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
  * page to put into words with `translate(t, message)` (app/i18n/message.ts); nothing was saved.
  */
 export type SaveSettingsResult =
-  { ok: true; view: SettingsView } | { ok: false; errors: Record<string, Message> };
+  /** `version`: the saved section's version now, for the page's next save. */
+  { ok: true; view: SettingsView; version: number } | { ok: false; errors: Record<string, Message> };
 
 export async function saveSettings(
   deps: ServiceDeps,
   shop: string,
   input: unknown,
+  options: {
+    /** Whose version `input.version` is: the Sender card saves the sender ("sender"); else "warehouse". */
+    section?: Extract<SettingsSection, "warehouse" | "sender">;
+    /** Keep the sender as saved, whatever the input says (the main form: the Sender card owns it). */
+    keepSavedSender?: boolean;
+    /**
+     * A save of one part (a checklist step, the Sender card): the form is made from the settings as this
+     * save reads them, so what it keeps of the rest is what its conditional write checks.
+     */
+    change?: (saved: SavedForm) => unknown;
+  } = {},
 ): Promise<SaveSettingsResult> {
-  const parsed = settingsFormSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, errors: fieldMessages(parsed.error) };
-  const { apiKey, environment, batchAddOrder, mapping } = parsed.data;
   const existing = await deps.db.shopSettings.findUnique({ where: { shop } });
+  const base = options.change ? options.change(savedFormOf(existing, deps.log)) : input;
+  const form = options.keepSavedSender ? withSender(base, existing?.mapping) : base;
+  const parsed = settingsFormSchema.safeParse(form);
+  if (!parsed.success) return { ok: false, errors: fieldMessages(parsed.error) };
+  const { apiKey, environment, batchAddOrder, mapping, version } = parsed.data;
+  const section = options.section ?? "warehouse";
+  // Said before anything else is checked: the page's other answers were about settings no longer there.
+  if (version !== undefined && version !== sectionVersion(existing?.settingsVersions, section))
+    return { ok: false, errors: CHANGED_MEANWHILE };
   const keyChanged = apiKey !== undefined && rateLimitKey(apiKey) !== existing?.apiKeyDigest;
   const digest = keyChanged ? rateLimitKey(apiKey) : (existing?.apiKeyDigest ?? null);
   const before = parseMapping(existing?.mapping);
@@ -202,7 +235,9 @@ export async function saveSettings(
       batchProof: BATCH_PROOF.unproven,
     }),
   };
-  const row = await deps.db.shopSettings.upsert({ where: { shop }, create: { shop, ...data }, update: data });
+  const written = await writeSettings(deps.db, shop, { read: existing, section, shown: version, data });
+  if (written === null) return { ok: false, errors: CHANGED_MEANWHILE };
+  const row = await deps.db.shopSettings.findUnique({ where: { shop } });
   deps.log.info(
     { shop, event: "settings.saved", keyChanged, mappingChanged, environment, batchAddOrder },
     keyChanged ? "warehouse settings saved with a new ApiKey" : "warehouse settings saved",
@@ -217,7 +252,37 @@ export async function saveSettings(
   // A loop running with the old key stops before its next step and starts again with the new one.
   if (keyChanged) (deps.shopChanged ?? deps.wake)?.(shop);
   else if (mappingChanged) deps.wake?.(shop);
-  return { ok: true, view: view(row) };
+  return { ok: true, view: view(row), version: written };
+}
+
+/** The settings form's fields as saved (a shop without a row: the defaults). */
+export interface SavedForm {
+  environment: WarehouseEnvironment;
+  batchAddOrder: boolean;
+  mapping: OrderSettings;
+}
+
+function savedFormOf(row: SettingsRow, log?: Log): SavedForm {
+  const current = view(row, log);
+  return { environment: current.environment, batchAddOrder: current.batchAddOrder, mapping: current.mapping };
+}
+
+/**
+ * The form with the sender as `stored` has it: the Sender card owns the choice, so a form opened before the
+ * card saved (or in another tab) never puts the old sender back. Read from the same row the save checks.
+ */
+export function withSender(input: unknown, stored: string | null | undefined): unknown {
+  if (typeof input !== "object" || input === null) return input;
+  const form = input as { mapping?: unknown };
+  if (typeof form.mapping !== "object" || form.mapping === null) return input;
+  let saved: unknown;
+  try {
+    saved = stored ? (JSON.parse(stored) as { deliverySenderId?: unknown }).deliverySenderId : undefined;
+  } catch {
+    saved = undefined;
+  }
+  const { deliverySenderId: _sent, ...mapping } = form.mapping as Record<string, unknown>;
+  return { ...form, mapping: typeof saved === "string" ? { ...mapping, deliverySenderId: saved } : mapping };
 }
 
 /**

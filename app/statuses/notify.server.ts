@@ -4,6 +4,7 @@
 // by ReportStatusOrder before any order moves.
 import type { ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
+import { databaseNowSql } from "../db/clock.server";
 import { sqlTransaction } from "../db/sql.server";
 import { readBodyWithin } from "../http/body.server";
 import { ORDER_STATE } from "../orders/states";
@@ -52,7 +53,7 @@ export async function takeWarehouseNotification(
     return Response.json({ error: named.message }, { status: named.reason === "too_many_ids" ? 413 : 400 });
   }
   const now = deps.clock();
-  const matched = await markStatusHints(deps.db, shop, named.ids, now);
+  const matched = await markStatusHints(deps.db, shop, named.ids);
   // Nothing became due for a miss.
   if (matched > 0) {
     await requestStatusCheck(deps.db, shop, now);
@@ -69,20 +70,17 @@ export async function takeWarehouseNotification(
  * Sets statusHintAt on the shop's accepted orders that any of `ids` names (as id_order, key_order or
  * id_order_FF), in one statement, and answers how many. Plain SQL, not Prisma's updateMany: that would also
  * set updatedAt, and a hint must change nothing but itself; the version stays too, so the worker's
- * version-checked writes never clash with a notification.
+ * version-checked writes never clash with a notification. Stamped by the database's clock, as the worker's
+ * report reads it (statuses/work.server.ts): a host whose clock lags would otherwise stamp a hint that came
+ * during a report as older than the report, and the report would clear it unseen.
  */
-export async function markStatusHints(
-  db: Db,
-  shop: string,
-  ids: readonly string[],
-  at: Date,
-): Promise<number> {
+export async function markStatusHints(db: Db, shop: string, ids: readonly string[]): Promise<number> {
   const list = ids.map(() => "?").join(", ");
   return sqlTransaction(db, (tx) =>
     tx.execute(
-      `UPDATE "WarehouseOrder" SET "statusHintAt" = ? WHERE "shop" = ? AND "state" = ?
+      `UPDATE "WarehouseOrder" SET "statusHintAt" = ${databaseNowSql(db)} WHERE "shop" = ? AND "state" = ?
          AND ("idOrder" IN (${list}) OR "keyOrder" IN (${list}) OR "idOrderFF" IN (${list}))`,
-      [at, shop, ORDER_STATE.accepted, ...ids, ...ids, ...ids],
+      [shop, ORDER_STATE.accepted, ...ids, ...ids, ...ids],
     ),
   );
 }

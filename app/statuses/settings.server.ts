@@ -6,6 +6,12 @@ import type { ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
 import { message, type Message } from "../i18n/message";
 import { fieldMessages } from "../settings/field-messages";
+import {
+  CHANGED_MEANWHILE,
+  sectionVersion,
+  settingsVersionField,
+  writeSettings,
+} from "../settings/versions.server";
 import { requestRun } from "../work/schedule.server";
 import { requestStockSync } from "../stock/kinds";
 import { FULFILLMENT_KIND, requestStatusCheck, STATUSES_KIND } from "./kinds";
@@ -21,13 +27,15 @@ export interface StatusSettingsView {
   locationName: string | null;
   /** The last status look-up that ran, and what kept it from working (null when it worked). */
   lastCheck: { at: Date; problem: string | null } | null;
+  /** The version of these settings as shown, sent back with a save (app/settings/versions.server.ts). */
+  version: number;
 }
 
 export async function loadStatusSettings(db: Db, shop: string): Promise<StatusSettingsView> {
   const [row, schedule] = await Promise.all([
     db.shopSettings.findUnique({
       where: { shop },
-      select: { statusSettings: true, locationId: true, locationName: true },
+      select: { statusSettings: true, locationId: true, locationName: true, settingsVersions: true },
     }),
     db.shopSchedule.findUnique({
       where: { shop_kind: { shop, kind: STATUSES_KIND } },
@@ -42,6 +50,7 @@ export async function loadStatusSettings(db: Db, shop: string): Promise<StatusSe
     locationId: row?.locationId ?? null,
     locationName: row?.locationName ?? null,
     lastCheck: schedule?.lastRunAt ? { at: schedule.lastRunAt, problem: schedule.lastError } : null,
+    version: sectionVersion(row?.settingsVersions, "statuses"),
   };
 }
 
@@ -66,6 +75,8 @@ export interface LocationChoice {
 export const statusSettingsFormSchema = statusSettingsSchema.extend({
   /** The location standing for the warehouse; "" for none yet. */
   locationId: z.string().trim().max(200).default(""),
+  /** The version the page showed: a save over a newer one is refused as changed meanwhile. */
+  version: settingsVersionField,
 });
 
 /**
@@ -78,21 +89,35 @@ export async function saveStatusSettings(
   shop: string,
   input: unknown,
   locations: readonly LocationChoice[],
-): Promise<{ ok: true; view: StatusSettingsView } | { ok: false; errors: Record<string, Message> }> {
-  const parsed = statusSettingsFormSchema.safeParse(input);
+  options: {
+    /** A save of one part (the checklist's location): the form made from the settings as this save reads them. */
+    change?: (saved: StatusSettings & { locationId: string }) => unknown;
+  } = {},
+): Promise<
+  { ok: true; view: StatusSettingsView; version: number } | { ok: false; errors: Record<string, Message> }
+> {
+  const read = await deps.db.shopSettings.findUnique({ where: { shop }, select: { settingsVersions: true } });
+  const before = await loadStatusSettings(deps.db, shop);
+  const form = options.change
+    ? options.change({ ...before.settings, locationId: before.locationId ?? "" })
+    : input;
+  const parsed = statusSettingsFormSchema.safeParse(form);
   if (!parsed.success) return { ok: false, errors: fieldMessages(parsed.error) };
-  const { locationId, ...settings } = parsed.data;
+  const { locationId, version, ...settings } = parsed.data;
+  if (version !== undefined && version !== sectionVersion(read?.settingsVersions, "statuses"))
+    return { ok: false, errors: CHANGED_MEANWHILE };
   const location = locationId ? locations.find((choice) => choice.id === locationId) : undefined;
   if (locationId && !location) {
     return { ok: false, errors: { locationId: message("statuses:errors.location") } };
   }
-  const before = await loadStatusSettings(deps.db, shop);
   const data = {
     statusSettings: JSON.stringify(settings),
     locationId: location?.id ?? null,
     locationName: location?.name ?? null,
   };
-  await deps.db.shopSettings.upsert({ where: { shop }, create: { shop, ...data }, update: data });
+  // Conditional on the versions read before `before`: a save between the two reads is caught too.
+  const written = await writeSettings(deps.db, shop, { read, section: "statuses", shown: version, data });
+  if (written === null) return { ok: false, errors: CHANGED_MEANWHILE };
   const now = deps.clock();
   const locationChanged = data.locationId !== before.locationId;
   if (locationChanged && data.locationId) {
@@ -106,5 +131,5 @@ export async function saveStatusSettings(
     "status settings saved",
   );
   if (locationChanged) deps.wake?.(shop);
-  return { ok: true, view: await loadStatusSettings(deps.db, shop) };
+  return { ok: true, view: await loadStatusSettings(deps.db, shop), version: written };
 }

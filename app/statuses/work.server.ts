@@ -5,6 +5,7 @@
 // shipped with a waybill. A notification is only a hint: nothing moves without the report.
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
 import { applyToOrders, asChange, type Change } from "../orders/commit.server";
+import { databaseNow } from "../db/clock.server";
 import { transition, isRefusal } from "../orders/state-machine";
 import { ORDER_STATE, STAGE } from "../orders/states";
 import { ordersGoFirst } from "../orders/submit.server";
@@ -82,6 +83,8 @@ async function checkStatuses(work: ShopWork): Promise<ScheduledRun | StepResult>
   const allowedAt = await work.warehouse.nextAllowedAt(OPERATIONS.reportStatusOrder);
   if (allowedAt > work.clock().getTime()) return { did: "wait", until: new Date(allowedAt) };
   const sentAt = work.clock();
+  // The hints this report answers: those stamped before it went, by the clock that stamped them.
+  const hintsBefore = await databaseNow(db);
   let records: OrderStatus[];
   try {
     records = await work.warehouse.reportStatusOrder(due.map((row) => row.idOrder));
@@ -106,9 +109,10 @@ async function checkStatuses(work: ShopWork): Promise<ScheduledRun | StepResult>
   }
   const settled = await settleReport(work, settings, due, records);
   if (settled.toShopify) await requestFulfillment(db, shop, work.clock());
-  // Only hints that came before the report: one that came while it was out is for a newer status.
+  // Only hints that came before the report: one that came while it was out is for a newer status (one in
+  // the same millisecond stays too, and costs at most one more look-up).
   await db.warehouseOrder.updateMany({
-    where: { id: { in: due.map((row) => row.id) }, statusHintAt: { lte: sentAt } },
+    where: { id: { in: due.map((row) => row.id) }, statusHintAt: { lt: hintsBefore } },
     data: { statusHintAt: null },
   });
   work.log.info(

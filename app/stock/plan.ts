@@ -57,6 +57,11 @@ export interface StockPlan {
   invalidRows: Array<{ sku: string; reason: InvalidRowReason }>;
   /** Items stocked at the location without a SKU: the warehouse's stock can never reach them. */
   withoutSku: number;
+  /**
+   * SKUs whose figure was lowered by the units of orders the warehouse has not taken (with `available` only),
+   * and by how many: units Shopify counts committed that the warehouse's free stock still counts as free.
+   */
+  promised: Array<{ sku: string; units: number }>;
 }
 
 const hasSku = (sku: string | null): sku is string => sku !== null && sku.trim() !== "";
@@ -112,8 +117,15 @@ export function planStock(input: {
   /** The items stocked at the location and those found by SKU elsewhere, each once. */
   items: readonly ShopifyStockItem[];
   quantityName: QuantityName;
+  /**
+   * Per SKU, the units of the shop's orders Shopify counts committed that the warehouse has not taken
+   * (promised.server.ts). With `available` they come off the warehouse's free figure: otherwise every sync would
+   * put them back on sale for as long as the order waits. With `on_hand` Shopify subtracts them itself.
+   */
+  promised?: ReadonlyMap<string, number>;
 }): StockPlan {
   const { figures, invalidRows, reported } = readRows(input.rows, input.quantityName);
+  const promised = input.quantityName === "available" ? input.promised : undefined;
   const plan: StockPlan = {
     changes: [],
     activations: [],
@@ -124,6 +136,7 @@ export function planStock(input: {
     sharedSkus: [],
     invalidRows,
     withoutSku: 0,
+    promised: [],
   };
 
   const bySku = new Map<string, ShopifyStockItem[]>();
@@ -137,7 +150,9 @@ export function planStock(input: {
     else bySku.set(item.sku, [item]);
   }
 
-  for (const [sku, figure] of figures) {
+  for (const [sku, reportedFigure] of figures) {
+    const units = promised?.get(sku) ?? 0;
+    const figure = Math.max(0, reportedFigure - units);
     const items = bySku.get(sku);
     if (!items) {
       plan.missingInShopify.push(sku);
@@ -153,6 +168,7 @@ export function planStock(input: {
       plan.untracked.push(ref);
       continue;
     }
+    if (units > 0) plan.promised.push({ sku, units });
     // Activation stocks the item with 0 of every quantity; a card at 0 is stocked too, so the next sync finds
     // the item at the location instead of looking it up again.
     if (item.quantity === null) plan.activations.push(ref);

@@ -12,6 +12,8 @@ export interface SyncDrift {
   untracked: Array<{ sku: string }>;
   written: Array<{ sku: string; from: number; to: number }>;
   failures: Array<{ sku: string; code?: string | null; message: string }>;
+  /** Units kept off sale for orders the warehouse had not taken, by SKU (none on records before them). */
+  promised: Array<{ sku: string; units: number }>;
 }
 
 const EMPTY_DRIFT: SyncDrift = {
@@ -21,6 +23,7 @@ const EMPTY_DRIFT: SyncDrift = {
   untracked: [],
   written: [],
   failures: [],
+  promised: [],
 };
 
 export function driftOf(report: string | null): SyncDrift {
@@ -34,6 +37,7 @@ export function driftOf(report: string | null): SyncDrift {
       untracked: parsed.untracked ?? [],
       written: parsed.written ?? [],
       failures: parsed.failures ?? [],
+      promised: parsed.promised ?? [],
     };
   } catch {
     return EMPTY_DRIFT;

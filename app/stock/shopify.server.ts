@@ -167,6 +167,13 @@ export interface SyncStockInput {
    * its first answer, so a later sync sending the same quantities under an old key would write nothing.
    */
   idempotencyKey: (seed: string) => string;
+  /**
+   * Per SKU, the units of orders Shopify counts committed that the warehouse had not taken when its report was
+   * asked for (promised.server.ts); with `available` they are kept off sale. Read after Shopify's quantities: an
+   * order placed before that read then has its webhook taken in (normally), and one placed after it is a sale
+   * the write's changeFromQuantity keeps.
+   */
+  promisedUnits?: () => Promise<ReadonlyMap<string, number>>;
 }
 
 export type StockFailure = StockItemRef & {
@@ -197,6 +204,8 @@ export type StockSyncReport = Omit<StockPlan, "changes" | "activations" | "uncha
     failed: number;
     /** Changes not tried because the sync stopped (stoppedBy). */
     notAttempted: number;
+    /** Units kept off sale for orders the warehouse had not taken (`promised`, summed). */
+    promisedUnits: number;
   };
   /** Each quantity set: what Shopify held before, and the figure written. */
   written: Array<StockItemRef & { from: number; to: number }>;
@@ -230,6 +239,7 @@ export async function syncStock(input: SyncStockInput): Promise<StockSyncReport>
       settledMeanwhile: 0,
       failed: 0,
       notAttempted: 0,
+      promisedUnits: found.promised.reduce((sum, { units }) => sum + units, 0),
     },
     written: [],
     activated: [],
@@ -270,7 +280,8 @@ async function planAgainstShopify(input: SyncStockInput): Promise<StockPlan> {
   const known = new Set(atLocation.map((item) => item.inventoryItemId));
   const elsewhere = await findItemsBySku(admin, skusToLookUp(rows, atLocation), locationId, quantityName);
   const items = [...atLocation, ...elsewhere.filter((item) => !known.has(item.inventoryItemId))];
-  return planStock({ rows, items, quantityName });
+  const promised = quantityName === "available" ? await input.promisedUnits?.() : undefined;
+  return planStock({ rows, items, quantityName, promised });
 }
 
 type Quantities = ReadonlyArray<{ name: string; quantity: number }>;

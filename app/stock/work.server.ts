@@ -13,6 +13,7 @@ import { OPERATIONS } from "../warehouse/wire";
 import { scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
 import { KEY_REFUSED, type ShopWork, type StepResult } from "../work/steps";
 import { MANUAL_SYNC, STOCK_KIND } from "./kinds";
+import { unitsNotTaken } from "./promised.server";
 import { parseStockSettings } from "./settings";
 import { warehouseErrorText } from "./warehouse-texts";
 import { StockLocationNotFound, syncStock, type StockSyncReport } from "./shopify.server";
@@ -59,6 +60,8 @@ async function syncShopStock(work: ShopWork, schedule: Schedule): Promise<Schedu
     },
   });
   let rows;
+  // Orders accepted from here on may be missing from the report: their units are still kept off sale.
+  const reportAskedAt = work.clock();
   try {
     rows = await work.warehouse.reportSklad({ ExcludeZero: false });
   } catch (error) {
@@ -86,6 +89,7 @@ async function syncShopStock(work: ShopWork, schedule: Schedule): Promise<Schedu
       quantityName: settings.quantityName,
       referenceDocumentUri: `${env().SHOPIFY_APP_URL}/app/stock?sync=${sync.id}`,
       idempotencyKey: (seed) => `${sync.id}:${seed}`,
+      promisedUnits: () => unitsNotTaken(db, work.log, shop, reportAskedAt),
     });
   } catch (error) {
     // Whatever stopped it, the sync's record says so: a record left open would read "running" for ever.
@@ -137,6 +141,7 @@ async function finish(work: ShopWork, id: string, outcome: { report?: StockSyncR
     untracked: report.untracked.slice(0, LISTED_PER_KIND),
     invalidRows: report.invalidRows.slice(0, LISTED_PER_KIND),
     withoutSku: report.withoutSku,
+    promised: report.promised.slice(0, LISTED_PER_KIND),
     written: report.written.slice(0, LISTED_PER_KIND),
     failures: report.failures.slice(0, LISTED_PER_KIND),
   };

@@ -1,6 +1,7 @@
 // The one place the work engine is assembled from the parsed environment, for the web process (entry.server)
 // and for `npm run worker` alike, so the two can never run with different limits or timings.
 import { finishIncompleteComplianceRequests } from "../compliance/compliance.server";
+import { personalDataOfIdleShops } from "../compliance/retention.server";
 import type { AppContext } from "../context.server";
 import { referenceUpkeep, referenceWork } from "../reference/refresh.server";
 import type { Env } from "../env.server";
@@ -55,7 +56,7 @@ export function createEngine(
     ...context,
     ...engineSettings(source),
     admin: offlineShopAdmin,
-    periodic: [pruneWebhookEvents, finishComplianceRequests, referenceUpkeep],
+    periodic: [pruneWebhookEvents, finishComplianceRequests, referenceUpkeep, personalDataOfIdleShops],
     ...overrides,
     // Here rather than among the worker's own kinds: a worker a test starts fetches the whole branch list
     // (tens of thousands of records) only when the test asks for this kind.

@@ -6,6 +6,7 @@ import { Prisma } from "@prisma/client";
 import type { Db } from "../db.server";
 import { sqlFragments } from "../db.server";
 import type { Log } from "../logger.server";
+import { databaseNowSql, SQLITE_DATETIME } from "../db/clock.server";
 
 export interface Lease {
   shop: string;
@@ -16,28 +17,15 @@ export interface Lease {
   clockSkewMs: number;
 }
 
-/**
- * The database's current time, and that time plus the TTL, as SQL of the column's own kind. Prisma keeps a
- * SQLite DateTime as ISO text with milliseconds and "+00:00" (`2026-11-23T12:00:00.000+00:00`, checked on
- * a row), so SQLite's side is text in exactly that form and compares with the stored text as dates do.
- * PostgreSQL's column is `timestamp(3)` without a zone holding UTC, so its side is the UTC wall time
- * (a bare now() would be converted with the session's time zone).
- */
+/** The database's current time, and that time plus the TTL, as SQL of the column's own kind (db/clock.server.ts). */
 function databaseTime(db: Db, ttlMs: number) {
-  const { sql } = sqlFragments(db);
+  const { raw, sql } = sqlFragments(db);
+  const now = raw(databaseNowSql(db));
   // Each generated client has its own fragments (see sqlFragments): only SQLite's client uses Prisma's.
   if (sqlFragments(db) === Prisma) {
-    const format = "%Y-%m-%dT%H:%M:%f+00:00";
-    return {
-      now: sql`strftime(${format}, 'now')`,
-      expiry: sql`strftime(${format}, 'now', ${`+${ttlMs / 1000} seconds`})`,
-    };
+    return { now, expiry: sql`strftime(${SQLITE_DATETIME}, 'now', ${`+${ttlMs / 1000} seconds`})` };
   }
-  const now = sql`(statement_timestamp() AT TIME ZONE 'UTC')`;
-  return {
-    now,
-    expiry: sql`(${now} + make_interval(secs => CAST(${ttlMs / 1000} AS double precision)))`,
-  };
+  return { now, expiry: sql`(${now} + make_interval(secs => CAST(${ttlMs / 1000} AS double precision)))` };
 }
 
 interface LeaseRow {

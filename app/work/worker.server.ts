@@ -16,6 +16,7 @@ import { catalogueSyncWork } from "../catalogue/full-sync.server";
 import { fulfillmentWork } from "../fulfillment/work.server";
 import { stockWork } from "../stock/work.server";
 import { returnsWork } from "../returns/work.server";
+import { personalDataWork } from "../compliance/retention.server";
 import {
   pauseShop,
   PAUSE_REASONS,
@@ -135,6 +136,7 @@ export function createWorker(options: WorkerOptions): Worker {
     stockWork,
     returnsWork,
     catalogueSyncWork,
+    personalDataWork,
     ...(options.kinds ?? []),
   ];
   const periodic = options.periodic ?? [pruneWebhookEvents];

@@ -615,13 +615,17 @@ const scheduleOrders = () => {
 };
 scheduleOrders();
 
-// The stock sync runs on its schedule (ten minutes); the demo asks for one every half minute, as "Sync now".
-const stockTimer = setInterval(() => {
-  requestStockSync(db, DEMO_SHOP, new Date(), true).then(
-    () => wakeWorker(DEMO_SHOP),
-    (error: unknown) => console.error(`asking for a stock sync failed: ${(error as Error).message}`),
-  );
-}, 30_000);
+// The stock sync runs on its schedule (ten minutes); the demo asks for one every half minute, as "Sync now"
+// (the check every three seconds, so that a sync runs after its first held order and `oversold` means something).
+const stockTimer = setInterval(
+  () => {
+    requestStockSync(db, DEMO_SHOP, new Date(), true).then(
+      () => wakeWorker(DEMO_SHOP),
+      (error: unknown) => console.error(`asking for a stock sync failed: ${(error as Error).message}`),
+    );
+  },
+  check ? 3_000 : 30_000,
+);
 
 // The warehouse's own day: every fourth delivered order comes back (one unit of its first line; every second
 // such return defective), and the sample delivery arrives in part. The app reads the returns register on its
@@ -734,11 +738,56 @@ function storeView(): string {
   });
 }
 
+/**
+ * The units, over all SKUs, by which the store's `available` at the warehouse location exceeds what may be sold:
+ * the warehouse's free stock less the units the store still commits to orders the warehouse has not taken (no
+ * order with its id_order at the warehouse). Read from the store stand-in and the simulator at one moment;
+ * 0 unless the stock sync put promised units back on sale. A negative "may be sold" counts as 0: a store at 0
+ * sells nothing more.
+ */
+async function oversold(): Promise<number> {
+  const idOrders = new Map(
+    (
+      await db.warehouseOrder.findMany({
+        where: { shop: DEMO_SHOP },
+        select: { shopifyOrderId: true, idOrder: true },
+      })
+    ).map((row) => [row.shopifyOrderId, row.idOrder]),
+  );
+  // From here on nothing awaits: the store and the warehouse are read as they are at one moment.
+  const taken = new Set(sim.orders().map((order) => order.id_order));
+  const notTaken = new Map<string, number>();
+  for (const order of store.orders.values()) {
+    const idOrder = idOrders.get(order.id.split("/").at(-1)!);
+    if (idOrder !== undefined && taken.has(idOrder)) continue;
+    for (const fo of order.fulfillmentOrderIds.map((id) => store.fulfillmentOrders.get(id)!)) {
+      if (fo.assignedLocationId !== location.id || fo.status === "CLOSED" || fo.status === "CANCELLED")
+        continue;
+      for (const line of fo.lineItems) {
+        const sku = order.lineItems.find((item) => item.id === line.lineItemId)?.sku;
+        if (sku) notTaken.set(sku, (notTaken.get(sku) ?? 0) + line.remainingQuantity);
+      }
+    }
+  }
+  const warehouse = sim.store();
+  let units = 0;
+  for (const [sku, variant] of variantsBySku) {
+    const level = store.level(variant.inventoryItemId, location.id);
+    if (!level) continue;
+    const mayBeSold = Math.max(0, warehouse.available(sku) - (notTaken.get(sku) ?? 0));
+    units += Math.max(0, level.quantities.available - mayBeSold);
+  }
+  return units;
+}
+
 async function summary() {
   const rows = await db.warehouseOrder.findMany({
     where: { shop: DEMO_SHOP },
-    select: { stage: true, state: true, ttn: true, fulfillmentId: true },
+    select: { stage: true, state: true, ttn: true, fulfillmentId: true, createdAt: true },
   });
+  const firstHeld = rows
+    .filter((row) => row.state === "held")
+    .reduce<Date | null>((first, row) => (first && first <= row.createdAt ? first : row.createdAt), null);
   const deliveredRows = rows.filter((row) => row.stage === "delivered");
   const fulfilledWithTracking = deliveredRows.filter((row) => {
     const fulfillment = row.fulfillmentId ? store.fulfillments.get(row.fulfillmentId) : undefined;
@@ -758,6 +807,8 @@ async function summary() {
     inventoryWrites: fake.requests.filter((request) => request.query.includes("inventorySetQuantities"))
       .length,
     itemsChanged: syncs.reduce((sum, sync) => sum + sync.changed, 0),
+    /** Whether a stock sync started after the first held order was taken in (so it had a promise to keep). */
+    syncedAfterHeld: firstHeld !== null && syncs.some((sync) => sync.startedAt > firstHeld),
   };
 }
 
@@ -813,12 +864,19 @@ if (!check) {
   let ok = false;
   while (performance.now() < deadline) {
     last = await summary();
-    if (last.deliveredWithFulfillment > 0 && last.inventoryWrites > 0 && last.itemsChanged > 0) {
+    if (
+      last.deliveredWithFulfillment > 0 &&
+      last.inventoryWrites > 0 &&
+      last.itemsChanged > 0 &&
+      last.syncedAfterHeld
+    ) {
       ok = true;
       break;
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  const unitsOversold = await oversold();
+  ok &&= unitsOversold === 0;
   const elapsedS = Math.round((performance.now() - startedAt) / 100) / 10;
   await stop();
   if (!ok) {
@@ -827,11 +885,15 @@ if (!check) {
         ? "no order reached Delivered with its fulfillment and tracking number in the store"
         : null,
       last.inventoryWrites === 0 || last.itemsChanged === 0 ? "no stock sync wrote inventory" : null,
+      last.syncedAfterHeld ? null : "no stock sync ran after a held order was taken in",
+      unitsOversold > 0
+        ? `the store offers more than the warehouse has free for orders it has not taken (oversold: ${unitsOversold})`
+        : null,
     ].filter(Boolean);
     console.error(
       `demo check failed: after ${elapsedS} s (--timeout ${timeoutMs / 1000}), ${missing.join("; ")}`,
     );
   }
-  console.log(JSON.stringify({ ok, ...last, elapsedS }));
+  console.log(JSON.stringify({ ok, ...last, oversold: unitsOversold, elapsedS }));
   process.exit(ok ? 0 : 1);
 }

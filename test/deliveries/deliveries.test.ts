@@ -3,11 +3,11 @@
 // look-up without a second one, a request that never arrived sent again under its number, the warehouse's
 // refusal kept in its words, every field checked before anything is written or sent, the warehouse's list
 // taken in (at most once a minute), and another shop never reaching this shop's requests.
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { appContext } from "../../app/context.server";
 import {
   createDeliveryRequest,
-  forgetListRefresh,
+  LIST_REFRESH_KIND,
   lookUpDeliveryRequest,
   maySendAgain,
   refreshDeliveryList,
@@ -87,7 +87,6 @@ async function saveKey(shop: string, apiKey = sim.apiKey) {
 
 beforeEach(async () => {
   sim.reset();
-  forgetListRefresh();
   sim.seedProducts([
     { sku: "TEA-001", name: "Чай зелений" },
     { sku: "CUP-002", name: "Чашка" },
@@ -488,6 +487,28 @@ describe("the warehouse's list", () => {
       { idRequest: "HUGE-1", seats: 0 },
       { idRequest: "PALLET-8", seats: 3 },
     ]);
+  });
+
+  it("asks the warehouse once a minute per shop, whichever process or request asks", async () => {
+    // A second web process: the same module loaded afresh, with nothing in memory from the first.
+    vi.resetModules();
+    const elsewhere = await import("../../app/deliveries/deliveries.server");
+    const before = requests(OPERATIONS.listDeliveryRequest);
+    expect(await refreshDeliveryList(deps(), SHOP)).toMatchObject({ asked: true, ok: true });
+    expect(await elsewhere.refreshDeliveryList(deps(), SHOP)).toEqual({ asked: false });
+    expect(requests(OPERATIONS.listDeliveryRequest)).toBe(before + 1);
+
+    // Two requests at once for a shop whose minute is up: one asks, the other does not.
+    await db().shopSchedule.updateMany({
+      where: { shop: SHOP, kind: LIST_REFRESH_KIND },
+      data: { nextRunAt: new Date(Date.now() - 1_000) },
+    });
+    const both = await Promise.all([
+      refreshDeliveryList(deps(), SHOP),
+      elsewhere.refreshDeliveryList(deps(), SHOP),
+    ]);
+    expect(both.filter((answer) => answer.asked)).toHaveLength(1);
+    expect(requests(OPERATIONS.listDeliveryRequest)).toBe(before + 2);
   });
 
   it("says so when the warehouse cannot be reached", async () => {

@@ -23,6 +23,12 @@ export const FLOW_PRODUCTS = [
   { sku: "TEA-POL-100", name: "Чай полтавський 100 г", quantity: 1_000_000 },
 ];
 
+/** orderPayload's shipped items (its gift card needs no shipping), as the store's order in Shopify holds them. */
+export const FLOW_LINES = [
+  { sku: "CUP-KARP-BLUE", quantity: 2 },
+  { sku: "TEA-POL-100", quantity: 1 },
+];
+
 export const SCALED_LIMITS = { windowMs: 1_000, requestsPerWindow: 60, reportRequestsPerWindow: 1 };
 
 /** A Shopify order webhook payload: the Ukrainian fixture as order number `n`, placed now. */

@@ -4,7 +4,7 @@
 // the warehouse's own figure (returned units included) to the Shopify shopify.fake.
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
-import { fromEnglish } from "../../app/orders/stored-words";
+import { readTexts } from "../../app/i18n/texts";
 import { requestReturnsSweep } from "../../app/returns/kinds";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { saveStockSettings } from "../../app/stock/settings.server";
@@ -74,10 +74,9 @@ describe("a return booked at the warehouse", { timeout: 90_000 }, () => {
     expect(returned).toMatchObject({ stage: "returned", attention: "returned" });
     const events = await db().orderEvent.findMany({ where: { orderId: order.id, kind: "returned" } });
     expect(events).toHaveLength(1);
-    expect(fromEnglish(events[0]!.message)).toEqual({
-      key: "orders:timeline.returnBooked",
-      values: { ttn: "20450000004101", units: "3", defective: "1" },
-    });
+    expect(readTexts(events[0]!.message)).toEqual([
+      { key: "orders:timeline.returnBooked", values: { ttn: "20450000004101", units: 3, defective: 1 } },
+    ]);
     expect(await db().shopSchedule.count({ where: { shop: SHOP, kind: "stock" } })).toBe(0);
 
     // Seen again by the next sweep: nothing new on the timeline.
@@ -88,6 +87,47 @@ describe("a return booked at the warehouse", { timeout: 90_000 }, () => {
     }, "the next sweep to see the return again");
     expect(await db().orderEvent.count({ where: { orderId: order.id, kind: "returned" } })).toBe(1);
     expect(await db().warehouseReturn.count()).toBe(1);
+  });
+
+  it("a partial return marks only what came back; the order moves to returned once the rest comes back too", async () => {
+    flow = await startOrderFlow();
+    const order = await shippedOrder(flow, 4103);
+    // Two cups and a tea were sent: one cup comes back.
+    flow.sim.addReturn({ id_order: order.idOrder, products: [{ sku: "CUP-KARP-BLUE", count: 1 }] });
+    await sweep();
+    await eventually(
+      () => db().warehouseReturn.findFirst({ where: { shop: SHOP, orderId: order.id } }),
+      "the return to be kept",
+    );
+    const partly = await db().warehouseOrder.findUniqueOrThrow({ where: { id: order.id } });
+    // Not returned: it keeps its stage, flagged with what came back and what did not.
+    expect(partly).toMatchObject({ stage: order.stage, attention: "partly_returned" });
+    expect(readTexts(partly.attentionMessage)).toEqual([
+      {
+        key: "orders:timeline.partlyReturned",
+        values: { back: "CUP-KARP-BLUE × 1", missing: "CUP-KARP-BLUE × 1, TEA-POL-100 × 1" },
+      },
+    ]);
+    expect(await db().orderEvent.count({ where: { orderId: order.id, kind: "returned" } })).toBe(1);
+
+    // The rest comes back in a second return: now the whole order is back.
+    flow.sim.addReturn({
+      id_order: order.idOrder,
+      products: [
+        { sku: "CUP-KARP-BLUE", count: 1 },
+        { sku: "TEA-POL-100", count: 1 },
+      ],
+    });
+    await sweep();
+    await eventually(
+      async () => (await db().warehouseReturn.count({ where: { shop: SHOP, orderId: order.id } })) === 2,
+      "the second return to be kept",
+    );
+    expect(await db().warehouseOrder.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({
+      stage: "returned",
+      attention: "returned",
+    });
+    expect(await db().orderEvent.count({ where: { orderId: order.id, kind: "returned" } })).toBe(2);
   });
 
   it("with restocking on, asks for a stock sync at once, which writes the warehouse's figure with the returned units", async () => {

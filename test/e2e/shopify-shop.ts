@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach } from "vitest";
 import { appContext } from "../../app/context.server";
 import { startShopifyFake, type LocationRecord, type ShopifyFake, type ShopStore } from "../shopify-fake";
 import { routeShopifyTo } from "../support/network";
-import { SHOP } from "./harness";
+import { FLOW_LINES, FLOW_PRODUCTS, SHOP } from "./harness";
 
 export interface ShopifyShop {
   fake: ShopifyFake;
@@ -38,4 +38,16 @@ export function useShopifyShop(tokenPrefix: string): ShopifyShop {
     });
   });
   return shop;
+}
+
+/**
+ * The Shopify order behind orderPayload: the fixture's items with their SKUs (two cups and a pack of tea), at
+ * `locationId`, the products added to the store first if it lacks them. A fulfillment carries what the
+ * warehouse was sent by SKU, so the store's order must hold what the app's order does.
+ */
+export function addFlowOrder(store: ShopStore, locationId: string) {
+  for (const { sku, name } of FLOW_PRODUCTS) {
+    if (!store.variantBySku(sku)) store.addProduct({ title: name, variants: [{ sku, price: "100.00" }] });
+  }
+  return store.addOrder({ lineItems: FLOW_LINES, locationId });
 }

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { requestStatusCheck } from "../../app/statuses/kinds";
 import { notifyAddress } from "../../app/statuses/notify-token.server";
+import { takeWarehouseNotification } from "../../app/statuses/notify.server";
 import { loadStatusSettings } from "../../app/statuses/settings.server";
 import { wakeWorker } from "../../app/work/worker.server";
 import { eventually, orderPayload, ordersInState, SHOP, startOrderFlow, type OrderFlow } from "./harness";
@@ -176,5 +177,31 @@ describe("an order's status", () => {
     }, "the order to move on at the slot the warehouse named");
     expect(flow!.sim.stats().requests.ReportStatusOrder).toBe(2);
     expect((await loadStatusSettings(db(), SHOP)).lastCheck?.problem ?? null).toBeNull();
+  });
+
+  it("keeps a notification that came while a report was out, even from a web host whose clock lags an hour", async () => {
+    const [order] = await acceptedOrders([2108]);
+    flow!.sim.faults.holdNext({ count: 1, operations: ["ReportStatusOrder"] });
+    await hint([order!.idOrder]);
+    await eventually(() => flow!.sim.faults.heldAnswers === 1, "the report to be out");
+    // The report's answer was made before this: it still says the order waits.
+    flow!.sim.advanceOrder({ id_order: order!.idOrder, to: "shipped" });
+    const token = (await notifyAddress(db(), SHOP)) as { ok: true; url: string };
+    const lagging = { ...appContext(), clock: () => new Date(Date.now() - 3600_000) };
+    const answer = await takeWarehouseNotification(
+      lagging,
+      token.url.split("/").at(-1),
+      new Request(token.url, { method: "POST", body: JSON.stringify({ id_order: order!.idOrder }) }),
+    );
+    expect(answer.status).toBe(200);
+    flow!.sim.faults.releaseHeld();
+
+    // The hint outlives the report that was out, so the next report (a second later at these limits)
+    // looks again; a cleared hint would leave the order for the half-hourly poll.
+    await eventually(async () => {
+      const row = await db().warehouseOrder.findUniqueOrThrow({ where: { id: order!.id } });
+      return row.stage === "shipped" && row.statusHintAt === null;
+    }, "the order to move on at the next report");
+    expect(flow!.sim.stats().requests.ReportStatusOrder).toBe(2);
   });
 });

@@ -4,12 +4,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { readTexts } from "../../app/i18n/texts";
+import { correctOrder } from "../../app/orders/actions.server";
+import { FIXTURE_ORDER } from "../support/orders";
 import { requestStockSync } from "../../app/stock/kinds";
 import { saveStockSettings } from "../../app/stock/settings.server";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { offlineShopAdmin } from "../../app/work/engine.server";
 import { wakeWorker } from "../../app/work/worker.server";
-import { eventually, SHOP, startOrderFlow, type OrderFlow } from "./harness";
+import { eventually, orderPayload, SHOP, startOrderFlow, type OrderFlow } from "./harness";
 import { useShopifyShop } from "./shopify-shop";
 
 const db = () => appContext().db;
@@ -122,6 +124,88 @@ describe("the stock sync", { timeout: 60_000 }, () => {
     }, "the second sync");
     expect(second).toMatchObject({ trigger: "manual", changed: 0, mutations: 0 });
     expect(setQuantityCalls()).toBe(calls);
+  });
+
+  it("keeps a held order's units off sale through three syncs, and counts them once after the warehouse accepts it", async () => {
+    flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
+    const [cup, tea] = [`CUP-HELD-${shopify.test}`, `TEA-HELD-${shopify.test}`];
+    await flow.sim.seedProducts([
+      { sku: cup, name: "Чашка", quantity: 10 },
+      { sku: tea, name: "Чай", quantity: 10 },
+    ]);
+    const { variants } = shopify.store.addProduct({
+      title: "Чашка і чай",
+      variants: [cup, tea].map((sku) => ({
+        title: sku,
+        sku,
+        inventory: [{ locationId: shopify.warehouse.id, available: 10 }],
+      })),
+    });
+    const available = () =>
+      variants.map(
+        (variant) => shopify.store.level(variant.inventoryItemId, shopify.warehouse.id)!.quantities.available,
+      );
+    // The buyer orders 2 cups and a tea: the store commits them at once, and the order comes to the app held
+    // for its Polish phone.
+    const { order } = shopify.store.addOrder({
+      lineItems: [
+        { sku: cup, quantity: 2 },
+        { sku: tea, quantity: 1 },
+      ],
+      locationId: shopify.warehouse.id,
+    });
+    expect(available()).toEqual([8, 9]);
+    const fixtureLines = FIXTURE_ORDER.line_items as Array<Record<string, unknown>>;
+    const numericId = Number(order.id.split("/").at(-1));
+    await flow.post({
+      topic: "orders/create",
+      payload: orderPayload(3301, {
+        id: numericId,
+        admin_graphql_api_id: order.id,
+        line_items: fixtureLines.map((line, index) => ({ ...line, sku: [cup, tea][index] })),
+        shipping_address: { ...FIXTURE_ORDER.shipping_address, phone: "+48 601 234 567" },
+      }),
+    });
+    const held = await db().warehouseOrder.findFirstOrThrow({ where: { shop: SHOP, orderName: "#3301" } });
+    expect(held.state).toBe("held");
+    await saveStatusSettings(appContext(), SHOP, { locationId: shopify.warehouse.id }, [
+      { id: shopify.warehouse.id, name: shopify.warehouse.name },
+    ]);
+
+    const syncAgain = async (count: number) => {
+      await requestStockSync(db(), SHOP, new Date(), true);
+      wakeWorker(SHOP);
+      return eventually(async () => {
+        const syncs = await finishedSyncs();
+        return syncs.length >= count ? syncs[0]! : null;
+      }, `sync ${count}`);
+    };
+    // The warehouse has all 10 of each free, but 2 cups and a tea are promised to the held order.
+    for (const count of [1, 2, 3]) {
+      const sync = await syncAgain(count);
+      expect(sync.error).toBeNull();
+      expect(available()).toEqual([8, 9]);
+      expect((JSON.parse(sync.report!) as { promised: unknown }).promised).toEqual([
+        { sku: cup, units: 2 },
+        { sku: tea, units: 1 },
+      ]);
+    }
+
+    // The merchant gives a Ukrainian phone; the order goes, and the warehouse reserves its units.
+    const corrected = await correctOrder(appContext(), SHOP, held.id, { phone: "067 123 45 67" });
+    expect(corrected.ok).toBe(true);
+    wakeWorker(SHOP);
+    await eventually(
+      () => db().warehouseOrder.findFirst({ where: { id: held.id, state: "accepted" } }),
+      "the corrected order to be accepted",
+    );
+    // Now the warehouse's free figure has them out (8 and 9), and they are not taken out again.
+    const after = await syncAgain(4);
+    expect(after.error).toBeNull();
+    expect(available()).toEqual([8, 9]);
+    expect((JSON.parse(after.report!) as { promised: unknown }).promised).toEqual([]);
+    await syncAgain(5);
+    expect(available()).toEqual([8, 9]);
   });
 
   it("writes the warehouse's physical stock as on_hand when the merchant chooses it", async () => {

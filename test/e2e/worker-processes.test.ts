@@ -13,6 +13,7 @@ import { saveSettings } from "../../app/settings/settings.server";
 import { requestStatusCheck } from "../../app/statuses/kinds";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { startShopifyFake, type ShopifyFake } from "../shopify-fake";
+import { addFlowOrder } from "./shopify-shop";
 import { defaultReferenceData, KYIV_CITY_REF, referenceDataOf } from "../warehouse-sim/reference-data";
 import {
   eventually,
@@ -253,10 +254,7 @@ describe("worker processes", () => {
         ]);
         expect(located.ok).toBe(true);
         for (let n = 1; n <= perShop; n++) {
-          const { order } = store.addOrder({
-            lineItems: [{ title: "Вишиванка", quantity: 1 }],
-            locationId: warehouse.id,
-          });
+          const { order } = addFlowOrder(store, warehouse.id);
           fakeOrders.push(order);
           const id = Number(order.id.split("/").at(-1));
           await takeIn(shop, n, { id, admin_graphql_api_id: order.id });

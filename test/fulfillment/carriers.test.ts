@@ -83,6 +83,12 @@ describe("planFulfilment", () => {
     holds: [],
     remainingQuantity: 1,
     moreLines: false,
+    lines: [
+      {
+        id: "gid://shopify/FulfillmentOrderLineItem/1",
+        ...{ sku: "A", title: "A", requiresShipping: true, remainingQuantity: 1 },
+      },
+    ],
     ...fields,
   });
   const picture = (fields: Partial<FulfillmentPicture>): FulfillmentPicture => ({
@@ -99,6 +105,106 @@ describe("planFulfilment", () => {
     expect(planFulfilment(picture({ fulfillmentOrders: [fo(), second, elsewhere] }), target)).toEqual({
       action: "create",
       fulfillmentOrderIds: [fo().id, second.id],
+      unshipped: [],
+    });
+  });
+
+  describe("with what the warehouse was sent", () => {
+    const line = (id: number, sku: string | null, remainingQuantity: number) => ({
+      id: `gid://shopify/FulfillmentOrderLineItem/${id}`,
+      ...{ sku, title: sku ? `Item ${sku}` : "Gift wrap", requiresShipping: true, remainingQuantity },
+    });
+    const lines = [line(1, "A", 3), line(2, "B", 1), line(3, null, 1)];
+
+    it("fulfils only the units sent, line by line, and names what remains unshipped", () => {
+      const plan = planFulfilment(picture({ fulfillmentOrders: [fo({ remainingQuantity: 5, lines })] }), {
+        ...target,
+        shipped: [{ sku: "A", count: 2 }],
+      });
+      expect(plan).toEqual({
+        action: "create",
+        fulfillmentOrderIds: [fo().id],
+        lines: [{ fulfillmentOrderId: fo().id, lineItems: [{ id: lines[0]!.id, quantity: 2 }] }],
+        unshipped: [
+          { sku: "A", title: "Item A", quantity: 1 },
+          { sku: "B", title: "Item B", quantity: 1 },
+          { sku: null, title: "Gift wrap", quantity: 1 },
+        ],
+      });
+    });
+
+    it("fills a SKU's lines in turn, never past what remains on a line", () => {
+      const split = [line(1, "A", 1), line(2, "A", 4)];
+      const plan = planFulfilment(picture({ fulfillmentOrders: [fo({ lines: split })] }), {
+        ...target,
+        shipped: [{ sku: "A", count: 9 }],
+      });
+      expect(plan).toMatchObject({
+        lines: [
+          {
+            lineItems: [
+              { id: split[0]!.id, quantity: 1 },
+              { id: split[1]!.id, quantity: 4 },
+            ],
+          },
+        ],
+        unshipped: [],
+      });
+    });
+
+    it("is not stopped by a hold on a fulfillment order holding nothing the warehouse shipped", () => {
+      const held = fo({
+        id: "gid://shopify/FulfillmentOrder/11",
+        status: "ON_HOLD",
+        holds: [{ id: "h", reason: "OTHER", displayReason: "Other", heldByRequestingApp: false }],
+        lines: [line(9, "C", 1)],
+      });
+      const plan = planFulfilment(picture({ fulfillmentOrders: [fo({ lines }), held] }), {
+        ...target,
+        shipped: [{ sku: "A", count: 3 }],
+      });
+      expect(plan).toMatchObject({ action: "create", fulfillmentOrderIds: [fo().id] });
+      expect(plan.action === "create" && plan.unshipped.map((entry) => entry.sku)).toEqual(["B", null, "C"]);
+    });
+
+    it("does not count a gift card or a service, never sent to the warehouse, as unshipped", () => {
+      const giftCard = { ...line(4, null, 1), title: "Gift card", requiresShipping: false };
+      const plan = planFulfilment(
+        picture({ fulfillmentOrders: [fo({ lines: [line(1, "A", 1), giftCard] })] }),
+        {
+          ...target,
+          shipped: [{ sku: "A", count: 1 }],
+        },
+      );
+      expect(plan).toMatchObject({ action: "create", unshipped: [] });
+    });
+
+    it("says so when nothing the warehouse shipped is left in the order", () => {
+      const plan = planFulfilment(picture({ fulfillmentOrders: [fo({ lines: [line(1, "C", 1)] })] }), {
+        ...target,
+        shipped: [{ sku: "A", count: 1 }],
+      });
+      expect(plan).toMatchObject({ action: "problem", problem: { code: "shipped_not_in_order" } });
+    });
+  });
+
+  it("finds our fulfillment by any waybill the order has had, today's first", () => {
+    const carrying = (id: number, number: string) => ({
+      id: `gid://shopify/Fulfillment/${id}`,
+      ...{ status: "SUCCESS", locationId: WAREHOUSE },
+      trackingInfo: [{ number, company: "Nova Poshta", url: null }],
+    });
+    const old = carrying(1, "20450000000009");
+    const changed = { ...target, ttn: "20450000000002", waybills: ["20450000000009", "20450000000002"] };
+    expect(planFulfilment(picture({ fulfillments: [old] }), changed)).toMatchObject({
+      action: "found",
+      fulfillmentId: old.id,
+      trackingNumbers: ["20450000000009"],
+    });
+    // Without the history, the old waybill's fulfillment is not ours and the order reads as fulfilled by hand.
+    expect(planFulfilment(picture({ fulfillments: [old] }), { ...changed, waybills: [] })).toMatchObject({
+      action: "problem",
+      problem: { code: "already_fulfilled" },
     });
   });
 

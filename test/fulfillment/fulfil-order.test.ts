@@ -7,9 +7,11 @@ import { novaPoshtaEventStatus } from "../../app/fulfillment/carrier-events";
 import { trackingFor } from "../../app/fulfillment/carriers";
 import {
   addFulfillmentEvent,
+  addFulfillmentEventOnce,
   fulfilOrder,
   readFulfillmentPicture,
   updateTracking,
+  updateTrackingOnce,
   type FulfilOrderInput,
 } from "../../app/fulfillment/fulfillment.server";
 import { listLocations } from "../../app/fulfillment/locations.server";
@@ -103,7 +105,12 @@ describe("fulfilOrder", () => {
 
     const result = await fulfilOrder(admin, input(order.id));
 
-    expect(result).toEqual({ kind: "created", fulfillmentId: order.fulfillmentIds[0], releasedHoldIds: [] });
+    expect(result).toEqual({
+      kind: "created",
+      fulfillmentId: order.fulfillmentIds[0],
+      releasedHoldIds: [],
+      unshipped: [],
+    });
     const fulfillment = store.fulfillments.get(order.fulfillmentIds[0]!)!;
     expect(fulfillment.trackingInfo).toEqual([
       { company: "Nova Poshta", number: TTN, url: `https://novaposhta.ua/tracking/?cargo_number=${TTN}` },
@@ -166,6 +173,7 @@ describe("fulfilOrder", () => {
       fulfillmentId: order.fulfillmentIds[0],
       matchedBy: "tracking_number",
       trackingNumbers: [TTN],
+      unshipped: [],
     });
     expect(order.fulfillmentIds).toHaveLength(1);
     expect(fake.requests.slice(before).map((r) => r.operationName)).toEqual(["OrderFulfillmentPicture"]);
@@ -187,6 +195,7 @@ describe("fulfilOrder", () => {
       fulfillmentId: created.kind === "created" ? created.fulfillmentId : "",
       matchedBy: "known_id",
       trackingNumbers: [TTN],
+      unshipped: [],
     });
     expect(order.fulfillmentIds).toHaveLength(1);
   });
@@ -199,6 +208,7 @@ describe("fulfilOrder", () => {
       kind: "created",
       fulfillmentId: order.fulfillmentIds[0],
       releasedHoldIds: [hold.id],
+      unshipped: [],
     });
     expect(operations()).toEqual([
       "OrderFulfillmentPicture",
@@ -221,6 +231,59 @@ describe("fulfilOrder", () => {
     const picture = await readFulfillmentPicture(await shopAdmin(), order.id);
     expect(picture?.fulfillmentOrders).toHaveLength(12);
     expect(operations()).toEqual(["OrderFulfillmentPicture", "OrderFulfillmentPicture"]);
+  });
+});
+
+describe("what the warehouse shipped", () => {
+  it("fulfils the SKUs and units sent, line by line, past the first page of a fulfillment order's lines", async () => {
+    const skus = Array.from({ length: 30 }, (_, index) => `SKU-${String(index).padStart(2, "0")}`);
+    for (const sku of skus) store.addProduct({ title: `Item ${sku}`, variants: [{ sku }] });
+    const { order, fulfillmentOrder } = store.addOrder({
+      lineItems: skus.map((sku) => ({ sku, quantity: 2 })),
+      locationId: warehouse.id,
+    });
+    // The warehouse was sent every SKU but the first, and one unit of the last.
+    const shipped = skus.slice(1).map((sku, index) => ({ sku, count: index === 28 ? 1 : 2 }));
+    const used: string[] = [];
+    const result = await fulfilOrder(
+      await shopAdmin(),
+      input(order.id, {
+        shipped,
+        beforeCreate: async (ttn) => {
+          used.push(ttn);
+          // Kept before the call is made: nothing is fulfilled yet.
+          expect(order.fulfillmentIds).toEqual([]);
+        },
+      }),
+    );
+    expect(used).toEqual([TTN]);
+    expect(result).toMatchObject({
+      kind: "created",
+      unshipped: [
+        { sku: "SKU-00", title: "Item SKU-00", quantity: 2 },
+        { sku: "SKU-29", title: "Item SKU-29", quantity: 1 },
+      ],
+    });
+    const lines = store.fulfillments.get(order.fulfillmentIds[0]!)!.lines;
+    expect(lines.reduce((sum, line) => sum + line.quantity, 0)).toBe(28 * 2 + 1);
+    expect(fulfillmentOrder.lineItems.map((line) => line.remainingQuantity)).toEqual([
+      2,
+      ...Array<number>(28).fill(0),
+      1,
+    ]);
+    expect(operations()).toEqual(["OrderFulfillmentPicture", "FulfillmentOrderLines", "FulfillmentCreate"]);
+  });
+
+  it("makes nothing when the waybill cannot be kept first", async () => {
+    const { order } = shippedOrder();
+    const refused = fulfilOrder(
+      await shopAdmin(),
+      input(order.id, {
+        beforeCreate: () => Promise.reject(new Error("the order changed meanwhile")),
+      }),
+    );
+    await expect(refused).rejects.toThrow(/changed meanwhile/);
+    expect(order.fulfillmentIds).toEqual([]);
   });
 });
 
@@ -358,6 +421,38 @@ describe("tracking and events", () => {
       { id: expect.any(String), status: "DELIVERED", at: "2026-10-03T10:00:00.000Z", message: null },
     ]);
     expect([displayStatus, deliveredAt]).toEqual(["DELIVERED", "2026-10-03T10:00:00.000Z"]);
+  });
+
+  it("updateTrackingOnce reads first: a waybill Shopify already shows is not sent again", async () => {
+    const { admin, fulfillmentId } = await fulfilled();
+    const tracking = trackingFor("novaPoshta", "20450000000777", DEFAULT_STATUS_SETTINGS);
+    expect(await updateTrackingOnce(admin, fulfillmentId, tracking, true)).toBe(true);
+    expect(
+      await updateTrackingOnce(admin, fulfillmentId, { ...tracking, number: "2045 0000 000777" }, true),
+    ).toBe(false);
+    expect(store.fulfillments.get(fulfillmentId)!.buyerEmails).toEqual([
+      { kind: "shipping_update", trackingNumbers: ["20450000000777"] },
+    ]);
+    expect(operations().slice(-3)).toEqual(["FulfillmentNow", "FulfillmentTrackingUpdate", "FulfillmentNow"]);
+  });
+
+  it("addFulfillmentEventOnce adds an event unless it is the newest already", async () => {
+    const { admin, fulfillmentId } = await fulfilled();
+    const at = (day: number) => new Date(`2026-10-0${day}T09:00:00Z`);
+    expect(
+      await addFulfillmentEventOnce(admin, fulfillmentId, { status: "OUT_FOR_DELIVERY", happenedAt: at(2) }),
+    ).toBe(true);
+    expect(
+      await addFulfillmentEventOnce(admin, fulfillmentId, { status: "OUT_FOR_DELIVERY", happenedAt: at(3) }),
+    ).toBe(false);
+    // Another status, then the first again: out for delivery a second time is a new event.
+    await addFulfillmentEventOnce(admin, fulfillmentId, { status: "ATTEMPTED_DELIVERY", happenedAt: at(4) });
+    await addFulfillmentEventOnce(admin, fulfillmentId, { status: "OUT_FOR_DELIVERY", happenedAt: at(5) });
+    expect(store.fulfillments.get(fulfillmentId)!.events.map((event) => event.status)).toEqual([
+      "OUT_FOR_DELIVERY",
+      "ATTEMPTED_DELIVERY",
+      "OUT_FOR_DELIVERY",
+    ]);
   });
 
   it("userErrors surface as ShopifyUserErrors", async () => {

@@ -58,6 +58,8 @@ describe("checklist steps", () => {
     expect(await saveSender(appContext(), SHOP, { senderId: "" }, SENDERS)).toEqual({
       ok: true,
       done: { key: "onboarding:sender.savedDefault" },
+      // The sender's second save.
+      version: 2,
     });
     expect((await mapping()).deliverySenderId).toBeUndefined();
     expect((await loadOnboarding(db, SHOP)).steps.sender).toBeDefined();

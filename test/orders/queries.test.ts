@@ -15,6 +15,14 @@ import {
 } from "../../app/orders/queries.server";
 import type { OrderInput } from "../../app/orders/state-machine";
 import { recordEvents } from "../../app/orders/timeline.server";
+import { i18nFor } from "../../app/i18n/i18n";
+import { translate } from "../../app/i18n/message";
+import type { OrderEventView } from "../../app/orders/queries.server";
+import { storedText } from "../../app/orders/words";
+
+/** An event as an English-speaking merchant reads it. */
+const words = (event: OrderEventView) =>
+  event.texts.map((text) => translate(i18nFor("en").t, text)).join(" ");
 import { driveOrder, FIXTURE_ORDER, seedOrder, statusReport } from "../support/orders";
 
 const SHOP = "kyiv-goods.myshopify.com";
@@ -127,19 +135,19 @@ describe("order queries", () => {
         orderId: order.id,
         at: new Date(start + index * 1000),
         kind: "retry_scheduled" as const,
-        message: `attempt ${index}`,
+        text: storedText(`attempt ${index}`),
       })),
     );
     const first = await orderDetail(db, SHOP, order.id);
     expect(first!.events).toHaveLength(TIMELINE_PAGE_SIZE);
-    expect(first!.events[0]!.message).toBe(`attempt ${TIMELINE_PAGE_SIZE * 2 + 6}`);
+    expect(words(first!.events[0]!)).toBe(`attempt ${TIMELINE_PAGE_SIZE * 2 + 6}`);
     expect(first!.olderEvents).toBe(first!.events.at(-1)!.id);
 
     const second = await orderDetail(db, SHOP, order.id, { eventsBefore: first!.olderEvents! });
-    expect(second!.events[0]!.message).toBe(`attempt ${TIMELINE_PAGE_SIZE + 6}`);
+    expect(words(second!.events[0]!)).toBe(`attempt ${TIMELINE_PAGE_SIZE + 6}`);
     const third = await orderDetail(db, SHOP, order.id, { eventsBefore: second!.olderEvents! });
     // The last page ends with the events intake wrote when it took the order in.
-    expect(third!.events.map((event) => event.message)).toEqual([
+    expect(third!.events.map(words)).toEqual([
       ...Array.from({ length: 7 }, (_, index) => `attempt ${6 - index}`),
       "Mapped; waiting to be sent.",
       "Order #1006 received from Shopify.",
@@ -147,7 +155,7 @@ describe("order queries", () => {
     expect(third!.olderEvents).toBeNull();
     // A cursor that is not an event of this order shows the newest page.
     const unknown = await orderDetail(db, SHOP, order.id, { eventsBefore: "nope" });
-    expect(unknown!.events[0]!.message).toBe(first!.events[0]!.message);
+    expect(unknown!.events[0]!.id).toBe(first!.events[0]!.id);
   });
 });
 
@@ -283,7 +291,12 @@ describe("where an order is after the warehouse has it", () => {
       due: true,
       dueAt: expect.any(Date),
       waitingForLocation: true,
-      problem: { code: null, message: "Fulfillment order on hold." },
+      problem: {
+        code: null,
+        message: "Fulfillment order on hold.",
+        text: storedText("Fulfillment order on hold."),
+      },
+      unshipped: [],
     });
 
     expect(parseReportedStatus('{"id": 3, "name": "Отгружен"}')).toEqual({
@@ -299,8 +312,18 @@ describe("where an order is after the warehouse has it", () => {
     ).toEqual({
       code: "on_hold",
       message: "The order is on hold in Shopify.",
+      // Stored before problems kept their key: shown in its words.
+      text: storedText("The order is on hold in Shopify."),
     });
-    expect(parseFulfillmentProblem('{"code": "x"}')).toEqual({ code: null, message: '{"code": "x"}' });
+    const text = { key: "orders:fulfillmentProblem.on_hold" };
+    expect(
+      parseFulfillmentProblem(JSON.stringify({ code: "on_hold", message: "The order is on hold.", text })),
+    ).toEqual({ code: "on_hold", message: "The order is on hold.", text });
+    expect(parseFulfillmentProblem('{"code": "x"}')).toEqual({
+      code: null,
+      message: '{"code": "x"}',
+      text: storedText('{"code": "x"}'),
+    });
     expect(parseFulfillmentProblem("  ")).toBeNull();
   });
 
@@ -334,7 +357,7 @@ describe("where an order is after the warehouse has it", () => {
     const [row] = (await listOrders(db, SHOP, { stage: "cancelled_at_warehouse" })).rows;
     expect(row).toMatchObject({
       attention: "cancelled_at_warehouse",
-      attentionMessage: expect.stringContaining("Shopify"),
+      attentionTexts: [{ key: "orders:timeline.attentionCancelled" }],
       shipment: { stage: "cancelled_at_warehouse", ttn: null, trackingUrl: null },
     });
     expect(await countOrdersByStage(db, SHOP)).toEqual({

@@ -20,9 +20,11 @@ import {
   type StatusReport,
   type Transition,
 } from "../../app/orders/state-machine";
-import { fromEnglish } from "../../app/orders/stored-words";
+import { readTexts } from "../../app/i18n/texts";
+import { timelineText } from "../../app/orders/timeline";
 import { message } from "../../app/i18n/message";
-import { FIXTURE_ORDER } from "../support/orders";
+import { FIXTURE_ORDER, inEnglishWords } from "../support/orders";
+import { fulfillmentProblemOf } from "../../app/fulfillment/work.server";
 
 const SHOP = "kyiv-goods.myshopify.com";
 const db = () => appContext().db;
@@ -433,7 +435,7 @@ describe("the version", () => {
       commit(
         deps(),
         [{ row, data: { state: "cancelled" } }],
-        [{ shop: SHOP, orderId: row.id, at, kind: "cancelled", message: "stale" }],
+        [{ shop: SHOP, orderId: row.id, at, kind: "cancelled", text: timelineText("cancelledFromAdmin") }],
       ),
     ).rejects.toBeInstanceOf(ChangedMeanwhile);
     expect(await read(row)).toEqual(moved);
@@ -533,7 +535,35 @@ describe("a status report", () => {
       report("Возврат", { stage: "returned" }),
     );
     expect(returned).toMatchObject({ stage: "returned", attention: "returned" });
-    expect(returned.attentionMessage).toMatch(/Shopify/);
+    expect(inEnglishWords(returned.attentionMessage)).toMatch(/Shopify/);
+  });
+
+  it("a partial return leaves the stage and flags what came back and what did not; the rest completes it", async () => {
+    const booked = (lines: { sku: string; count: number }[], before: { sku: string; count: number }[] = []) =>
+      ({
+        type: "return_booked",
+        booked: {
+          returnKey: `id:${lines.map((line) => line.sku).join()}`,
+          ttn: null,
+          lines: lines.map((line) => ({ ...line, defective: false })),
+          units: lines.reduce((sum, line) => sum + line.count, 0),
+          before,
+        },
+      }) satisfies OrderInput;
+    const delivered = await drive(
+      await acceptedOrder(),
+      report("Доставлен", { stage: "delivered", ttn: "20450000000005" }),
+    );
+    const partly = await drive(delivered, booked([{ sku: "TEA-POL-100", count: 1 }]));
+    expect(partly).toMatchObject({ stage: "delivered", attention: "partly_returned" });
+    expect(readTexts(partly.attentionMessage)).toEqual([
+      message("orders:timeline.partlyReturned", { back: "TEA-POL-100 × 1", missing: "CUP-KARP-BLUE × 2" }),
+    ]);
+    const whole = await drive(
+      partly,
+      booked([{ sku: "CUP-KARP-BLUE", count: 2 }], [{ sku: "TEA-POL-100", count: 1 }]),
+    );
+    expect(whole).toMatchObject({ stage: "returned", attention: "returned" });
   });
 
   it("moves an order to returned once a return is booked, and writes every return with what came back", async () => {
@@ -542,9 +572,10 @@ describe("a status report", () => {
       booked: {
         returnKey: `id:${ttn ?? "none"}`,
         ttn,
+        // Everything the warehouse was sent (the fixture's two cups and a tea).
         lines: [
-          { sku: "CUP-001", count: 2, defective: false },
-          { sku: "CUP-002", count: 1, defective: true },
+          { sku: "CUP-KARP-BLUE", count: 2, defective: false },
+          { sku: "TEA-POL-100", count: 1, defective: true },
         ],
         units: 3,
       },
@@ -566,15 +597,15 @@ describe("a status report", () => {
       where: { orderId: returned.id, kind: "returned" },
       orderBy: { id: "asc" },
     });
-    expect(events.map((event) => fromEnglish(event.message))).toEqual([
-      message("orders:timeline.returnBooked", { ttn: "20450000000009", units: "3", defective: "1" }),
-      message("orders:timeline.returnBookedNoTtn", { units: "3", defective: "1" }),
+    expect(events.map((event) => readTexts(event.message))).toEqual([
+      [message("orders:timeline.returnBooked", { ttn: "20450000000009", units: 3, defective: 1 })],
+      [message("orders:timeline.returnBookedNoTtn", { units: 3, defective: 1 })],
     ]);
     expect(JSON.parse(events[0]!.data!)).toMatchObject({
       return: {
         ttn: "20450000000009",
         units: 3,
-        lines: [{ sku: "CUP-001", count: 2, defective: false }, {}],
+        lines: [{ sku: "CUP-KARP-BLUE", count: 2, defective: false }, {}],
       },
     });
     // An order the warehouse never accepted keeps its state: the return is only written down.
@@ -639,7 +670,9 @@ describe("telling Shopify", () => {
     );
     expect(found).toMatchObject({ fulfillmentId: "gid://shopify/Fulfillment/2", fulfillmentDueAt: null });
     const events = await db().orderEvent.findMany({ where: { orderId: found.id, kind: "fulfilled" } });
-    expect(events.map((event) => event.message)).toEqual([expect.stringMatching(/not made again/)]);
+    expect(events.map((event) => inEnglishWords(event.message))).toEqual([
+      expect.stringMatching(/not made again/),
+    ]);
   });
 
   it("waits for the merchant on a problem, until they ask again", async () => {
@@ -647,11 +680,54 @@ describe("telling Shopify", () => {
     await expect(applyToOrder(deps(), order, { type: "shopify_retry" })).resolves.toMatchObject({
       refused: expect.any(String),
     });
-    const held = await drive(order, told({ problem: { code: "on_hold", message: "On hold in Shopify." } }));
+    const problem = fulfillmentProblemOf("on_hold");
+    const held = await drive(order, told({ problem }));
     expect(held).toMatchObject({ fulfillmentDueAt: null });
-    expect(JSON.parse(held.fulfillmentProblem!)).toEqual({ code: "on_hold", message: "On hold in Shopify." });
+    expect(JSON.parse(held.fulfillmentProblem!)).toEqual({
+      code: "on_hold",
+      message: expect.stringContaining("on hold in Shopify"),
+      text: { key: "orders:fulfillmentProblem.on_hold" },
+    });
     const again = await drive(held, { type: "shopify_retry" });
     expect(again).toMatchObject({ fulfillmentProblem: null, fulfillmentDueAt: expect.any(Date) });
+  });
+
+  it("keeps every waybill the order has had: each reported, and each a fulfillment is asked for with", async () => {
+    let row = await shipped();
+    expect(JSON.parse(row.waybills!)).toEqual(["20450000000001"]);
+    row = await drive(row, { type: "waybill_used", ttn: "2045 0000 000001" });
+    expect(JSON.parse(row.waybills!)).toEqual(["20450000000001"]);
+    row = await drive(row, {
+      type: "status_reported",
+      report: {
+        stage: "shipped",
+        known: true,
+        ttn: "20450000000002",
+        warehouseStatus: { id: "3", name: "Отгружен", date: "" },
+        carrierStatus: { id: "", name: "", date: "" },
+        record: {},
+      },
+    });
+    expect(JSON.parse(row.waybills!)).toEqual(["20450000000001", "20450000000002"]);
+  });
+
+  it("flags what the warehouse did not ship, on the order and its timeline", async () => {
+    const made = await drive(
+      await shipped(),
+      told({
+        fulfilled: { fulfillmentId: "gid://shopify/Fulfillment/3", found: false, notified: true },
+        ttn: "20450000000001",
+        unshipped: [
+          { sku: "CUP-KARP-BLUE", title: "Чашка", quantity: 1 },
+          { sku: null, title: "Листівка", quantity: 2 },
+        ],
+      }),
+    );
+    expect(JSON.parse(made.unshipped!)).toHaveLength(2);
+    const events = await db().orderEvent.findMany({ where: { orderId: made.id, kind: "unshipped" } });
+    expect(events.map((event) => readTexts(event.message))).toEqual([
+      [message("orders:timeline.unshipped", { items: "Чашка (CUP-KARP-BLUE) × 1, Листівка × 2" })],
+    ]);
   });
 
   it("tries again after a failure, and hands the order to the merchant after MAX_ATTEMPTS", async () => {
@@ -698,7 +774,7 @@ describe("the in-doubt look-up's outcomes", () => {
       pending: null,
       attention: "edit_impossible",
     });
-    expect(found.attentionMessage).toMatch(/did not give its key/);
+    expect(inEnglishWords(found.attentionMessage)).toMatch(/did not give its key/);
   });
 
   it("not found before the warehouse could be done with it: looked up again, nothing counted", async () => {

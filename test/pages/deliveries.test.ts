@@ -98,6 +98,10 @@ describe("the new delivery request form", () => {
     expect(await body()).toContain("New");
     expect(await textOf(page.locator("table"))).toContain("TEA-001");
     expect(sim.stats().requests[OPERATIONS.addDeliveryRequest]).toBe(1);
+    // The list shows it: opening the list asks the warehouse's own list, and holds this shop's minute.
+    await pages.admin.open("/app/deliveries");
+    await expect.poll(() => textOf(page.locator("tbody")), FIRST).toContain(row.idRequest);
+    expect(sim.stats().requests[OPERATIONS.listDeliveryRequest]).toBe(1);
   });
 
   it("says what is wrong in Ukrainian to an admin in Ukrainian", async () => {
@@ -171,6 +175,8 @@ describe("the inbound deliveries list", () => {
     await expect
       .poll(() => textOf(page.locator("body")), FIRST)
       .toContain("The warehouse could not be reached just now: the list shows the requests stored here.");
+    // The notice is the warehouse's refusal, not a leftover: the list asked once, and the fault was spent.
+    expect(sim.stats().requests[OPERATIONS.listDeliveryRequest]).toBe(1);
     const requests = async () =>
       Promise.all(
         (await page.locator("tbody tr").all()).map(async (row) => (await textOf(row)).slice(0, 13)),

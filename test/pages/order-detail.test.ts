@@ -2,12 +2,15 @@
 // at the warehouse, the exact body sent, the warehouse ids and the timeline.
 import { afterAll, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { erasePersonalDataDue } from "../../app/compliance/retention.server";
 import { takeInOrderWebhook } from "../../app/orders/intake.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
+import { readReturnRecord } from "../../app/returns/read";
+import { recordReturns } from "../../app/returns/work.server";
 import { saveSettings } from "../../app/settings/settings.server";
 import { OPERATIONS } from "../../app/warehouse/wire";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
-import { driveOrder, FIXTURE_ORDER, seedOrder, statusReport } from "../support/orders";
+import { driveOrder, FIXTURE_ORDER, seedOrder, statusReport, inEnglishWords } from "../support/orders";
 import { startWarehouseSimulator } from "../warehouse-sim/server";
 import { KYIV_CITY_REF } from "../warehouse-sim/reference-data";
 
@@ -152,6 +155,41 @@ describe("order page", () => {
     expect(await textOf(details)).toContain('"id_order": "1003"');
   });
 
+  it("shows an order whose customer's details were removed: its numbers, stage and timeline, and why the rest is gone", async () => {
+    const context = appContext();
+    const { db } = context;
+    const order = await seedOrder(db, { shop: SHOP, number: 1004, state: "accepted", idOrderFF: "77004" });
+    await db.warehouseOrder.update({
+      where: { id: order.id },
+      data: { stage: "delivered", stageAt: new Date("2026-03-05T10:00:00Z") },
+    });
+    // The retention run, 91 days after the delivery.
+    await erasePersonalDataDue({ ...context, clock: () => new Date("2026-06-04T10:00:00Z") }, SHOP);
+    const { page } = pages.admin;
+    await pages.admin.open(`/app/orders/${order.id}`);
+    const body = await textOf(page.locator("body"));
+    expect(body).toContain("Customer details removed");
+    expect(body).toContain("were removed from the app on 4 Jun 2026, 13:00");
+    expect(body).toContain("What was sent to the warehouse was removed with the customer's details.");
+    expect(body).toContain("id_order_FF77004");
+    expect(body).toContain(
+      "The customer's details were removed: they are kept 90 days after an order is finished.",
+    );
+    expect(body).not.toMatch(/Коваленко|Хрещатик/);
+    expect(body).not.toContain("Nothing has been accepted by the warehouse yet.");
+    const kinds = await page
+      .locator("[data-event-kind]")
+      .evaluateAll((events) => events.map((event) => event.getAttribute("data-event-kind")));
+    expect(kinds).toEqual(["data_erased", "accepted", "ready", "received"]);
+
+    const admin = await pages.adminIn("uk");
+    await admin.open(`/app/orders/${order.id}`);
+    const ukrainian = await textOf(admin.page.locator("body"));
+    expect(ukrainian).toContain("Дані покупця видалено");
+    expect(ukrainian).toContain("Надіслане на склад видалено разом із даними покупця.");
+    expect(ukrainian).toContain("видалено: дані покупця зберігаються 90 днів після завершення замовлення");
+  });
+
   it("shows a shipped order's stage, its waybill linked to the carrier's tracking page, and the statuses", async () => {
     const { db } = appContext();
     const order = await driveOrder(
@@ -221,12 +259,37 @@ describe("order page", () => {
 
     const body = await textOf(page.locator("body"));
     expect(body).toContain("The warehouse cancelled this order");
-    expect(body).toContain(order.attentionMessage!);
-    expect(order.attentionMessage).toContain("Shopify");
+    expect(body).toContain(inEnglishWords(order.attentionMessage));
+    expect(inEnglishWords(order.attentionMessage)).toContain("Shopify");
     const shipment = await textOf(page.getByRole("region", { name: "At the warehouse" }));
     expect(shipment).toContain("Cancelled by the warehouse");
     expect(shipment).toContain("Not yet given");
     expect(shipment).toContain("Nothing was fulfilled in Shopify.");
+  });
+
+  it("a partial return says what came back and what did not, and leaves the order delivered", async () => {
+    const { db } = appContext();
+    const order = await driveOrder(
+      await seedOrder(db, { shop: SHOP, number: 1003, state: "accepted", idOrderFF: "77001" }),
+      statusReport("Доставлен", "delivered", "20450000000001"),
+    );
+    await recordReturns({ ...appContext(), shop: SHOP }, [
+      readReturnRecord({
+        id_return: "ВП-000777",
+        id_order: order.idOrder,
+        date: "05.03.2026",
+        TTN: "20450000000777",
+        products: [{ sku: "CUP-KARP-BLUE", count: 1, marriage: false }],
+      }),
+    ]);
+    const { page } = pages.admin;
+    await pages.admin.open(`/app/orders/${order.id}`);
+    const body = () => textOf(page.locator("body"));
+    await expect.poll(body).toContain("Part of this order came back to the warehouse");
+    expect(await body()).toContain(
+      "Part of this order came back to the warehouse: CUP-KARP-BLUE × 1. Not back: CUP-KARP-BLUE × 1, TEA-POL-100 × 1.",
+    );
+    expect(await textOf(page.getByRole("region", { name: "At the warehouse" }))).toContain("Delivered");
   });
 
   it("cancels at the warehouse only after the merchant confirms", async () => {

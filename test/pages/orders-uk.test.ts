@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
 import { driveOrder, seedOrder, statusReport } from "../support/orders";
+import { fulfillmentProblemOf } from "../../app/fulfillment/work.server";
 
 const pages = useAdminPages();
 
@@ -113,5 +114,59 @@ describe("orders pages in Ukrainian", () => {
     );
     expect(await textOf(page.locator('[data-event-kind="shipped"]'))).toContain("Відправлено");
     expect(await textOf(page.locator('[data-event-kind="received"]'))).toContain("Отримано");
+  });
+
+  it("a Shopify problem is said in Ukrainian, on its banner, its timeline and the list", async () => {
+    const { db } = appContext();
+    const order = await driveOrder(
+      await seedOrder(db, { shop: SHOP, number: 1005, state: "accepted", idOrderFF: "77005" }),
+      statusReport("Отгружен", "shipped", "20450000000005"),
+      { type: "shopify_told", told: { problem: fulfillmentProblemOf("on_hold") }, eventFor: () => null },
+    );
+    const admin = await pages.adminIn("uk");
+    const { page } = admin;
+    await admin.open(`/app/orders/${order.id}`);
+    const ukrainian = "Замовлення в Shopify призупинено на локації складу";
+    const english = "The order is on hold in Shopify";
+    expect(await textOf(page.locator('[data-event-kind="fulfillment_problem"]'))).toContain(ukrainian);
+    const body = await textOf(page.locator("body"));
+    expect(body).toContain(ukrainian);
+    expect(body).not.toContain(english);
+
+    await admin.open("/app/orders");
+    const row = await textOf(page.locator("tbody tr", { hasText: "#1005" }));
+    expect(row).toContain(ukrainian);
+    expect(row).not.toContain(english);
+  });
+
+  it("an order shipped in part lists in Ukrainian what stays unfulfilled in Shopify", async () => {
+    const { db } = appContext();
+    const order = await driveOrder(
+      await seedOrder(db, { shop: SHOP, number: 1004, state: "accepted", idOrderFF: "77002" }),
+      statusReport("Отгружен", "shipped", "20450000000001"),
+      {
+        type: "shopify_told",
+        eventFor: () => null,
+        told: {
+          fulfilled: { fulfillmentId: "gid://shopify/Fulfillment/9", found: false, notified: true },
+          ttn: "20450000000001",
+          unshipped: [
+            { sku: "CUP-KARP-BLUE", title: "Чашка «Карпати»", quantity: 1 },
+            { sku: null, title: "Листівка", quantity: 2 },
+          ],
+        },
+      },
+    );
+    const admin = await pages.adminIn("uk");
+    const { page } = admin;
+    await admin.open(`/app/orders/${order.id}`);
+
+    const shipment = await textOf(page.getByRole("region", { name: "На складі" }));
+    expect(shipment).toContain("Відправлено не все, що є в замовленні");
+    expect(shipment).toContain("Чашка «Карпати» (артикул CUP-KARP-BLUE) × 1");
+    expect(shipment).toContain("Листівка × 2");
+    expect(await textOf(page.locator('[data-event-kind="unshipped"]'))).toContain(
+      "Відправлено частковоСклад відправив менше, ніж є в замовленні в Shopify",
+    );
   });
 });

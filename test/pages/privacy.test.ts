@@ -78,6 +78,40 @@ describe("privacy requests", () => {
   });
 });
 
+describe("how long customer details are kept", () => {
+  it("says it, 90 days unless changed, saves another number of days, and never over another admin's save", async () => {
+    const { page } = pages.admin;
+    await pages.admin.open("/app/privacy");
+    const body = () => textOf(page.locator("body"));
+    expect(await body()).toContain("keeps its customer's name, phone and address for 90 days");
+    const field = page.getByLabel("Days to keep a finished order's customer details");
+    // Another admin saves 45 while this page still shows 90: this save must not overwrite theirs.
+    const { db } = appContext();
+    await db.shopSettings.upsert({
+      where: { shop: SHOP },
+      create: { shop: SHOP, personalDataDays: 45 },
+      update: { personalDataDays: 45 },
+    });
+    await field.fill("60");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect.poll(body).toContain("Someone else changed this setting meanwhile.");
+    expect((await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } })).personalDataDays).toBe(45);
+    await pages.admin.open("/app/privacy");
+    expect(await body()).toContain("keeps its customer's name, phone and address for 45 days");
+    await field.fill("30");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect.poll(body).toContain("Saved: customer details of finished orders are kept 30 days.");
+    expect((await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } })).personalDataDays).toBe(30);
+    expect(await db.shopSchedule.count({ where: { shop: SHOP, kind: "personal_data" } })).toBe(1);
+
+    const admin = await pages.adminIn("uk");
+    await admin.open("/app/privacy");
+    const ukrainian = await textOf(admin.page.locator("body"));
+    expect(ukrainian).toContain("зберігає ім'я, телефон і адресу покупця 30 днів");
+    expect(ukrainian).toContain("Скільки зберігаються дані покупців");
+  });
+});
+
 describe("the landing page", () => {
   const open = async (acceptLanguage: string) => {
     const { page } = pages.admin;

@@ -198,6 +198,53 @@ describe("the Returns page", () => {
     expect(await body()).toContain("No returns yet.");
   });
 
+  it("shows the pages the warehouse refused: the one still tried with its next try, the one given up", async () => {
+    const cursor = {
+      sweptTo: "20261120",
+      pass: null,
+      skipped: [
+        {
+          from: "20260921",
+          to: "20261120",
+          page: 2,
+          since: "2026-11-20T08:00:00.000Z",
+          tries: 2,
+          nextTryAt: "2026-11-20T10:00:00.000Z",
+          error: "HTTP 400: Неверный период",
+        },
+        {
+          from: "20261110",
+          to: "20261113",
+          page: 1,
+          since: "2026-11-13T08:00:00.000Z",
+          tries: 8,
+          nextTryAt: null,
+          error: "HTTP 400: Ошибка",
+        },
+      ],
+    };
+    await db().shopSchedule.create({
+      data: {
+        shop: SHOP,
+        kind: "returns",
+        nextRunAt: new Date("2026-11-20T10:00:00Z"),
+        cursor: JSON.stringify(cursor),
+      },
+    });
+    const { page } = pages.admin;
+    await pages.admin.open("/app/returns");
+    const body = () => textOf(page.locator("body"));
+    await expect
+      .poll(body, { timeout: 30_000 })
+      .toContain("The warehouse refused some pages of its returns register");
+    expect(await textOf(page.locator("[data-skipped-page='2']"))).toBe(
+      "Page 2 of the returns booked 21 Sept 2026 to 20 Nov 2026: refusals so far: 2; next try 20 Nov 2026, 12:00. The warehouse's answer: HTTP 400: Неверный период",
+    );
+    expect(await textOf(page.locator("[data-skipped-page='1']"))).toContain(
+      "Page 1 of the returns booked 10 Nov 2026 to 13 Nov 2026: refused 8 times, no longer tried.",
+    );
+  });
+
   it("restocking is turned on in the stock settings, and the page says it waits for a location", async () => {
     const { page } = pages.admin;
     await pages.admin.open("/app/stock");

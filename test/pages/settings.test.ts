@@ -4,6 +4,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { env } from "../../app/env.server";
+import { saveSettings } from "../../app/settings/settings.server";
 import { notifyTokenDigest } from "../../app/statuses/notify-token.server";
 import { startWarehouseSimulator } from "../warehouse-sim";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
@@ -89,6 +90,50 @@ describe("settings", () => {
     expect(await errorOf("Warehouse ApiKey")).toContain("may hold only letters, digits");
     expect(await errorOf("Payment gateway name contains (rule 1)")).toContain("must not be empty");
     expect(await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } })).toEqual(before);
+  });
+
+  it("tells the second of two admins that the settings changed meanwhile, keeps their entries, and saves after a reload", async () => {
+    const { page } = pages.admin;
+    const { db } = appContext();
+    await pages.admin.open("/app/settings");
+    await page.getByLabel("Environment").selectOption("staging");
+    // Another admin saves while this page is open.
+    const other = await saveSettings(appContext(), SHOP, {
+      environment: "production",
+      batchAddOrder: false,
+      mapping: {},
+      version: 0,
+    });
+    expect(other.ok).toBe(true);
+    await page.getByRole("button", { name: "Save", exact: true }).last().click();
+    const body = () => textOf(page.locator("body"));
+    await expect
+      .poll(body)
+      .toContain("These settings were changed meanwhile, by another admin or in another tab");
+    // The merchant's entry is still there; the other admin's save stands.
+    expect(await page.getByLabel("Environment").inputValue()).toBe("staging");
+    expect(await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } })).toMatchObject({
+      environment: "production",
+      batchAddOrder: false,
+    });
+
+    // Reloaded, the page shows the settings as saved now, and the change goes through.
+    await pages.admin.open("/app/settings");
+    expect(await page.getByLabel("Environment").inputValue()).toBe("production");
+    await page.getByLabel("Environment").selectOption("staging");
+    await page.getByRole("button", { name: "Save", exact: true }).last().click();
+    await expect.poll(body).toContain("Settings saved.");
+    expect(await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } })).toMatchObject({
+      environment: "staging",
+      batchAddOrder: false,
+    });
+    // And a second save from the same page stands on its own first: no clash with itself.
+    await page.getByLabel("Environment").selectOption("production");
+    await page.getByRole("button", { name: "Save", exact: true }).last().click();
+    await expect
+      .poll(async () => (await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } })).environment)
+      .toBe("production");
+    expect(await body()).not.toContain("changed meanwhile");
   });
 
   it("tells the merchant of a refused key, and a new key lifts the pause", async () => {

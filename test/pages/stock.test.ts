@@ -40,6 +40,7 @@ async function seedSync() {
         untracked: [],
         written: [{ sku: "VSH-S", from: 2, to: 7, inventoryItemId: "gid://shopify/InventoryItem/2" }],
         failures: [],
+        promised: [{ sku: "VSH-M", units: 2 }],
       }),
     },
   });
@@ -75,6 +76,8 @@ describe("the Stock page", () => {
     await expect.poll(body).toContain("Finished 14 Mar 2026, 10:15 in 12 s: 3 of 120 SKUs changed.");
     expect(await body()).toContain("At the warehouse, not in Shopify (1)");
     expect(await body()).toContain("VSH-S: 2 → 7");
+    expect(await body()).toContain("Kept off sale for orders the warehouse does not have yet (1)");
+    expect(await body()).toContain("VSH-M: 2 promised");
     expect(await body()).toContain("This variant has no SKU");
     expect(await page.getByRole("link", { name: "Fix in Shopify" }).getAttribute("href")).toBe(
       "shopify://admin/products/7101/variants/8101",

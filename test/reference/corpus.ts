@@ -7,6 +7,8 @@
 // In structured data (note, note attributes) "{branchRef}" and "{cityRef}" stand for the expected branch's
 // and its city's Refs, "{unknownRef}" for a well-formed Ref the data does not have.
 
+import { BUYERS_WRITE } from "./corpus-buyers";
+
 export interface ExpectedBranch {
   /** The city's Ukrainian name as the carrier writes it. */
   city: string;
@@ -21,6 +23,7 @@ export interface CorpusAddress {
   address1?: string;
   address2?: string;
   company?: string;
+  zip?: string;
 }
 
 export interface CorpusCase {
@@ -30,6 +33,8 @@ export interface CorpusCase {
   note?: string;
   noteAttributes?: { name: string; value: string }[];
   expect: ExpectedBranch | "unsure";
+  /** For an "unsure" case whose writing still points somewhere: branches the three candidates must offer. */
+  offer?: ExpectedBranch[];
 }
 
 export const UNKNOWN_REF = "0badc0de-0000-1000-8000-000000000000";
@@ -1586,4 +1591,4 @@ const GENERATED: CorpusCase[] = [
   },
 ];
 
-export const CORPUS: readonly CorpusCase[] = [...HAND_WRITTEN, ...GENERATED];
+export const CORPUS: readonly CorpusCase[] = [...HAND_WRITTEN, ...GENERATED, ...BUYERS_WRITE];

@@ -129,6 +129,97 @@ describe("matchBranch", () => {
     expect(sure.confidence).toBeGreaterThanOrEqual(DEFAULT_BRANCH_MATCH_THRESHOLD);
   });
 
+  // Issue 23: a village named like a big city, its oblast given, got the big city's branch at 0.85.
+  it("chooses nothing when the oblast, district or postcode contradicts the city, and offers its branch", () => {
+    const poltava = cityNamed("Полтава", "Полтавська");
+    const addresses = [
+      { city: "Полтава", province: "Донецька область", address1: "НП 3" },
+      { city: "Полтава (Донецька обл.)", address1: "НП 3" },
+      { city: "Полтава", address1: "Броварський р-н, НП 3" },
+      { city: "Полтава", zip: "84100", address1: "НП 3" },
+    ];
+    for (const shipping_address of addresses) {
+      const match = matchBranch(order({ shipping_address }), search);
+      // Below the lowest threshold a shop may set (0.5), so no setting makes it a choice.
+      expect(match.confidence, JSON.stringify(shipping_address)).toBeLessThan(0.5);
+      expect(match.candidates[0]?.ref).toBe(branchOf(poltava, "3").ref);
+    }
+    const agreeing = matchBranch(
+      order({
+        shipping_address: { city: "Полтава", province: "Poltavska oblast", zip: "36000", address1: "НП 3" },
+      }),
+      search,
+    );
+    expect(agreeing).toMatchObject({ ref: branchOf(poltava, "3").ref, confidence: 1 });
+  });
+
+  // Issue 23: "5 або 12" got branch 5 at full confidence.
+  it("chooses nothing for two branch numbers, or a number the settlement lacks, and offers what it found", () => {
+    const kyiv = cityNamed("Київ");
+    for (const fields of [
+      { shipping_address: { city: "Київ", address1: "НП 5 або 12" } },
+      { shipping_address: { city: "Київ", address1: "відділення 5, якщо закрите то 12" } },
+      { shipping_address: { city: "Київ", address1: "НП 5", address2: "НП 12" } },
+      { shipping_address: { city: "Київ", address1: "НП 5" }, note: "або 12" },
+    ]) {
+      const match = matchBranch(order(fields), search);
+      expect(match.confidence, JSON.stringify(fields)).toBeLessThan(0.5);
+      expect(match.candidates.map((entry) => entry.ref).sort()).toEqual(
+        [branchOf(kyiv, "5").ref, branchOf(kyiv, "12").ref].sort(),
+      );
+    }
+    // Вишгород has ten points; a street of one of them beside a number it lacks does not make it a choice.
+    const missing = matchBranch(
+      order({ shipping_address: { city: "Вишгород", address1: "НП 12, вул. Липова 57" } }),
+      search,
+    );
+    expect(missing.confidence).toBeLessThan(0.5);
+  });
+
+  it("reads what buyers type: Latin, typos, glued words, look-alike letters, freight, shops", () => {
+    const vyshhorod = cityNamed("Вишгород");
+    const cases: [Record<string, string>, CarrierBranch][] = [
+      [{ city: "Kiev", address1: "NP office 15" }, branchOf(cityNamed("Київ"), "15")],
+      [{ city: "Kharkiv", address1: "NovaPoshta 3" }, branchOf(cityNamed("Харків"), "3")],
+      [{ city: "Харків", address1: "пштомат 250" }, branchOf(cityNamed("Харків"), "250")],
+      [{ city: "Харкв", address1: "НП 12" }, branchOf(cityNamed("Харків"), "12")],
+      [{ city: "Одеса", address1: "отдлеление 31" }, branchOf(cityNamed("Одеса"), "31")],
+      [{ city: "Київ", address1: "новапошта1" }, branchOf(cityNamed("Київ"), "1")],
+      [{ city: "Київ", address1: "HП 41" }, branchOf(cityNamed("Київ"), "41")],
+      [{ city: "Вишгород", address1: "вантажне до 1100 кг" }, branchOf(vyshhorod, "2")],
+      [{ city: "Вишгород", address1: "поштомат в Сільпо" }, branchOf(vyshhorod, "5")],
+      [
+        { city: "Березівка (Херсонська обл.)", address1: "НП 2" },
+        branchOf(cityNamed("Березівка", "Херсонська"), "2"),
+      ],
+      [
+        { city: "Юріївка", address1: "Фастівський р-н, НП 2" },
+        branchOf(cityNamed("Юріївка", "Київська"), "2"),
+      ],
+      [{ city: "Оедса", address1: "відділення 32" }, branchOf(cityNamed("Одеса"), "32")],
+    ];
+    for (const [shipping_address, branch] of cases) {
+      const match = matchBranch(order({ shipping_address }), search);
+      expect(match.ref, JSON.stringify(shipping_address)).toBe(branch.ref);
+      expect(match.confidence).toBeGreaterThanOrEqual(DEFAULT_BRANCH_MATCH_THRESHOLD);
+    }
+    // Two lockers in an АТБ: both offered, neither chosen.
+    const two = matchBranch(
+      order({ shipping_address: { city: "Вишгород", address1: "поштомат в АТБ" } }),
+      search,
+    );
+    expect(two.confidence).toBeLessThan(0.5);
+    expect(two.candidates.map((entry) => entry.ref).sort()).toEqual(
+      [branchOf(vyshhorod, "6").ref, branchOf(vyshhorod, "9").ref].sort(),
+    );
+    // Another carrier's branch 12 is not Nova Poshta's.
+    const other = matchBranch(
+      order({ shipping_address: { city: "Київ", address1: "Укрпошта відділення 12" } }),
+      search,
+    );
+    expect(other.confidence).toBeLessThan(0.5);
+  });
+
   it("answers nothing, without throwing, for odd orders", () => {
     const odd = [
       order({}),
@@ -215,6 +306,17 @@ describe("matchCity", () => {
     const match = matchCity(order({ shipping_address: { city: "Березівка" } }), search);
     expect(match.confidence).toBeLessThan(DEFAULT_BRANCH_MATCH_THRESHOLD);
     expect(match.candidates.length).toBe(3);
+  });
+
+  it("is unsure of a city its postcode or oblast contradicts", () => {
+    for (const shipping_address of [
+      { city: "Львів", zip: "01001" },
+      { city: "Львів", province: "Одеська обл." },
+    ]) {
+      const match = matchCity(order({ shipping_address }), search);
+      expect(match.confidence, JSON.stringify(shipping_address)).toBeLessThan(0.5);
+      expect(match.candidates[0]?.ref).toBe(cityNamed("Львів").ref);
+    }
   });
 
   it("answers nothing for an order without a city", () => {

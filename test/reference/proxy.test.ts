@@ -1,11 +1,20 @@
 // The branch picker's app proxy routes over loopback HTTP, with queries signed as Shopify's proxy signs them:
 // a missing, wrong or stale signature gets no data; bad input a 400 that says which parameter; answers small,
-// cacheable (ETag, 304) and per shop; a visitor who asks too fast gets 429 with Retry-After.
+// cacheable (ETag, 304) and per shop; a visitor who asks too fast gets 429 with Retry-After, whatever
+// X-Forwarded-For they write; while the search is being built, 202 "not ready, try again", one build for all.
+// Visitors are told apart by the address they connect from: each uses its own loopback address (127.0.0.N).
 import { API_SECRET_KEY } from "@shopify/shopify-api/test-helpers";
+import { get } from "node:http";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { appContext } from "../../app/context.server";
+import { clientAddress } from "../../app/reference/proxy.server";
 import { fromWarehouseRecords } from "../../app/reference/records";
-import { saveReferenceSet } from "../../app/reference/store.server";
+import {
+  forgetReferenceSearches,
+  referenceSearchForKey,
+  referenceSearchStats,
+  saveReferenceSet,
+} from "../../app/reference/store.server";
 import { signedProxyQuery, startProxyRouteServer, type ProxyRouteServer } from "../support/app-proxy";
 import { defaultReferenceData, KYIV_CITY_REF } from "../warehouse-sim/reference-data";
 
@@ -35,6 +44,9 @@ beforeEach(async () => {
   await saveReferenceSet(db, "digest-kyiv-goods", { cities: data.cities, branches: data.branches }, now);
   const lonely = { ref: "0b1c2d3e-0000-4000-8000-000000000001", name: "Тестове", area: "Львівська" };
   await saveReferenceSet(db, "digest-lviv-goods", { cities: [lonely], branches: [] }, now);
+  // Built before the test asks (once for the file: each test's sets are the same version 1 of the same data).
+  await referenceSearchForKey(db, "digest-kyiv-goods");
+  await referenceSearchForKey(db, "digest-lviv-goods");
 });
 
 afterEach(() => {
@@ -42,19 +54,39 @@ afterEach(() => {
 });
 
 let visitor = 0;
-/** A storefront request through the proxy; each call a new visitor unless `ip` says who. */
+/**
+ * A storefront request through the proxy; each call a new visitor unless `ip` says who. A visitor is the
+ * loopback address its connection comes from (Linux answers the whole of 127.0.0.0/8), as node:http's
+ * `localAddress` binds it.
+ */
 function ask(
   path: string,
   params: Record<string, string>,
   options: { shop?: string; ip?: string; customerId?: string; headers?: Record<string, string> } = {},
-) {
+): Promise<Response> {
   const query = signedProxyQuery(
     new URLSearchParams(params),
     { shop: options.shop ?? SHOP, customerId: options.customerId ?? "" },
     API_SECRET_KEY,
   );
-  return fetch(`${server.url}/proxy/${path}?${query}`, {
-    headers: { "X-Forwarded-For": options.ip ?? `203.0.113.${++visitor % 250}`, ...options.headers },
+  visitor++;
+  const from = options.ip ?? `127.0.${1 + (Math.trunc(visitor / 250) % 250)}.${2 + (visitor % 250)}`;
+  const url = new URL(`${server.url}/proxy/${path}?${query}`);
+  return new Promise((resolve, reject) => {
+    const sent = get(url, { localAddress: from, headers: options.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("error", reject);
+      res.on("end", () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (typeof value === "string") headers.set(name, value);
+        }
+        const status = res.statusCode ?? 0;
+        resolve(new Response(status === 304 ? null : Buffer.concat(chunks), { status, headers }));
+      });
+    });
+    sent.on("error", reject);
   });
 }
 
@@ -216,7 +248,7 @@ describe("the rate limit", () => {
   it("lets a visitor search in bursts, then answers 429 with Retry-After until tokens come back", async () => {
     // Only Date is faked: the buckets and the signature's timestamp read it, nothing else waits on it.
     vi.useFakeTimers({ toFake: ["Date"], now: new Date() });
-    const ip = "198.51.100.7";
+    const ip = "127.0.100.7";
     let allowed = 0;
     for (let request = 0; request < 45; request++) {
       const response = await ask("cities", { q: `К${request}` }, { ip });
@@ -230,12 +262,90 @@ describe("the rate limit", () => {
     }
     expect(allowed).toBe(40);
     // Another visitor of the same shop, and a logged-in customer behind the same address, are not held up.
-    expect((await ask("cities", { q: "Київ" }, { ip: "198.51.100.8" })).status).toBe(200);
+    expect((await ask("cities", { q: "Київ" }, { ip: "127.0.100.8" })).status).toBe(200);
     expect((await ask("cities", { q: "Київ" }, { ip, customerId: "7301" })).status).toBe(200);
     // Two tokens a second come back.
     vi.setSystemTime(Date.now() + 1_000);
     expect((await ask("cities", { q: "Київ" }, { ip })).status).toBe(200);
     expect((await ask("cities", { q: "Київ" }, { ip })).status).toBe(200);
     expect((await ask("cities", { q: "Київ" }, { ip })).status).toBe(429);
+  });
+
+  it("keys on the address the request came from: a forged X-Forwarded-For buys no more searches", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date() });
+    const ip = "127.0.100.9";
+    const statuses: number[] = [];
+    for (let request = 0; request < 45; request++) {
+      // A new "visitor" in the header each time, as a client trying to dodge the limit would write it.
+      const forged = { "X-Forwarded-For": `198.51.100.${request}, 203.0.113.${request}` };
+      statuses.push((await ask("cities", { q: `Л${request}` }, { ip, headers: forged })).status);
+    }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(40);
+    expect(statuses.slice(40)).toEqual([429, 429, 429, 429, 429]);
+  });
+
+  it("reads only what trusted proxies appended to X-Forwarded-For, never what the client wrote", () => {
+    expect(clientAddress("10.0.0.5", null, 0)).toBe("10.0.0.5");
+    expect(clientAddress("10.0.0.5", "198.51.100.1, 203.0.113.9", 0)).toBe("10.0.0.5");
+    // Behind one proxy of ours: the address it appended, whatever the client put before it.
+    expect(clientAddress("10.0.0.5", "198.51.100.1, 203.0.113.9", 1)).toBe("203.0.113.9");
+    expect(clientAddress("10.0.0.5", " forged , 203.0.113.9 ", 1)).toBe("203.0.113.9");
+    // More hops configured than entries: the farthest there is, never past the list.
+    expect(clientAddress("10.0.0.5", "203.0.113.9", 3)).toBe("203.0.113.9");
+    expect(clientAddress(undefined, "203.0.113.9", 1)).toBeUndefined();
+  });
+});
+
+describe("while the search is being built", () => {
+  it("answers 202 'not ready, try again' at once, builds once for a burst, then answers", async () => {
+    forgetReferenceSearches();
+    const builds = referenceSearchStats().builds;
+    const first = await ask("cities", { q: "Київ", locale: "uk" });
+    expect(first.status).toBe(202);
+    expect(first.headers.get("retry-after")).toBe("2");
+    expect(first.headers.get("cache-control")).toBe("no-store");
+    const body = (await first.json()) as Record<string, unknown>;
+    expect(body).toEqual({
+      ready: false,
+      retryAfterSeconds: 2,
+      cities: [],
+      message: "Список міст і відділень готується: він буде готовий за кілька секунд.",
+    });
+    // A burst from many visitors of two shops on the key, cities and branches: none builds the search.
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        i % 2
+          ? ask("cities", { q: "Льв" })
+          : ask("branches", { city: KYIV_CITY_REF, kind: "branch", q: String(i) }),
+      ),
+    );
+    for (const response of burst) {
+      expect([200, 202]).toContain(response.status);
+      const answer = (await response.json()) as { ready: boolean; retryAfterSeconds?: number };
+      expect(answer.ready).toBe(response.status === 200);
+      if (response.status === 202) expect(answer.retryAfterSeconds).toBe(2);
+    }
+    await vi.waitFor(
+      async () => expect((await ask("cities", { q: "Київ", locale: "uk" })).status).toBe(200),
+      { timeout: 30_000, interval: 100 },
+    );
+    const branch = (await (await ask("branches", { city: KYIV_CITY_REF, q: "3" })).json()) as {
+      branches: { number: string }[];
+    };
+    expect(branch.branches[0]?.number).toBe("3");
+    expect(referenceSearchStats().builds - builds).toBe(1);
+  });
+
+  it("says so in the branches' shape too, in English by default", async () => {
+    forgetReferenceSearches();
+    const response = await ask("branches", { city: KYIV_CITY_REF });
+    expect(response.status).toBe(202);
+    expect(await response.json()).toMatchObject({
+      ready: false,
+      retryAfterSeconds: 2,
+      branches: [],
+      message: expect.stringContaining("being prepared") as string,
+    });
+    await referenceSearchForKey(appContext().db, "digest-kyiv-goods");
   });
 });

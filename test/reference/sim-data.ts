@@ -9,7 +9,7 @@ export interface SimulatorReference {
   branches: CarrierBranch[];
 }
 
-/** The default directory (792 cities, 22,302 branches), or the one built for `seed`. */
+/** The default directory (795 cities, 22,314 branches), or the one built for `seed`. */
 export function simulatorReferenceData(seed?: number): SimulatorReference {
   const data = seed === undefined ? defaultReferenceData() : buildReferenceData({ seed });
   const { cities, branches, skipped } = fromWarehouseRecords(data.cities, data.branches);

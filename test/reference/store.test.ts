@@ -1,8 +1,11 @@
 // The reference set as the database keeps it, on the real test database: saved whole, replaced without
 // leftovers, described cities kept, one set per key whatever the number of shops on it, and the in-memory
-// search rebuilt only when the set's version moves.
-import { beforeEach, describe, expect, it, vi } from "vitest";
+// search rebuilt only when the set's version moves: by one builder, never in the caller's turn, and kept for
+// every active key within the memory budget.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { Writable } from "node:stream";
 import { appContext } from "../../app/context.server";
+import { createLogger } from "../../app/logger.server";
 import { fromWarehouseRecords } from "../../app/reference/records";
 import * as search from "../../app/reference/search";
 import {
@@ -13,8 +16,11 @@ import {
   recordReferenceProblem,
   referenceSearchFor,
   referenceSearchForKey,
+  referenceSearchStateForKey,
+  referenceSearchStats,
   referenceSetStatus,
   saveReferenceSet,
+  setReferenceSearchBudget,
   streetsFor,
 } from "../../app/reference/store.server";
 import type { CarrierBranch, CarrierCity } from "../../app/reference/types";
@@ -50,6 +56,19 @@ const branch = (
   ...fields,
 });
 
+/** A logger whose lines the test reads. */
+function recordingLog() {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split("\n").filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { log: createLogger({ level: "info", destination }), lines };
+}
+
 async function withKey(shop: string, keyDigest: string | null) {
   await appContext().db.shopSettings.create({ data: { shop, apiKeyDigest: keyDigest } });
 }
@@ -58,6 +77,7 @@ beforeEach(() => {
   forgetReferenceSearches();
   vi.mocked(search.buildReferenceSearch).mockClear();
 });
+afterEach(() => setReferenceSearchBudget(undefined));
 
 describe("saveReferenceSet", () => {
   it("stores the simulator's whole list, and a smaller set replaces it with no rows left over", async () => {
@@ -211,18 +231,104 @@ describe("the in-memory search", () => {
     expect(await db.referenceSet.count()).toBe(1);
   });
 
-  it("keeps a few sets, building again one it let go", async () => {
+  it("keeps every active key's set: eight keys asked in turn, again and again, are built once each", async () => {
     const { db } = appContext();
-    const keys = ["k1", "k2", "k3", "k4"];
-    for (const key of keys)
-      await saveReferenceSet(db, key, { cities: [city("c", "Київ")], branches: [] }, at(0));
-    for (const key of keys) await referenceSearchForKey(db, key);
-    expect(builds()).toBe(4);
-    await referenceSearchForKey(db, "k4");
+    const keys = Array.from({ length: 8 }, (_, i) => `key-${i}`);
+    for (const key of keys) {
+      const cities = [city(`c-${key}`, "Київ")];
+      const branches = Array.from({ length: 50 }, (_, n) => branch(`b-${key}-${n}`, `c-${key}`, String(n)));
+      await saveReferenceSet(db, key, { cities, branches }, at(0));
+    }
+    for (let round = 0; round < 3; round++) {
+      for (const key of keys) expect((await referenceSearchForKey(db, key))?.branchCount).toBe(50);
+    }
+    expect(builds()).toBe(8);
+    expect(referenceSearchStats()).toMatchObject({ sets: 8, evictions: 0, budgetMb: 512 });
+  });
+
+  it("lets the least recently used set go above the memory budget, and builds it again when asked", async () => {
+    const { db } = appContext();
+    const keys = ["k1", "k2", "k3"];
+    for (const key of keys) {
+      const branches = Array.from({ length: 10 }, (_, n) => branch(`b-${key}-${n}`, "c", String(n)));
+      await saveReferenceSet(db, key, { cities: [city("c", "Київ")], branches }, at(0));
+    }
+    // Each set is estimated at 600 + 10 × 1,000 bytes: room for two.
+    setReferenceSearchBudget(2 * 10_600);
+    const evictions = referenceSearchStats().evictions;
+    const { log, lines } = recordingLog();
+    for (const key of keys) await referenceSearchForKey(db, key, { log });
+    expect(builds()).toBe(3);
+    expect(referenceSearchStats()).toMatchObject({ sets: 2, evictions: evictions + 1 });
+    // The operator hears of it, with the budget to raise.
+    await vi.waitFor(() => expect(lines.map((line) => line.event)).toEqual(["reference.search_evicted"]));
+    expect(lines[0]).toMatchObject({ keyDigest: "k1", budgetMb: 0, level: "warn" });
     await referenceSearchForKey(db, "k2");
-    expect(builds()).toBe(4);
+    await referenceSearchForKey(db, "k3");
+    expect(builds()).toBe(3);
     await referenceSearchForKey(db, "k1");
+    expect(builds()).toBe(4);
+    // k2 was the least recently used when k1 came back.
+    expect(referenceSearchStats().sets).toBe(2);
+    await referenceSearchForKey(db, "k3");
+    expect(builds()).toBe(4);
+    await referenceSearchForKey(db, "k2");
     expect(builds()).toBe(5);
+  });
+
+  it("never builds in the caller's turn: a cold key is 'building' to every caller of a burst, built once", async () => {
+    const { db } = appContext();
+    await saveReferenceSet(
+      db,
+      KEY,
+      { cities: [city("c-1", "Київ")], branches: [branch("b-1", "c-1", "1")] },
+      at(0),
+    );
+    const burst = await Promise.all(Array.from({ length: 20 }, () => referenceSearchStateForKey(db, KEY)));
+    expect(burst.every((found) => found.state === "building")).toBe(true);
+    expect(builds()).toBe(0);
+    // The waiting callers (order intake, the admin) share the same build.
+    const [waited] = await Promise.all([referenceSearchForKey(db, KEY), referenceSearchForKey(db, KEY)]);
+    expect(builds()).toBe(1);
+    expect(await referenceSearchStateForKey(db, KEY)).toEqual({ state: "ready", search: waited });
+    expect(await referenceSearchStateForKey(db, OTHER_KEY)).toEqual({ state: "none" });
+  });
+
+  it("tells a failed build, and builds again for the next caller", async () => {
+    const { db } = appContext();
+    await saveReferenceSet(db, KEY, { cities: [city("c-1", "Київ")], branches: [] }, at(0));
+    vi.mocked(search.buildReferenceSearch).mockImplementationOnce(() => {
+      throw new Error("out of memory, say");
+    });
+    const { log, lines } = recordingLog();
+    await expect(referenceSearchForKey(db, KEY, { log })).rejects.toThrow("out of memory, say");
+    await vi.waitFor(() => expect(lines.map((line) => line.event)).toEqual(["reference.build_failed"]));
+    expect(referenceSearchStats().building).toBe(0);
+    expect(await referenceSearchStateForKey(db, KEY, log)).toEqual({ state: "building" });
+    expect(await referenceSearchForKey(db, KEY)).not.toBeNull();
+    expect(builds()).toBe(2);
+  });
+
+  it("builds one set at a time, in the order asked", async () => {
+    const { db } = appContext();
+    const keys = ["q1", "q2", "q3"];
+    for (const key of keys)
+      await saveReferenceSet(db, key, { cities: [city(`c-${key}`, "Київ")], branches: [] }, at(0));
+    // Each build notes how many were under way with it (loading included): one, itself, if they queue.
+    const underWay: number[] = [];
+    const real = await vi.importActual<typeof search>("../../app/reference/search");
+    vi.mocked(search.buildReferenceSearch).mockImplementation((cities, branches) => {
+      underWay.push(referenceSearchStats().running);
+      return real.buildReferenceSearch(cities, branches);
+    });
+    const states = await Promise.all(keys.map((key) => referenceSearchStateForKey(db, key)));
+    expect(states.map((found) => found.state)).toEqual(["building", "building", "building"]);
+    expect(referenceSearchStats().building).toBe(3);
+    const searches = await Promise.all(keys.map((key) => referenceSearchForKey(db, key)));
+    expect(searches.every(Boolean)).toBe(true);
+    expect(referenceSearchStats()).toMatchObject({ building: 0, running: 0, sets: 3 });
+    expect(underWay).toEqual([1, 1, 1]);
+    vi.mocked(search.buildReferenceSearch).mockImplementation(real.buildReferenceSearch);
   });
 });
 

@@ -7,7 +7,17 @@ import { appContext } from "../../app/context.server";
 import { readTexts } from "../../app/i18n/texts";
 import { message } from "../../app/i18n/message";
 import { RETURNS_KIND, requestReturnsSweep } from "../../app/returns/kinds";
-import { addDays, FIRST_SWEEP_DAYS, OVERLAP_DAYS, readCursor } from "../../app/returns/work.server";
+import {
+  addDays,
+  FIRST_SWEEP_DAYS,
+  OVERLAP_DAYS,
+  readCursor,
+  SAME_PAGE_FAILURES,
+  SKIPPED_PAGE_FIRST_RETRY_MS,
+  SKIPPED_PAGE_TRIES,
+  type ReturnsCursor,
+} from "../../app/returns/work.server";
+import { returnsOverview } from "../../app/returns/queries.server";
 import { toCompactDate } from "../../app/warehouse/dates";
 import { OPERATIONS } from "../../app/warehouse/wire";
 import { createWarehouseClient } from "../../app/warehouse/client.server";
@@ -96,7 +106,7 @@ describe("the returns sweep", { timeout: 120_000 }, () => {
     await sweepNow();
     const row = await swept(started);
     const today = toCompactDate(new Date());
-    expect(readCursor(row.cursor)).toEqual({ sweptTo: today, pass: null });
+    expect(readCursor(row.cursor)).toEqual({ sweptTo: today, pass: null, skipped: [] });
     expect(row.lastError).toBeNull();
     expect(row.nextRunAt.getTime()).toBeGreaterThan(Date.now() + 25 * 60_000);
 
@@ -189,6 +199,114 @@ describe("the returns sweep", { timeout: 120_000 }, () => {
     expect(row.lastError).toBeNull();
     expect(await db().warehouseReturn.count()).toBe(3);
     expect(requests.of(OPERATIONS.listReturnOrder).map((each) => each.body.page)).toEqual([1, 1]);
+  });
+
+  it("moves past a page the warehouse keeps refusing, tries it again with a growing wait, and reads it once it can", async () => {
+    const requests = recorder();
+    flow = await startOrderFlow({ worker: { fetch: requests.fetch } });
+    bookReturns(flow, 230);
+    // The warehouse refuses the register's second page, whatever it is asked, and serves the others.
+    flow.sim.faults.failNext({
+      count: 10_000,
+      status: 400,
+      operations: [OPERATIONS.listReturnOrder],
+      when: { page: 2 },
+    });
+    const started = new Date();
+    await sweepNow();
+    const first = await swept(started);
+    const pages = () => requests.of(OPERATIONS.listReturnOrder).map((each) => each.body.page);
+    expect(pages()).toEqual([1, 2, 3]);
+    // Pages 1 and 3 kept; page 2 recorded, to be tried again half an hour on.
+    expect(await db().warehouseReturn.count()).toBe(130);
+    const today = toCompactDate(new Date());
+    const cursor = readCursor(first.cursor);
+    expect(cursor.sweptTo).toBe(today);
+    expect(cursor.skipped).toEqual([
+      expect.objectContaining({ from: addDays(today, -FIRST_SWEEP_DAYS), to: today, page: 2, tries: 1 }),
+    ]);
+    const nextTry = Date.parse(cursor.skipped[0]!.nextTryAt!);
+    expect(nextTry).toBeGreaterThan(started.getTime() + SKIPPED_PAGE_FIRST_RETRY_MS - 60_000);
+    // The schedule wakes for the try, before the next sweep.
+    expect(first.nextRunAt.getTime()).toBe(nextTry);
+    // Shown on the Returns page's data.
+    expect((await returnsOverview(db(), SHOP)).skippedPages).toEqual([
+      expect.objectContaining({ page: 2, tries: 1, givenUp: false }),
+    ]);
+
+    // Newer returns are never held up: the next sweep reads past the refused page again.
+    bookReturns(flow, 10, 1000);
+    const again = new Date();
+    await sweepNow();
+    await swept(again);
+    expect(pages().slice(3)).toEqual([1, 2, 3]);
+    expect(await db().warehouseReturn.count()).toBe(140);
+
+    // The try, due: refused again, it waits twice as long.
+    const due = async (change: (entry: ReturnsCursor["skipped"][number]) => object) => {
+      const row = await schedule();
+      const stored = readCursor(row!.cursor);
+      const skipped = stored.skipped.map((entry) => ({ ...entry, ...change(entry) }));
+      await db().shopSchedule.update({
+        where: { shop_kind: { shop: SHOP, kind: RETURNS_KIND } },
+        data: { cursor: JSON.stringify({ ...stored, skipped }), nextRunAt: new Date() },
+      });
+      wakeWorker(SHOP);
+    };
+    const past = new Date(Date.now() - 1_000).toISOString();
+    const oldest = addDays(today, -FIRST_SWEEP_DAYS);
+    await due((entry) => (entry.from === oldest ? { nextTryAt: past } : {}));
+    const refusedAgain = await eventually(async () => {
+      const entry = readCursor((await schedule())!.cursor).skipped.find((each) => each.from === oldest);
+      return entry?.tries === 2 && entry;
+    }, "the skipped page to be tried again");
+    expect(Date.parse(refusedAgain.nextTryAt!)).toBeGreaterThan(
+      Date.now() + 2 * SKIPPED_PAGE_FIRST_RETRY_MS - 120_000,
+    );
+
+    // At its last try, refused: given up, shown, no longer tried.
+    await due((entry) => (entry.from === oldest ? { tries: SKIPPED_PAGE_TRIES - 1, nextTryAt: past } : {}));
+    await eventually(async () => {
+      const entry = readCursor((await schedule())!.cursor).skipped.find((each) => each.from === oldest);
+      return entry?.nextTryAt === null;
+    }, "the skipped page to be given up");
+    expect((await returnsOverview(db(), SHOP)).skippedPages).toContainEqual(
+      expect.objectContaining({ from: oldest, page: 2, tries: SKIPPED_PAGE_TRIES, givenUp: true }),
+    );
+
+    // The warehouse serves the page again: the next try reads it and it leaves the list.
+    flow.sim.faults.clear();
+    await due((entry) => (entry.from !== oldest ? { nextTryAt: past } : {}));
+    await eventually(
+      async () => readCursor((await schedule())!.cursor).skipped.length === 1,
+      "the page to be read",
+    );
+    expect(await db().warehouseReturn.count()).toBe(240);
+  });
+
+  it("moves past a page that fails the same way three times in a row, as a refused one", async () => {
+    const requests = recorder();
+    flow = await startOrderFlow({ worker: { fetch: requests.fetch } });
+    bookReturns(flow, 130);
+    flow.sim.faults.failNext({
+      count: SAME_PAGE_FAILURES,
+      status: 503,
+      operations: [OPERATIONS.listReturnOrder],
+      when: { page: 1 },
+    });
+    for (let failure = 1; failure < SAME_PAGE_FAILURES; failure++) {
+      await sweepNow();
+      await eventually(
+        async () => readCursor((await schedule())!.cursor).pass?.failures === failure,
+        `failure ${failure} to be counted`,
+      );
+    }
+    const started = new Date();
+    await sweepNow();
+    const row = await swept(started);
+    expect(requests.of(OPERATIONS.listReturnOrder).map((each) => each.body.page)).toEqual([1, 1, 1, 2]);
+    expect(readCursor(row.cursor).skipped).toEqual([expect.objectContaining({ page: 1, tries: 1 })]);
+    expect(await db().warehouseReturn.count()).toBe(30);
   });
 
   it("lets due status look-ups go first, but not for ever", async () => {

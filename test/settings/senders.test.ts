@@ -51,6 +51,7 @@ describe("the Sender card", () => {
     expect(await senderCard(deps(), SHOP)).toEqual({
       state: "listed",
       saved: SOLE_TRADER,
+      version: 0,
       savedListed: true,
       senders: [
         { id: FIRM, name: 'ТОВ "Київські товари"' },
@@ -64,16 +65,17 @@ describe("the Sender card", () => {
   });
 
   it("says why there is no list: no key, a paused key, a warehouse failing (the saved id kept)", async () => {
-    expect(await senderCard(deps(), SHOP)).toEqual({ state: "noKey", saved: null });
+    expect(await senderCard(deps(), SHOP)).toEqual({ state: "noKey", saved: null, version: 0 });
     await saveKey({ deliverySenderId: FIRM });
     sim.faults.failNext({ count: 3, status: 503, operations: [OPERATIONS.senderDetails] });
     expect(await senderCard(deps(), SHOP)).toEqual({
       state: "failed",
       saved: FIRM,
+      version: 0,
       problem: { key: "onboarding:connection.problem.serverError", values: { status: 503 } },
     });
     await appContext().db.shopSettings.update({ where: { shop: SHOP }, data: { pausedAt: new Date() } });
-    expect(await senderCard(deps(), SHOP)).toEqual({ state: "paused", saved: FIRM });
+    expect(await senderCard(deps(), SHOP)).toEqual({ state: "paused", saved: FIRM, version: 0 });
   });
 });
 
@@ -83,6 +85,7 @@ describe("choosing a sender", () => {
     expect(await chooseSender(deps(), SHOP, { senderId: SOLE_TRADER })).toEqual({
       ok: true,
       done: { key: "onboarding:sender.saved", values: { name: "ФОП Іваненко І. І." } },
+      version: 1,
     });
     // The rest of the order settings as they were.
     expect(await savedMapping()).toMatchObject({ deliverySenderId: SOLE_TRADER, idOrderPrefix: "UA-" });

@@ -321,6 +321,9 @@ describe("a saved mapping that no longer validates", () => {
         ),
         fix: expect.stringContaining("Open Settings"),
         action: "settings",
+        // What the merchant reads, in their language: the problem as zod put it, inside a sentence of ours.
+        text: message("holds:settingsInvalid", { problem: expect.stringContaining("idOrderPrefix") }),
+        fixText: message("holds:fix.settingsInvalid"),
       },
     ]);
     expect(lines).toContainEqual(

@@ -16,8 +16,14 @@ const locationSchema = z.strictObject({ shop: z.string().min(1), name: z.string(
 const ordersSchema = z.strictObject({
   shop: z.string().min(1),
   count: z.number().int().positive().max(MAX_ORDERS_A_CALL),
+  /** A custom item by its title, or a product's variant by its SKU (add the product first). */
   lineItems: z
-    .array(z.strictObject({ title: z.string().min(1), quantity: z.number().int().positive() }))
+    .array(
+      z.union([
+        z.strictObject({ title: z.string().min(1), quantity: z.number().int().positive() }),
+        z.strictObject({ sku: z.string().min(1), quantity: z.number().int().positive() }),
+      ]),
+    )
     .min(1),
   /** The location the orders' fulfillment orders are assigned to; absent: the shop's first. */
   locationId: z.string().min(1).optional(),
@@ -91,6 +97,10 @@ export function handleControl(
       const location = locationId ?? [...store.locations.keys()][0];
       if (!location) throw new ControlError(`shop ${shop} has no location: add one first`);
       if (!store.locations.has(location)) throw new ControlError(`shop ${shop} has no location ${location}`);
+      for (const line of lineItems) {
+        if ("sku" in line && !store.variantBySku(line.sku))
+          throw new ControlError(`shop ${shop} has no variant with SKU ${line.sku}: add its product first`);
+      }
       const ids = Array.from(
         { length: count },
         () => store.addOrder({ lineItems, locationId: location }).order.id,

@@ -517,6 +517,52 @@ describe("fulfillment", () => {
     expect(again).toEqual({ fulfillment: null, userErrors: [{ field: ["fulfillment"], message }] });
   });
 
+  it("an order commits its units at its location, a fulfillment takes them out of on_hand, a move takes them along", async () => {
+    const { variant } = stockedVariant(5);
+    const QUANTITIES = `query($id: ID!, $at: ID!) { inventoryItem(id: $id) { inventoryLevel(locationId: $at) {
+      quantities(names: ["available", "committed", "on_hand"]) { name quantity } } } }`;
+    const quantities = async (at: string = warehouse.id) => {
+      const { body } = await gql(QUANTITIES, { id: variant.inventoryItemId, at });
+      const read = dig(body, "data", "inventoryItem", "inventoryLevel", "quantities") as
+        Array<{ name: string; quantity: number }> | undefined;
+      return Object.fromEntries((read ?? []).map(({ name, quantity }) => [name, quantity]));
+    };
+    const { fulfillmentOrder } = shop.addOrder({
+      lineItems: [
+        { sku: "VSH-M", quantity: 3 },
+        { title: "Листівка", quantity: 1 },
+      ],
+    });
+    // Placed: three units promised, none gone yet.
+    expect(await quantities()).toEqual({ available: 2, committed: 3, on_hand: 5 });
+    const [line] = fulfillmentOrder.lineItems;
+    const group = {
+      fulfillmentOrderId: fulfillmentOrder.id,
+      fulfillmentOrderLineItems: [{ id: line!.id, quantity: 1 }],
+    };
+    await gql(CREATE_FULFILLMENT, { fulfillment: { lineItemsByFulfillmentOrder: [group] } });
+    // One shipped: it leaves the shelf, the other two stay promised.
+    expect(await quantities()).toEqual({ available: 2, committed: 2, on_hand: 4 });
+
+    const shopFloor = shop.addLocation({ name: "Магазин" });
+    shop.stock(variant.inventoryItemId, shopFloor.id, { available: 4 });
+    shop.moveFulfillmentOrder(fulfillmentOrder.id, shopFloor.id);
+    expect(await quantities()).toEqual({ available: 4, committed: 0, on_hand: 4 });
+    expect(await quantities(shopFloor.id)).toEqual({ available: 2, committed: 2, on_hand: 4 });
+
+    // An item the store does not track, or does not stock at the location, commits nothing.
+    const untracked = shop.addProduct({
+      title: "Послуга",
+      variants: [{ sku: "SRV-1", inventory: [{ locationId: warehouse.id, available: 1 }] }],
+    }).variants[0]!;
+    shop.inventoryItems.get(untracked.inventoryItemId)!.tracked = false;
+    shop.addOrder({ lineItems: [{ sku: "SRV-1", quantity: 1 }] });
+    expect(shop.level(untracked.inventoryItemId, warehouse.id)!.quantities).toMatchObject({
+      available: 1,
+      committed: 0,
+    });
+  });
+
   it("fulfilling part of a fulfillment order leaves it in progress", async () => {
     const { fulfillmentOrder } = shop.addOrder({ lineItems: [{ title: "Сорочка", quantity: 3 }] });
     const line = fulfillmentOrder.lineItems[0]!;

@@ -365,6 +365,8 @@ function views(store: ShopStore) {
             return {
               ...node("FulfillmentOrderLineItem", foLine),
               ...{ sku: line.sku, productTitle: line.title, variantTitle: line.variantTitle },
+              // Seeded lines are goods: a gift card or a service (no shipping) is not modelled.
+              requiresShipping: true,
               inventoryItemId: inventoryItemId ?? null,
               lineItem: () => v.lineItem(line),
               variant: () => v.variant(line.variantId),
@@ -381,7 +383,7 @@ function views(store: ShopStore) {
     fulfillment: (id: Gid): View | null => {
       const fulfillment = store.fulfillments.get(id);
       if (!fulfillment) return null;
-      const { lines, events, trackingInfo, fulfillmentOrderIds, ...record } = fulfillment;
+      const { lines, events, trackingInfo, fulfillmentOrderIds, buyerEmails: _sent, ...record } = fulfillment;
       const order = store.orders.get(fulfillment.orderId)!;
       return {
         ...node("Fulfillment", record),
@@ -389,7 +391,15 @@ function views(store: ShopStore) {
         order: () => v.order(order.id),
         location: () => v.location(fulfillment.locationId),
         trackingInfo: (args: Args) => trackingInfo.slice(0, Number(args.first ?? Infinity)),
-        events: (args: Args) => connection(events, args, (event) => node("FulfillmentEvent", event)),
+        // Sorted as asked (HAPPENED_AT unless told, as in Shopify), ties by id.
+        events: (args: Args) =>
+          connection(
+            sorted([...events], args.sortKey ?? "HAPPENED_AT", "Fulfillment.events", {
+              HAPPENED_AT: (event) => event.happenedAt,
+            }),
+            args,
+            (event) => node("FulfillmentEvent", event),
+          ),
         fulfillmentOrders: (args: Args) =>
           connection(
             fulfillmentOrderIds.map((foId) => ({ id: foId })),
@@ -625,6 +635,12 @@ export function mutationRoot(store: ShopStore): View {
       fulfillment.trackingInfo = trackingRecords(args.trackingInfoInput as TrackingInput);
       // Once asked, the buyer hears of this and every later update (the argument's description).
       if (args.notifyCustomer === true) fulfillment.notifyCustomer = true;
+      if (fulfillment.notifyCustomer) {
+        const trackingNumbers = fulfillment.trackingInfo.flatMap((info) =>
+          info.number ? [info.number] : [],
+        );
+        fulfillment.buyerEmails.push({ kind: "shipping_update", trackingNumbers });
+      }
       fulfillment.updatedAt = store.timestamp();
       return { fulfillment: v.fulfillment(fulfillment.id), userErrors: [] };
     },
@@ -814,6 +830,7 @@ function createFulfillment(store: ShopStore, v: ReturnType<typeof views>, input:
   const now = store.timestamp();
   for (const { fo, line, quantity } of picks) {
     line.remainingQuantity -= quantity;
+    store.fulfilUnits(fo, line.lineItemId, quantity);
     // A fully fulfilled fulfillment order closes; a partly fulfilled one stays fulfillable for the rest.
     fo.status = fo.lineItems.every((candidate) => candidate.remainingQuantity === 0)
       ? "CLOSED"
@@ -835,7 +852,12 @@ function createFulfillment(store: ShopStore, v: ReturnType<typeof views>, input:
     trackingInfo: trackingRecords(input.trackingInfo ?? {}),
     notifyCustomer: input.notifyCustomer ?? false,
     events: [],
+    buyerEmails: [],
   };
+  if (fulfillment.notifyCustomer) {
+    const trackingNumbers = fulfillment.trackingInfo.flatMap((info) => (info.number ? [info.number] : []));
+    fulfillment.buyerEmails.push({ kind: "shipping_confirmation", trackingNumbers });
+  }
   store.fulfillments.set(fulfillment.id, fulfillment);
   order.fulfillmentIds.push(fulfillment.id);
   return { fulfillment: v.fulfillment(fulfillment.id), userErrors: [] };

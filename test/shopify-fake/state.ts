@@ -92,6 +92,11 @@ export type FulfillmentRecord = Text<"id" | "name" | "displayStatus" | "createdA
     trackingInfo: Array<NullableText<"number" | "url" | "company">>;
     notifyCustomer: boolean;
     events: FulfillmentEventRecord[];
+    /**
+     * The e-mails Shopify sent the buyer about this fulfillment: the shipping confirmation when it was made
+     * with notifyCustomer, a shipping update at each tracking change once the buyer is notified.
+     */
+    buyerEmails: Array<{ kind: "shipping_confirmation" | "shipping_update"; trackingNumbers: string[] }>;
   };
 
 export class FakeState {
@@ -352,7 +357,45 @@ export class ShopStore {
     order.fulfillmentOrderIds.push(fulfillmentOrder.id);
     this.orders.set(order.id, order);
     this.fulfillmentOrders.set(fulfillmentOrder.id, fulfillmentOrder);
+    // A store commits what an open order will ship at its assigned location the moment the order is placed.
+    if (fulfillmentOrder.status !== "CLOSED" && fulfillmentOrder.status !== "CANCELLED") {
+      this.commitUnits(fulfillmentOrder, 1);
+    }
     return { order, fulfillmentOrder };
+  }
+
+  /**
+   * Moves the still unfulfilled units of a fulfillment order between `available` and `committed` at its assigned
+   * location, as Shopify does when an order is placed (sign 1) or leaves the location (sign -1). Only a tracked
+   * item stocked there is counted; `available` may go below 0, as an oversold item's does in Shopify.
+   */
+  commitUnits(fo: FulfillmentOrderRecord, sign: 1 | -1): void {
+    for (const line of fo.lineItems) {
+      const level = this.levelOfLine(fo, line.lineItemId);
+      if (!level || line.remainingQuantity === 0) continue;
+      level.quantities.available -= sign * line.remainingQuantity;
+      level.quantities.committed += sign * line.remainingQuantity;
+      level.updatedAt = this.timestamp();
+    }
+  }
+
+  /**
+   * A fulfillment of `quantity` units of a fulfillment order's line: they leave `committed`, and so `on_hand`,
+   * at the assigned location, as the parcel leaves the shelf.
+   */
+  fulfilUnits(fo: FulfillmentOrderRecord, lineItemId: Gid, quantity: number): void {
+    const level = this.levelOfLine(fo, lineItemId);
+    if (!level) return;
+    level.quantities.committed = Math.max(0, level.quantities.committed - quantity);
+    level.updatedAt = this.timestamp();
+  }
+
+  /** The level a fulfillment order's line draws on: its tracked item at the assigned location, if stocked there. */
+  private levelOfLine(fo: FulfillmentOrderRecord, lineItemId: Gid): InventoryLevelRecord | undefined {
+    const line = this.orders.get(fo.orderId)?.lineItems.find((candidate) => candidate.id === lineItemId);
+    const variant = line?.variantId ? this.variants.get(line.variantId) : undefined;
+    if (!variant || !this.inventoryItems.get(variant.inventoryItemId)?.tracked) return undefined;
+    return this.level(variant.inventoryItemId, fo.assignedLocationId);
   }
 
   /** Puts a hold on a fulfillment order as the merchant (the default), fraud analysis or, with `byRequestingApp`, the app does. */
@@ -411,9 +454,12 @@ export class ShopStore {
       throw new Error(`moveFulfillmentOrder: a ${fo.status} fulfillment order cannot be moved`);
     }
     const now = this.timestamp();
+    // What is committed goes with the fulfillment order: released at the old location, committed at the new.
+    this.commitUnits(fo, -1);
     if (fo.lineItems.every((line) => line.remainingQuantity === line.totalQuantity)) {
       fo.assignedLocationId = newLocationId;
       fo.updatedAt = now;
+      this.commitUnits(fo, 1);
       return fo;
     }
     const moved: FulfillmentOrderRecord = {
@@ -438,6 +484,7 @@ export class ShopStore {
     Object.assign(fo, { status: "CLOSED", updatedAt: now, holds: [] });
     this.fulfillmentOrders.set(moved.id, moved);
     this.orders.get(fo.orderId)!.fulfillmentOrderIds.push(moved.id);
+    this.commitUnits(moved, 1);
     return moved;
   }
 }

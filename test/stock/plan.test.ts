@@ -31,6 +31,32 @@ const plan = (
 ) => planStock({ rows, items, quantityName });
 
 describe("planStock", () => {
+  it("keeps off sale, with available, the units of orders the warehouse has not taken, and lists them", () => {
+    const promised = new Map([
+      ["VSH-M", 3],
+      ["RSH-1", 5],
+      ["NOT-HERE", 2],
+    ]);
+    const items = [item("VSH-M", 7), item("RSH-1", 4), item("KEPT", 1)];
+    const rows = [row("VSH-M", 9, 7), row("RSH-1", 4), row("KEPT", 1)];
+    const result = planStock({ rows, items, quantityName: "available", promised });
+    // 7 free less 3 promised; 4 free less 5 promised is none (never below 0).
+    expect(result.changes.map(({ sku, quantity }) => ({ sku, quantity }))).toEqual([
+      { sku: "VSH-M", quantity: 4 },
+      { sku: "RSH-1", quantity: 0 },
+    ]);
+    expect(result.promised).toEqual([
+      { sku: "VSH-M", units: 3 },
+      { sku: "RSH-1", units: 5 },
+    ]);
+    // With on_hand Shopify subtracts its committed orders itself: the physical figure goes as it is.
+    const onHand = planStock({ rows, items, quantityName: "on_hand", promised });
+    expect(onHand.changes.map(({ sku, quantity }) => ({ sku, quantity }))).toEqual([
+      { sku: "VSH-M", quantity: 9 },
+    ]);
+    expect(onHand.promised).toEqual([]);
+  });
+
   it("sends nothing for an item that already holds the warehouse's figure", () => {
     const result = plan([row("VSH-M", 7), row("RSH-1", 0)], [item("VSH-M", 7), item("RSH-1", 0)]);
     expect(result.changes).toEqual([]);

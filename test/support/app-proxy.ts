@@ -53,7 +53,7 @@ export type ProxyRouteServer = RouteServer;
  */
 export async function startProxyRouteServer(): Promise<ProxyRouteServer> {
   const routes = new Map<string, Promise<{ loader: Loader }>>();
-  const answer = async (request: Request): Promise<Response> => {
+  const answer = async (request: Request, connection: { socketAddress?: string }): Promise<Response> => {
     const name = /^\/proxy\/(\w+)$/.exec(new URL(request.url).pathname)?.[1];
     if (!name) return new Response("no such route", { status: 404 });
     const file = path.resolve(`app/routes/proxy.${name}.ts`);
@@ -63,7 +63,8 @@ export async function startProxyRouteServer(): Promise<ProxyRouteServer> {
       routes.set(file, route);
     }
     try {
-      return await (await route).loader({ request, params: {}, context: {} });
+      // As server.js gives it: the connection's address, for the visitor's rate limit.
+      return await (await route).loader({ request, params: {}, context: connection });
     } catch (thrown) {
       if (thrown instanceof Response) return thrown;
       throw thrown;

@@ -57,7 +57,9 @@ export async function startAppServer(): Promise<AppServer> {
     try {
       // Never aborted: Remix answers an aborted request at once but leaves its loaders running, and
       // settled() must see the end of their writes, not of the answer.
-      const response = await handleRequest(toRequest(req, res, origin, { abortWhenClientLeaves: false }));
+      const response = await handleRequest(toRequest(req, res, origin, { abortWhenClientLeaves: false }), {
+        socketAddress: req.socket.remoteAddress,
+      });
       await sendResponse(response, res);
     } catch (error) {
       vite.ssrFixStacktrace(error as Error);

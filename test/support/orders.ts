@@ -11,6 +11,14 @@ import { shopifyOrderSchema } from "../../app/orders/payload";
 import type { OrderInput, StatusReport } from "../../app/orders/state-machine";
 import { ATTENTION, ORDER_STATE, PENDING, type Attention, type Pending } from "../../app/orders/states";
 import { EVENT, recordEvents, type OrderEventInput } from "../../app/orders/timeline.server";
+import { storedTexts, timelineText } from "../../app/orders/timeline";
+import { readTexts } from "../../app/i18n/texts";
+import { inEnglish } from "../../app/orders/words";
+
+/** A stored event's or attention's texts in English, as one string (for tests that look for words). */
+export function inEnglishWords(stored: string | null | undefined): string {
+  return readTexts(stored).map(inEnglish).join(" ");
+}
 
 /** A realistic Ukrainian order webhook payload: UAH, Nova Poshta branch, cash on delivery. */
 export const FIXTURE_ORDER = JSON.parse(
@@ -152,7 +160,7 @@ async function workerOutcome(db: Db, row: WarehouseOrder, seed: SeededOrder, at:
     event = {
       ...base,
       kind: EVENT.accepted,
-      message: `Accepted by the warehouse as ${idOrderFF}.`,
+      text: timelineText("accepted", { idOrderFF }),
       data: { request, answer: { id_order_FF: idOrderFF, key_order: keyOrder }, exchange },
     };
   } else if (seed.state === ORDER_STATE.rejected) {
@@ -161,7 +169,7 @@ async function workerOutcome(db: Db, row: WarehouseOrder, seed: SeededOrder, at:
     event = {
       ...base,
       kind: EVENT.rejected,
-      message: `The warehouse refused the order: ${message}`,
+      text: timelineText("refused", { reason: message }),
       data: { request, answer: { errors: [message] }, exchange },
     };
   } else {
@@ -175,7 +183,7 @@ async function workerOutcome(db: Db, row: WarehouseOrder, seed: SeededOrder, at:
     event = {
       ...base,
       kind: EVENT.inDoubt,
-      message: `${reason} The warehouse may have it: it will be looked up before the order is sent again.`,
+      text: timelineText("inDoubt", { reason }),
       data: { request, exchange: { ...exchange, status: undefined, error: reason } },
     };
   }
@@ -193,15 +201,21 @@ async function changeRefused(
   await writeOutcome(
     db,
     row,
-    { pending: null, nextAttemptAt: null, attention, attentionMessage: message, updatedAt: at },
+    {
+      pending: null,
+      nextAttemptAt: null,
+      attention,
+      attentionMessage: storedTexts(
+        timelineText(cancel ? "cancelRefused" : "editRefused", { reason: message }),
+      ),
+      updatedAt: at,
+    },
     {
       shop: row.shop,
       orderId: row.id,
       at,
       kind: cancel ? EVENT.cancelRefused : EVENT.editRefused,
-      message: cancel
-        ? `The warehouse refused to cancel the order: ${message} Contact the warehouse if it must be stopped.`
-        : `The warehouse refused the change: ${message} The warehouse ships the order as it was sent.`,
+      text: timelineText(cancel ? "cancelRefused" : "editRefused", { reason: message }),
     },
   );
 }

@@ -45,10 +45,12 @@ export function startRouteServer(): Promise<RouteServer> {
 }
 
 /** `answer` behind a loopback HTTP server, requests converted as Remix's adapter converts them. */
-export async function serveOnLoopback(answer: (request: Request) => Promise<Response>): Promise<RouteServer> {
+export async function serveOnLoopback(
+  answer: (request: Request, connection: { socketAddress?: string }) => Promise<Response>,
+): Promise<RouteServer> {
   let origin = "";
   const server: Server = createServer((req, res) => {
-    void answer(toRequest(req, res, origin))
+    void answer(toRequest(req, res, origin), { socketAddress: req.socket.remoteAddress })
       .catch((error: unknown) => new Response(String(error), { status: 500 }))
       .then((response) => sendResponse(response, res));
   });

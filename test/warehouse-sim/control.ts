@@ -69,6 +69,7 @@ export const failFaultSchema = z.strictObject({
   operations: operations.optional(),
   retryAfterSeconds: positiveInteger.optional(),
   message: z.string().optional(),
+  when: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 export const dropFaultSchema = z.strictObject({
   count: positiveInteger.default(1),

@@ -13,6 +13,11 @@ export interface FailureFault {
   /** Sent as Retry-After on a 429 (whole seconds). */
   retryAfterSeconds?: number;
   message?: string;
+  /**
+   * Only calls whose JSON body has each of these fields, compared as text (`{ page: 2 }`: a register's
+   * second page, which a warehouse may keep refusing while it serves the others).
+   */
+  when?: Readonly<Record<string, string | number>>;
 }
 
 export interface DropFault {
@@ -126,8 +131,12 @@ export class FaultSwitches {
   }
 
   /** Consumes one failure for this call, if a rule matches. */
-  takeFailure(operation: string | undefined): FailureFault | undefined {
-    return take(this.failures, operation);
+  takeFailure(operation: string | undefined, body?: Record<string, unknown>): FailureFault | undefined {
+    return take(this.failures, operation, (rule) =>
+      Object.entries(rule.when ?? {}).every(
+        ([field, value]) => body !== undefined && String(body[field]) === String(value),
+      ),
+    );
   }
 
   takeDrop(operation: string | undefined): boolean {
@@ -161,9 +170,11 @@ export class FaultSwitches {
 function take<T extends { count: number; operations?: readonly string[] }>(
   rules: T[],
   operation: string | undefined,
+  matches: (rule: T) => boolean = () => true,
 ): T | undefined {
   const index = rules.findIndex(
-    (rule) => !rule.operations || (operation !== undefined && rule.operations.includes(operation)),
+    (rule) =>
+      (!rule.operations || (operation !== undefined && rule.operations.includes(operation))) && matches(rule),
   );
   const rule = rules[index];
   if (!rule) return undefined;

@@ -279,15 +279,19 @@ describe("branches", () => {
 
   it("name their number and kind in both languages, with an address on one of the city's streets", () => {
     const titles = {
-      Branch: [/^Відділення №(\d+) \(до (30|1000) кг\): /, /^Отделение №(\d+) \(до (30|1000) кг\): /],
+      Branch: [
+        /^(?:Відділення №(\d+) \(до (?:30|1000) кг\)|Вантажне відділення №(\d+) \(до 1100 кг\)): /,
+        /^(?:Отделение №(\d+) \(до (?:30|1000) кг\)|Грузовое отделение №(\d+) \(до 1100 кг\)): /,
+      ],
       Postomat: [/^Поштомат "Нова Пошта" №(\d+): /, /^Почтомат "Новая Почта" №(\d+): /],
       Store: [/^Пункт приймання-видачі №(\d+) \(до 30 кг\): /, /^Пункт приема-выдачи №(\d+) \(до 30 кг\): /],
     } as const;
     const misnamed = data.branches.filter((branch) => {
       const [uk, ru] = titles[branch.CategoryOfWarehouse as keyof typeof titles];
+      const number = (match: RegExpExecArray | null) => match?.[1] ?? match?.[2];
       return (
-        uk.exec(branch.Description)?.[1] !== branch.Number ||
-        ru.exec(branch.DescriptionRu ?? "")?.[1] !== branch.Number
+        number(uk.exec(branch.Description)) !== branch.Number ||
+        number(ru.exec(branch.DescriptionRu ?? "")) !== branch.Number
       );
     });
     expect(misnamed).toEqual([]);
@@ -311,7 +315,9 @@ describe("branches", () => {
       const lat = Number(branch.Latitude);
       const lon = Number(branch.Longitude);
       return (
-        (branch.CategoryOfWarehouse === "Postomat" ? weight !== "0" : weight !== "30" && weight !== "1000") ||
+        (branch.CategoryOfWarehouse === "Postomat"
+          ? weight !== "0"
+          : !["30", "1000", "1100"].includes(weight ?? "")) ||
         branch.WarehouseStatus !== "Working" ||
         !/^\d{2}\.\d{6}$/.test(branch.Latitude ?? "") ||
         !/^\d{2}\.\d{6}$/.test(branch.Longitude ?? "") ||
@@ -322,7 +328,7 @@ describe("branches", () => {
     });
     expect(implausible).toEqual([]);
     const weights = new Set(data.branches.map((b) => b.PlaceMaxWeightAllowed));
-    expect([...weights].sort()).toEqual(["0", "1000", "30"]);
+    expect([...weights].sort()).toEqual(["0", "1000", "1100", "30"]);
   });
 });
 

@@ -307,6 +307,52 @@ const REAL_CITIES: readonly RealCity[] = [
   ["Лисичанськ", "Лисичанск", "Луганська", 95, 48.904, 38.442, 93100],
 ];
 
+/** A point of a settlement laid out by hand: its kind and, for a locker or partner point, where it stands. */
+type ExtraPoint = readonly [WarehouseKind, NamePair?];
+
+/**
+ * Settlements added after the generated ones, each laid out by hand, for what the address matcher must
+ * tell apart: namesakes of big cities in other oblasts (both real), a town with a freight branch and
+ * several lockers inside shops. Planned from a stream of their own, after everything else, so that no
+ * Ref, name or branch made before them changes.
+ */
+const EXTRA_SETTLEMENTS: readonly (readonly [
+  string,
+  string,
+  string,
+  number,
+  number,
+  number,
+  number,
+  SettlementKind,
+  readonly ExtraPoint[],
+])[] = [
+  ["Олександрія", "Александрия", "Рівненська", 2, 50.74, 26.35, 35320, "село", [["branch"], ["locker"]]],
+  ["Первомайськ", "Первомайск", "Луганська", 37, 48.63, 38.55, 93200, "місто", []],
+  [
+    "Вишгород",
+    "Вышгород",
+    "Київська",
+    35,
+    50.584,
+    30.489,
+    7300,
+    "місто",
+    [
+      ["branch"],
+      ["freight"],
+      ["branch"],
+      ["branch"],
+      ["locker", [' (маг. "Сільпо")', ' (маг. "Сильпо")']],
+      ["locker", [' (маг. "АТБ")', ' (маг. "АТБ")']],
+      ["locker", [" (під'їзд 2)", " (подъезд 2)"]],
+      ["store", [' (маг. "EVA")', ' (маг. "EVA")']],
+      ["locker", [' (маг. "АТБ")', ' (маг. "АТБ")']],
+      ["locker", [' (маг. "Novus")', ' (маг. "Novus")']],
+    ],
+  ],
+];
+
 // ---------------------------------------------------------------------------------------------------
 // Settlement names built from parts, each part with its Russian counterpart.
 
@@ -847,11 +893,13 @@ const STORE_NOTES: readonly NamePair[] = [
 
 const NO_NOTE: NamePair = ["", ""];
 
-type WarehouseKind = "branch" | "cargo" | "store" | "locker";
+/** "cargo": a branch for up to 1000 kg; "freight": a freight branch of its own ("Вантажне відділення"). */
+type WarehouseKind = "branch" | "cargo" | "freight" | "store" | "locker";
 
 const WAREHOUSE_TITLES: Readonly<Record<WarehouseKind, readonly [string, string, string, string]>> = {
   branch: ["Відділення №", " (до 30 кг): ", "Отделение №", " (до 30 кг): "],
   cargo: ["Відділення №", " (до 1000 кг): ", "Отделение №", " (до 1000 кг): "],
+  freight: ["Вантажне відділення №", " (до 1100 кг): ", "Грузовое отделение №", " (до 1100 кг): "],
   store: ["Пункт приймання-видачі №", " (до 30 кг): ", "Пункт приема-выдачи №", " (до 30 кг): "],
   locker: ['Поштомат "Нова Пошта" №', ": ", 'Почтомат "Новая Почта" №', ": "],
 };
@@ -863,6 +911,7 @@ const WAREHOUSE_TITLES: Readonly<Record<WarehouseKind, readonly [string, string,
 const titleCache: Readonly<Record<WarehouseKind, (readonly [string, string])[]>> = {
   branch: [],
   cargo: [],
+  freight: [],
   store: [],
   locker: [],
 };
@@ -893,12 +942,14 @@ function numberText(n: number): string {
 const MAX_WEIGHT: Readonly<Record<WarehouseKind, string>> = {
   branch: "30",
   cargo: "1000",
+  freight: "1100",
   store: "30",
   locker: "0",
 };
 const CATEGORY: Readonly<Record<WarehouseKind, string>> = {
   branch: "Branch",
   cargo: "Branch",
+  freight: "Branch",
   store: "Store",
   locker: "Postomat",
 };
@@ -945,7 +996,7 @@ function houseNumber(rng: Rng, village: boolean): string {
 // asked for, each city from streams of its own, so the order of requests never changes the data.
 
 /** Stream numbers for Rng: the main one, then per city (added to the city's index). */
-const STREAM = { main: 0, streets: 1_000_000, streetRefs: 2_000_000, branches: 3_000_000 };
+const STREAM = { main: 0, streets: 1_000_000, streetRefs: 2_000_000, branches: 3_000_000, extras: 4_000_000 };
 
 interface CityPlan {
   index: number;
@@ -959,6 +1010,8 @@ interface CityPlan {
   postal: number;
   counts: WarehouseCounts;
   record: CityRecord;
+  /** A settlement laid out by hand (EXTRA_SETTLEMENTS): its points in number order. */
+  layout?: readonly ExtraPoint[];
 }
 
 const UKRAINE_BOUNDS = { lat: [44.4, 52.3], lon: [22.2, 40.1] } as const;
@@ -1027,7 +1080,7 @@ function generateBranches(
   streets: readonly Street[],
 ): BranchRecord[] {
   const { branches: branchCount, stores, lockers } = plan.counts;
-  const total = branchCount + stores + lockers;
+  const total = plan.layout?.length ?? branchCount + stores + lockers;
   if (total === 0) return [];
   const rng = new Rng(context.seed, STREAM.branches + plan.index);
   const prefixes: (AddressPrefix | undefined)[] = [];
@@ -1051,13 +1104,16 @@ function generateBranches(
   const branches: BranchRecord[] = [];
   for (let n = 1; n <= total; n++) {
     let kind: WarehouseKind;
-    if (n > branchCount) kind = at(later, n - branchCount - 1);
+    const laid = plan.layout?.[n - 1];
+    if (laid) kind = laid[0];
+    else if (n > branchCount) kind = at(later, n - branchCount - 1);
     else kind = rng.chance(big ? 0.1 : 0.03) ? "cargo" : "branch";
     const title = warehouseTitle(kind, n);
     const prefix = prefixAt(rng.chance(0.3) ? rng.int(0, mainStreets - 1) : rng.int(0, streets.length - 1));
     const house = houseNumber(rng, plan.population < 2.5);
     let note = NO_NOTE;
-    if (kind === "store") note = rng.pick(STORE_NOTES);
+    if (laid) note = laid[1] ?? NO_NOTE;
+    else if (kind === "store") note = rng.pick(STORE_NOTES);
     else if (kind === "locker" && rng.chance(0.7)) note = rng.pick(LOCKER_NOTES);
     const distance = radius * Math.sqrt(rng.float());
     const angle = rng.float() * 2 * Math.PI;
@@ -1092,14 +1148,16 @@ function generateBranches(
   return branches;
 }
 
-function planCities(rng: Rng): CityPlan[] {
+function planCities(rng: Rng, seed: number): CityPlan[] {
   const areaRefs = new Map(OBLASTS.map((o) => [o.name, rng.uuid()]));
   const kindRefs = new Map(SETTLEMENT_KINDS.map((kind) => [kind, rng.uuid()]));
   const plans: CityPlan[] = [];
   let cityId = 4;
-  const addPlan = (plan: Omit<CityPlan, "index" | "counts" | "record">) => {
-    const ref = plan.uk === "Київ" ? KYIV_CITY_REF : rng.uuid();
-    const counts = warehouseCounts(rng, plan.population, plan.oblast.served);
+  const addPlan = (plan: Omit<CityPlan, "index" | "counts" | "record">, from = rng) => {
+    const ref = plan.uk === "Київ" ? KYIV_CITY_REF : from.uuid();
+    const counts = plan.layout
+      ? layoutCounts(plan.layout)
+      : warehouseCounts(from, plan.population, plan.oblast.served);
     const record: CityRecord = Object.freeze({
       Ref: ref,
       Description: plan.uk,
@@ -1111,7 +1169,7 @@ function planCities(rng: Rng): CityPlan[] {
       CityID: String(cityId),
       IsBranch: counts.branches + counts.stores + counts.lockers > 0 ? "1" : "0",
     });
-    cityId += rng.int(1, 37);
+    cityId += from.int(1, 37);
     plans.push({ ...plan, index: plans.length, counts, record });
   };
 
@@ -1140,7 +1198,18 @@ function planCities(rng: Rng): CityPlan[] {
       addPlan({ uk, ru, oblast: home, kind, population, lat, lon, postal });
     }
   }
+  const extras = new Rng(seed, STREAM.extras + 1);
+  for (const [uk, ru, oblastName, population, lat, lon, postal, kind, layout] of EXTRA_SETTLEMENTS) {
+    const home = OBLAST_BY_NAME.get(oblastName);
+    if (!home) throw new Error(`reference data: unknown oblast ${oblastName}`);
+    addPlan({ uk, ru, oblast: home, kind, population, lat, lon, postal, layout }, extras);
+  }
   return plans;
+}
+
+function layoutCounts(layout: readonly ExtraPoint[]): WarehouseCounts {
+  const count = (...kinds: WarehouseKind[]) => layout.filter(([kind]) => kinds.includes(kind)).length;
+  return { branches: count("branch", "cargo", "freight"), stores: count("store"), lockers: count("locker") };
 }
 
 /** Made on first use: creating it costs more than the whole city list. */
@@ -1161,9 +1230,16 @@ export function buildReferenceData(options: { seed?: number } = {}): ReferenceDa
   const context: BranchContext = {
     seed,
     refKeys: [rng.next(), rng.next(), rng.next(), rng.next()],
-    typeRefs: { branch: rng.uuid(), cargo: rng.uuid(), store: rng.uuid(), locker: rng.uuid() },
+    typeRefs: {
+      branch: rng.uuid(),
+      cargo: rng.uuid(),
+      store: rng.uuid(),
+      locker: rng.uuid(),
+      // From a stream of its own: drawn from the main one, it would change every Ref made after it.
+      freight: new Rng(seed, STREAM.extras).uuid(),
+    },
   };
-  const plans = planCities(rng);
+  const plans = planCities(rng, seed);
   const cities = Object.freeze(plans.map((plan) => plan.record));
   const planByRef = new Map(plans.map((plan) => [plan.record.Ref, plan]));
 

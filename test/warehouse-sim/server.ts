@@ -354,7 +354,7 @@ export async function startWarehouseSimulator(
     count(core.stats.requests, label);
     const answer = (reply: Answer, drop = false) => answerApi(response, reply, drop, label);
 
-    const fault = faults.takeFailure(name);
+    const fault = faults.takeFailure(name, parsed);
     if (fault) {
       core.stats.faultsInjected++;
       const headers =

@@ -32,7 +32,6 @@ import {
 } from "../../orders/settings";
 import { loadSettings, saveSettings, sharedKeyConflict } from "../../settings/settings.server";
 import { SenderCard } from "../../settings/sender-card";
-import { withSavedSender } from "../../settings/senders.server";
 import { sayTexts } from "../../components/use-texts";
 import { notifyAddress, rotateNotifyToken } from "../../statuses/notify-token.server";
 import { authenticate } from "../../shopify.server";
@@ -60,6 +59,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       pausedAt: settings.pausedAt?.toISOString() ?? null,
       pauseReason: settings.pauseReason,
       keyConflict: keyConflict?.text ?? null,
+      version: settings.version,
     },
     defaultLiterals: DEFAULT_ORDER_SETTINGS.deliveryLiterals,
     notifications,
@@ -68,7 +68,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 };
 
 type ActionAnswer =
-  { ok: true; message: Message; saved: boolean } | { ok: false; errors: Record<string, Message> };
+  /** `version`: the settings' version after this save, which the page's next save stands on. */
+  | { ok: true; message: Message; saved: boolean; version?: number }
+  | { ok: false; errors: Record<string, Message> };
 
 /** What the form sends to replace the notification address, instead of the settings. */
 const ROTATE_NOTIFY_ADDRESS = "rotateNotifyAddress";
@@ -101,11 +103,12 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAns
   }
   const context = appContext();
   // The sender is the Sender card's to choose (app/settings/sender-card.tsx): kept as saved here.
-  const form = await withSavedSender(context.db, session.shop, input);
-  const saved = await saveSettings({ ...context, wake: wakeWorker, shopChanged }, session.shop, form);
+  const saved = await saveSettings({ ...context, wake: wakeWorker, shopChanged }, session.shop, input, {
+    keepSavedSender: true,
+  });
   // Only a message goes back: the saved settings reach the page through the loader, without the key.
   return saved.ok
-    ? { ok: true, saved: true, message: message("settings:saved") }
+    ? { ok: true, saved: true, version: saved.version, message: message("settings:saved") }
     : { ok: false, errors: saved.errors };
 };
 
@@ -134,9 +137,14 @@ export default function Settings() {
   const [environment, setEnvironment] = useState<string>(settings.environment);
   const [batchAddOrder, setBatchAddOrder] = useState(settings.batchAddOrder);
   const [mapping, setMapping] = useState<Mapping>(settings.mapping);
+  // The version these fields stand on: the one loaded, then the one this page's save made. A save made
+  // meanwhile elsewhere is not taken in (nor its values: the merchant's entries stay), so this page's next
+  // save is refused as changed meanwhile instead of writing over it.
+  const [version, setVersion] = useState(settings.version);
   // A saved key is never shown again, not even in the field it was typed into.
   useEffect(() => {
     if (answer?.ok && answer.saved) setApiKey("");
+    if (answer?.ok && answer.version !== undefined) setVersion(answer.version);
   }, [answer]);
 
   const errors: Record<string, Message> = answer && !answer.ok ? answer.errors : {};
@@ -163,6 +171,7 @@ export default function Settings() {
         environment,
         batchAddOrder,
         mapping: { ...rest, ...(payerType && { payerType }), ...(deliverySenderId && { deliverySenderId }) },
+        version,
       },
       { method: "post", encType: "application/json" },
     );
