@@ -15,7 +15,6 @@ import { orderMatchersFor } from "../reference/order-matcher.server";
 import { applyToOrders, asChange } from "./commit.server";
 import {
   created,
-  holdSummaryOf,
   isRefusal,
   mappingColumnsOf,
   transition,
@@ -32,8 +31,6 @@ export type IntakeOutcome =
 
 /** The mapped order, or the hold reasons, as the columns keep them. */
 export const mappingColumns = mappingColumnsOf;
-
-export const holdSummary = holdSummaryOf;
 
 function isCancelled(topic: OrderTopic, order: ShopifyOrder): boolean {
   return topic === "orders/cancelled" || Boolean(order.cancelled_at);

@@ -202,11 +202,6 @@ export function mappingColumnsOf(result: MappingResult) {
     : { mapped: null, holdReasons: JSON.stringify(result.hold) };
 }
 
-/** The hold reasons in English, one after another (for logs). */
-export function holdSummaryOf(hold: HoldReason[]): string {
-  return hold.map((reason) => reason.message).join(" ");
-}
-
 /** The hold reasons as the merchant reads them; a reason written before it had a key, as it is. */
 export function holdTextsOf(hold: HoldReason[]): Message[] {
   return hold.map((reason) => reason.text ?? storedText(reason.message));
