@@ -338,9 +338,20 @@ function views(store: ShopStore) {
       const order = fo && store.orders.get(fo.orderId);
       if (!fo || !order) return null;
       const { name, address } = store.locations.get(fo.assignedLocationId)!;
-      const { holds, statusBeforeHold: _before, ...record } = fo;
+      const { holds, statusBeforeHold: _before, deliveryMethod, merchantRequests, ...record } = fo;
       return {
         ...node("FulfillmentOrder", record),
+        deliveryMethod: {
+          ...node("DeliveryMethod", { id: `${fo.id}/delivery` }),
+          methodType: deliveryMethod,
+        },
+        merchantRequests: (args: Args) =>
+          connection(merchantRequests, args, (request) => ({
+            ...node("FulfillmentOrderMerchantRequest", request),
+            requestOptions: null,
+            sentAt: fo.updatedAt,
+            responseData: null,
+          })),
         fulfillmentHolds: holds.map(({ byRequestingApp, ...hold }) => ({
           ...node("FulfillmentHold", hold),
           heldByRequestingApp: byRequestingApp,

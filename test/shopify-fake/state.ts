@@ -35,6 +35,9 @@ export type ShopRecord = Text<
   locales: ShopLocaleRecord[];
 };
 export type LocationRecord = Text<"id" | "name"> & { isActive: boolean; fulfillsOnlineOrders: boolean } & {
+  /** The fulfillment service whose location this is (Location.fulfillmentService); null: the merchant's own. */
+  fulfillmentServiceId: Gid | null;
+} & {
   address: NullableText<"address1" | "address2" | "city" | "province" | "zip"> & { countryCode: string };
 };
 export type ProductRecord = Text<"id" | "title" | "handle" | "vendor" | "createdAt"> & {
@@ -61,6 +64,18 @@ export type FulfillmentOrderRecord = Text<
   "id" | "orderId" | "createdAt" | "updatedAt" | "assignedLocationId"
 > & {
   status: FulfillmentOrderStatus;
+  /** FulfillmentOrderRequestStatus: UNSUBMITTED until a merchant asks a fulfillment service to fulfil it. */
+  requestStatus: FulfillmentOrderRequestStatus;
+  /** When a SCHEDULED fulfillment order becomes due (ISO); null when it is not scheduled. */
+  fulfillAt: string | null;
+  /** DeliveryMethodType of the buyer's choice. */
+  deliveryMethod: DeliveryMethodType;
+  /** What the merchant asked a fulfillment service (FulfillmentOrderMerchantRequest), oldest first. */
+  merchantRequests: Array<{
+    id: Gid;
+    kind: "FULFILLMENT_REQUEST" | "CANCELLATION_REQUEST";
+    message: string | null;
+  }>;
   lineItems: Array<{ id: Gid; lineItemId: Gid; totalQuantity: number; remainingQuantity: number }>;
   /** FulfillmentOrderAction values; null means what Shopify offers a merchant-managed location in this status. */
   supportedActions: string[] | null;
@@ -68,6 +83,16 @@ export type FulfillmentOrderRecord = Text<
   holds: FulfillmentHoldRecord[];
   statusBeforeHold: FulfillmentOrderStatus | null;
 };
+export type FulfillmentOrderRequestStatus =
+  | "UNSUBMITTED"
+  | "SUBMITTED"
+  | "ACCEPTED"
+  | "REJECTED"
+  | "CANCELLATION_REQUESTED"
+  | "CANCELLATION_ACCEPTED"
+  | "CANCELLATION_REJECTED"
+  | "CLOSED";
+export type DeliveryMethodType = "SHIPPING" | "PICK_UP" | "LOCAL" | "PICKUP_POINT" | "RETAIL" | "NONE";
 export type FulfillmentHoldReason =
   | "AWAITING_PAYMENT"
   | "AWAITING_RETURN_ITEMS"
@@ -185,12 +210,19 @@ export class ShopStore {
   addLocation(
     input: Partial<Omit<LocationRecord, "id" | "address">> & Partial<LocationRecord["address"]> = {},
   ) {
-    const { name, isActive = true, fulfillsOnlineOrders = true, ...address } = input;
+    const {
+      name,
+      isActive = true,
+      fulfillsOnlineOrders = true,
+      fulfillmentServiceId = null,
+      ...address
+    } = input;
     const location: LocationRecord = {
       id: this.newId("Location"),
       name: name ?? `Location ${this.locations.size + 1}`,
       isActive,
       fulfillsOnlineOrders,
+      fulfillmentServiceId,
       address: {
         address1: null,
         address2: null,
@@ -345,6 +377,7 @@ export class ShopStore {
         createdAt,
         updatedAt: createdAt,
       },
+      ...{ requestStatus: "UNSUBMITTED", fulfillAt: null, deliveryMethod: "SHIPPING", merchantRequests: [] },
       assignedLocationId: locationId,
       lineItems: lineItems.map((line) => ({
         id: this.newId("FulfillmentOrderLineItem"),
@@ -465,6 +498,12 @@ export class ShopStore {
     const moved: FulfillmentOrderRecord = {
       id: this.newId("FulfillmentOrder"),
       ...{ orderId: fo.orderId, status: "OPEN", createdAt: now, updatedAt: now },
+      ...{
+        requestStatus: "UNSUBMITTED",
+        fulfillAt: null,
+        deliveryMethod: fo.deliveryMethod,
+        merchantRequests: [],
+      },
       assignedLocationId: newLocationId,
       lineItems: fo.lineItems
         .filter((line) => line.remainingQuantity > 0)
