@@ -191,6 +191,8 @@ export class ShopStore {
   readonly orders = new Map<Gid, OrderRecord>();
   readonly fulfillmentOrders = new Map<Gid, FulfillmentOrderRecord>();
   readonly fulfillments = new Map<Gid, FulfillmentRecord>();
+  /** Webhooks this shop's changes raised, oldest first, as Shopify would send them (see emitWebhook). */
+  readonly webhookOutbox: Array<{ topic: string; payload: unknown; at: string }> = [];
   /** Answers of `@idempotent` mutations by key, replayed on retries as Shopify does. */
   readonly idempotency = new Map<string, { fingerprint: string; payload: unknown }>();
 
@@ -198,6 +200,11 @@ export class ShopStore {
     private readonly state: FakeState,
     readonly shop: ShopRecord,
   ) {}
+
+  /** Records a webhook a change raised (`fulfillment_orders/moved`, ...); delivery is the fake server's. */
+  emitWebhook(topic: string, payload: unknown): void {
+    this.webhookOutbox.push({ topic, payload, at: this.timestamp() });
+  }
 
   newId(type: string): Gid {
     return gid(type, this.state.allocateId());
