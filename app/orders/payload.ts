@@ -85,6 +85,8 @@ export const lineItemSchema = z
     id: tolerant(numericId),
     admin_graphql_api_id: tolerant(graphqlId),
     sku: text,
+    /** Set on a line bought with a selling plan (a pre-order or a subscription): routed by Shopify, later. */
+    selling_plan_allocation: tolerant(z.looseObject({})),
     name: text,
     title: text,
     variant_title: text,
@@ -132,6 +134,7 @@ export const shippingLineSchema = z.looseObject({
   title: text,
   code: text,
   source: text,
+  price: tolerant(amount),
   /** Set on a shipping line an order edit removed. */
   is_removed: flag,
 });
@@ -164,6 +167,8 @@ export const shopifyOrderSchema = z
     total_price: tolerant(amount),
     total_price_set: moneySetSchema,
     subtotal_price: tolerant(amount),
+    /** What the buyer pays for shipping (a split order's parcel share adds it). */
+    total_shipping_price_set: moneySetSchema,
     financial_status: text,
     note: text,
     note_attributes: listOf(z.looseObject({ name: z.string(), value: text })),
