@@ -740,16 +740,22 @@ function remainingQuantity(line: ShopifyLineItem & { quantity: number }, order: 
  * The units of each SKU the order still has to ship, as Shopify counts them committed: the lines productsOf
  * sends (no gift cards, nothing that needs no shipping), what remains after refunds and removals, less what was
  * fulfilled in Shopify meanwhile (`fulfillable_quantity`). Where a refund cannot be read the whole line counts:
- * for stock held back, more is the safe side. Lines without a SKU count nowhere.
+ * for stock held back, more is the safe side. Lines without a SKU count nowhere. With the warehouse's lines
+ * (routing), only those count, with their quantities: the rest is committed at other locations.
  */
-export function unitsBySku(order: ShopifyOrder): Map<string, number> {
+export function unitsBySku(order: ShopifyOrder, warehouseLines?: readonly WarehouseLine[] | null): Map<string, number> {
   const units = new Map<string, number>();
+  const routed = warehouseLines ? unitsByLineItem(warehouseLines) : null;
   for (const line of order.line_items ?? []) {
     if (line.gift_card === true || line.requires_shipping === false || line.quantity == null) continue;
     const sku = clean(line.sku);
     if (!sku) continue;
     let count = remainingQuantity({ ...line, quantity: line.quantity }, order) ?? line.quantity;
     if (line.fulfillable_quantity != null) count = Math.min(count, Math.max(0, line.fulfillable_quantity));
+    if (routed) {
+      const gid = line.admin_graphql_api_id ?? (line.id ? `gid://shopify/LineItem/${line.id}` : null);
+      count = gid ? (routed.get(gid) ?? 0) : 0;
+    }
     if (count > 0) units.set(sku, (units.get(sku) ?? 0) + count);
   }
   return units;
