@@ -6,7 +6,6 @@
 // elsewhere (not a hold: nothing is sent, and it becomes the warehouse's if its items are moved there).
 export const ORDER_STATE = {
   waiting: "waiting",
-  elsewhere: "elsewhere",
   held: "held",
   ready: "ready",
   submitting: "submitting",
@@ -14,6 +13,7 @@ export const ORDER_STATE = {
   accepted: "accepted",
   rejected: "rejected",
   cancelled: "cancelled",
+  elsewhere: "elsewhere",
 } as const;
 export type OrderState = (typeof ORDER_STATE)[keyof typeof ORDER_STATE];
 export const ORDER_STATES = Object.values(ORDER_STATE);
