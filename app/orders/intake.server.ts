@@ -186,7 +186,11 @@ async function createOrder(deps: ServiceDeps, input: OrderWebhook, delivery: Del
       `SELECT "mapping", "fulfillmentMode", "locationId", "onlineLocations" FROM "ShopSettings" WHERE "shop" = ?`,
       [shop],
     );
-    const settings = checkedMapping(shop, typeof row?.mapping === "string" ? row.mapping : undefined, deps.log);
+    const settings = checkedMapping(
+      shop,
+      typeof row?.mapping === "string" ? row.mapping : undefined,
+      deps.log,
+    );
     waitForRouting = !cancelled && !wholeAtOnce(routingSettingsOf(row), order);
     const idOrder = idOrderFor(order, settings.mapping);
     const result = mapWithShopMapping({ order, shopMapping: settings, idOrder, ...matchers });

@@ -183,7 +183,9 @@ export function mapOrder(input: MappingInput): MappingResult {
   );
   const goods = productsOf(order, hold, input.warehouseLines ?? null);
   const paid =
-    goods && payment && goods.split ? splitPayment(order, settings, overrides, payment, goods, hold) : payment;
+    goods && payment && goods.split
+      ? splitPayment(order, settings, overrides, payment, goods, hold)
+      : payment;
 
   if (
     hold.length > 0 ||
@@ -743,7 +745,10 @@ function remainingQuantity(line: ShopifyLineItem & { quantity: number }, order: 
  * for stock held back, more is the safe side. Lines without a SKU count nowhere. With the warehouse's lines
  * (routing), only those count, with their quantities: the rest is committed at other locations.
  */
-export function unitsBySku(order: ShopifyOrder, warehouseLines?: readonly WarehouseLine[] | null): Map<string, number> {
+export function unitsBySku(
+  order: ShopifyOrder,
+  warehouseLines?: readonly WarehouseLine[] | null,
+): Map<string, number> {
   const units = new Map<string, number>();
   const routed = warehouseLines ? unitsByLineItem(warehouseLines) : null;
   for (const line of order.line_items ?? []) {

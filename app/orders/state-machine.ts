@@ -1231,7 +1231,9 @@ const HOLD_REASONS = new Set([
 /** What the timeline says of the waiting, with a hold's reasons each in a sentence of their own. */
 function waitingTexts(decision: Extract<RoutingDecision, { kind: "waiting" }>): Message[] {
   if (decision.reason !== "on_hold") return [WAITING_TEXT[decision.reason]!];
-  const reasons = [...new Set(decision.holds.map((hold) => (HOLD_REASONS.has(hold.reason) ? hold.reason : "OTHER")))];
+  const reasons = [
+    ...new Set(decision.holds.map((hold) => (HOLD_REASONS.has(hold.reason) ? hold.reason : "OTHER"))),
+  ];
   return [WAITING_TEXT.on_hold!, ...reasons.map((reason) => message(`orders:shopifyHold.${reason}`))];
 }
 
@@ -1310,7 +1312,11 @@ function routed(
     }
     const columns = mappingColumnsOf(result);
     const mappedEvents: TimelineEntry[] = result.ok
-      ? [...branchFound(result), ...cityFound(result), { kind: EVENT.ready, text: said("mapped"), data: result.order }]
+      ? [
+          ...branchFound(result),
+          ...cityFound(result),
+          { kind: EVENT.ready, text: said("mapped"), data: result.order },
+        ]
       : [{ kind: EVENT.held, text: holdTextsOf(result.hold), data: result.hold }];
     return {
       patch: {

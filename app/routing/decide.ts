@@ -86,7 +86,13 @@ function holdsOf(row: FulfillmentOrderFacts): FulfillmentHold[] {
     return Array.isArray(parsed)
       ? parsed.flatMap((hold: Partial<FulfillmentHold> | null) =>
           hold && typeof hold.reason === "string"
-            ? [{ id: String(hold.id ?? ""), reason: hold.reason, heldByRequestingApp: Boolean(hold.heldByRequestingApp) }]
+            ? [
+                {
+                  id: String(hold.id ?? ""),
+                  reason: hold.reason,
+                  heldByRequestingApp: Boolean(hold.heldByRequestingApp),
+                },
+              ]
             : [],
         )
       : [];
@@ -171,7 +177,13 @@ export function parseWarehouseLines(stored: string | null | undefined): Warehous
       typeof line.lineItemId === "string" &&
       typeof line.fulfillmentOrderId === "string" &&
       Number.isInteger(line.quantity)
-        ? [{ lineItemId: line.lineItemId, fulfillmentOrderId: line.fulfillmentOrderId, quantity: line.quantity! }]
+        ? [
+            {
+              lineItemId: line.lineItemId,
+              fulfillmentOrderId: line.fulfillmentOrderId,
+              quantity: line.quantity!,
+            },
+          ]
         : [],
     );
   } catch {

@@ -43,7 +43,10 @@ async function shopRouting(deps: ServiceDeps, shop: string): Promise<ShopRouting
 /** The mode and location an order is decided under: its own once sent, else the shop's now. */
 function routingOf(row: OrderRow, shop: ShopRouting): { mode: FulfillmentMode; locationId: string | null } {
   return {
-    mode: row.fulfillmentMode === "service" || row.fulfillmentMode === "location" ? row.fulfillmentMode : shop.mode,
+    mode:
+      row.fulfillmentMode === "service" || row.fulfillmentMode === "location"
+        ? row.fulfillmentMode
+        : shop.mode,
     locationId: row.locationId ?? shop.locationId,
   };
 }

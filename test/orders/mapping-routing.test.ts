@@ -12,7 +12,8 @@ import { FIXTURE_ORDER } from "../support/orders";
 const CUP = "gid://shopify/LineItem/15012345678901";
 const TEA = "gid://shopify/LineItem/15012345678902";
 const FO = "gid://shopify/FulfillmentOrder/1";
-const order = (changes: Record<string, unknown> = {}) => shopifyOrderSchema.parse({ ...FIXTURE_ORDER, ...changes });
+const order = (changes: Record<string, unknown> = {}) =>
+  shopifyOrderSchema.parse({ ...FIXTURE_ORDER, ...changes });
 const lines = (...items: [string, number][]): WarehouseLine[] =>
   items.map(([lineItemId, quantity]) => ({ lineItemId, fulfillmentOrderId: FO, quantity }));
 
@@ -64,7 +65,10 @@ describe("mapping with the warehouse's lines", () => {
     const none = ok(map(tea, { setting: "whole_order", overrides: { splitCod: "no_cash" } }));
     expect([none.payment_method, none.order_payment_sum]).toEqual([PAYMENT_METHOD.prepaid, "189.50"]);
     const share = ok(map(tea, { overrides: { splitCod: "parcel_share" } }));
-    expect([share.payment_method, share.order_payment_sum]).toEqual([PAYMENT_METHOD.cashOnDelivery, "189.50"]);
+    expect([share.payment_method, share.order_payment_sum]).toEqual([
+      PAYMENT_METHOD.cashOnDelivery,
+      "189.50",
+    ]);
   });
 
   it("adds the shipping to the parcel's share, never more than the buyer owes", () => {

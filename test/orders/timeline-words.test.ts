@@ -258,7 +258,11 @@ function everyTransition(): Transition[] {
           kind: "waiting",
           reason: "on_hold",
           lines: [],
-          holds: [...HOLD_REASONS, "SOMETHING_NEW"].map((reason) => ({ id: "h", reason, heldByRequestingApp: false })),
+          holds: [...HOLD_REASONS, "SOMETHING_NEW"].map((reason) => ({
+            id: "h",
+            reason,
+            heldByRequestingApp: false,
+          })),
         },
         { kind: "waiting", reason: "scheduled", fulfillAt: later, lines: [] },
         { kind: "waiting", reason: "request", lines: [] },
@@ -309,7 +313,13 @@ const routedLines = (split: boolean, n: number): RoutingDecision => ({
   kind: "lines",
   split,
   fulfillmentOrderIds: ["gid://shopify/FulfillmentOrder/1"],
-  lines: [{ lineItemId: `gid://shopify/LineItem/${n}`, fulfillmentOrderId: "gid://shopify/FulfillmentOrder/1", quantity: 1 }],
+  lines: [
+    {
+      lineItemId: `gid://shopify/LineItem/${n}`,
+      fulfillmentOrderId: "gid://shopify/FulfillmentOrder/1",
+      quantity: 1,
+    },
+  ],
 });
 const at0 = new Date("2026-03-02T09:00:00Z");
 

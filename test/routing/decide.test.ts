@@ -19,7 +19,9 @@ const line = (n: number, remaining: number, total = remaining) => ({
   remainingQuantity: remaining,
 });
 let next = 0;
-function fo(over: Partial<FulfillmentOrderFacts> & { items?: ReturnType<typeof line>[] } = {}): FulfillmentOrderFacts {
+function fo(
+  over: Partial<FulfillmentOrderFacts> & { items?: ReturnType<typeof line>[] } = {},
+): FulfillmentOrderFacts {
   const { items, ...rest } = over;
   return {
     id: `gid://shopify/FulfillmentOrder/${++next}`,
@@ -88,8 +90,16 @@ describe("decideRouting", () => {
   });
 
   it("waits while the warehouse's fulfillment order is on hold, with the hold's reasons", () => {
-    const hold = { id: "gid://shopify/FulfillmentHold/1", reason: "HIGH_RISK_OF_FRAUD", heldByRequestingApp: false };
-    const decision = decideRouting([fo({ status: "ON_HOLD", holds: JSON.stringify([hold]) }), fo()], "location", L);
+    const hold = {
+      id: "gid://shopify/FulfillmentHold/1",
+      reason: "HIGH_RISK_OF_FRAUD",
+      heldByRequestingApp: false,
+    };
+    const decision = decideRouting(
+      [fo({ status: "ON_HOLD", holds: JSON.stringify([hold]) }), fo()],
+      "location",
+      L,
+    );
     expect(decision.kind === "waiting" && decision.reason).toBe("on_hold");
     expect(decision.kind === "waiting" && decision.reason === "on_hold" && decision.holds).toEqual([hold]);
   });
@@ -107,7 +117,11 @@ describe("decideRouting", () => {
     expect(decision).toMatchObject({ kind: "waiting", reason: "scheduled", fulfillAt: early });
     // A hold outranks the date: only the merchant can release it.
     expect(
-      decideRouting([fo({ status: "SCHEDULED", fulfillAt: early }), fo({ status: "ON_HOLD" })], "location", L),
+      decideRouting(
+        [fo({ status: "SCHEDULED", fulfillAt: early }), fo({ status: "ON_HOLD" })],
+        "location",
+        L,
+      ),
     ).toMatchObject({ reason: "on_hold" });
   });
 
@@ -121,7 +135,9 @@ describe("decideRouting", () => {
     for (const requestStatus of ["CANCELLATION_REQUESTED", "CANCELLATION_ACCEPTED", "REJECTED", "CLOSED"])
       expect(decideRouting([fo({ requestStatus })], "service", L).kind, requestStatus).toBe("elsewhere");
     // Location mode reads no request status.
-    expect(decideRouting([fo({ requestStatus: "CANCELLATION_REQUESTED" })], "location", L).kind).toBe("lines");
+    expect(decideRouting([fo({ requestStatus: "CANCELLATION_REQUESTED" })], "location", L).kind).toBe(
+      "lines",
+    );
   });
 
   it("decides the same from the same rows in any order, to the same column", () => {

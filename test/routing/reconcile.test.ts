@@ -124,7 +124,9 @@ describe("intake", () => {
 
   it("waits for routing with a selling plan line even in a one-location shop", async () => {
     const lines = (FIXTURE_ORDER.line_items as Record<string, unknown>[]).map((line, i) =>
-      i === 0 ? { ...line, selling_plan_allocation: { selling_plan: { id: 1, name: "Передзамовлення" } } } : line,
+      i === 0
+        ? { ...line, selling_plan_allocation: { selling_plan: { id: 1, name: "Передзамовлення" } } }
+        : line,
     );
     const row = await takenIn(FAST_SHOP, { line_items: lines });
     expect([row.state, row.waitReason]).toEqual([ORDER_STATE.waiting, "routing"]);
@@ -142,9 +144,25 @@ describe("intake", () => {
 
   it("applies fulfillment orders stored before the order arrived at once", async () => {
     const order = shopifyOrderSchema.parse(payload());
-    await store({ shop: SHOP, shopifyOrderId: order.id }, [{ n: 1, at: L, items: [[CUP, 2], [TEA, 1]] }]);
-    await takeInOrderWebhook(deps(), { shop: SHOP, topic: "orders/create", order, eventId: `r2-${order.id}` });
-    const row = await db().warehouseOrder.findFirstOrThrow({ where: { shop: SHOP, shopifyOrderId: order.id } });
+    await store({ shop: SHOP, shopifyOrderId: order.id }, [
+      {
+        n: 1,
+        at: L,
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
+    ]);
+    await takeInOrderWebhook(deps(), {
+      shop: SHOP,
+      topic: "orders/create",
+      order,
+      eventId: `r2-${order.id}`,
+    });
+    const row = await db().warehouseOrder.findFirstOrThrow({
+      where: { shop: SHOP, shopifyOrderId: order.id },
+    });
     expect(row.state).toBe(ORDER_STATE.ready);
     expect(products(row)).toEqual(["CUP-KARP-BLUE×2", "TEA-POL-100×1"]);
     expect(await kinds(row)).toEqual(["received", "waiting", "routed", "ready"]);
@@ -154,10 +172,23 @@ describe("intake", () => {
 describe("before sending", () => {
   it("records an order wholly elsewhere as not the warehouse's, once", async () => {
     const row = await takenIn();
-    await store(row, [{ n: 1, at: SHOWROOM, items: [[CUP, 2], [TEA, 1]] }]);
+    await store(row, [
+      {
+        n: 1,
+        at: SHOWROOM,
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
+    ]);
     await apply(row);
     const after = await read(row);
-    expect([after.state, after.nextAttemptAt, after.warehouseLines]).toEqual([ORDER_STATE.elsewhere, null, "[]"]);
+    expect([after.state, after.nextAttemptAt, after.warehouseLines]).toEqual([
+      ORDER_STATE.elsewhere,
+      null,
+      "[]",
+    ]);
     await apply(row);
     expect((await read(row)).version).toBe(after.version);
     expect(await kinds(row)).toEqual(["received", "waiting", "elsewhere"]);
@@ -175,7 +206,9 @@ describe("before sending", () => {
     await apply(row);
     const held = await read(row);
     expect(held.state).toBe(ORDER_STATE.held);
-    expect(JSON.parse(held.holdReasons!).map((r: { code: string }) => r.code)).toEqual(["split_cod_undecided"]);
+    expect(JSON.parse(held.holdReasons!).map((r: { code: string }) => r.code)).toEqual([
+      "split_cod_undecided",
+    ]);
     expect(await kinds(row)).toEqual(["received", "waiting", "routed", "held"]);
 
     const answer = await correctOrder(deps(), SHOP, row.id, { splitCod: "parcel_share" });
@@ -214,8 +247,23 @@ describe("before sending", () => {
 
   it("waits while on hold in Shopify and is sent once released", async () => {
     const row = await takenIn();
-    const hold = { id: "gid://shopify/FulfillmentHold/9", reason: "AWAITING_PAYMENT", heldByRequestingApp: false };
-    await store(row, [{ n: 1, at: L, status: "ON_HOLD", holds: [hold], items: [[CUP, 2], [TEA, 1]] }]);
+    const hold = {
+      id: "gid://shopify/FulfillmentHold/9",
+      reason: "AWAITING_PAYMENT",
+      heldByRequestingApp: false,
+    };
+    await store(row, [
+      {
+        n: 1,
+        at: L,
+        status: "ON_HOLD",
+        holds: [hold],
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
+    ]);
     await apply(row);
     const waiting = await read(row);
     expect([waiting.state, waiting.waitReason, waiting.nextAttemptAt]).toEqual([
@@ -223,7 +271,16 @@ describe("before sending", () => {
       "on_hold",
       null,
     ]);
-    await store(row, [{ n: 1, at: L, items: [[CUP, 2], [TEA, 1]] }]);
+    await store(row, [
+      {
+        n: 1,
+        at: L,
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
+    ]);
     await apply(row);
     const ready = await read(row);
     expect([ready.state, ready.waitReason]).toEqual([ORDER_STATE.ready, null]);
@@ -233,7 +290,18 @@ describe("before sending", () => {
   it("waits for a scheduled date, looks at Shopify again when it comes, and is sent once due", async () => {
     const row = await takenIn();
     const fulfillAt = new Date(Date.now() - 1000);
-    await store(row, [{ n: 1, at: L, status: "SCHEDULED", fulfillAt, items: [[CUP, 2], [TEA, 1]] }]);
+    await store(row, [
+      {
+        n: 1,
+        at: L,
+        status: "SCHEDULED",
+        fulfillAt,
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
+    ]);
     await db().shopSchedule.deleteMany({ where: { shop: SHOP, kind: FULFILLMENT_ORDERS_KIND } });
     await apply(row);
     const waiting = await read(row);
@@ -246,23 +314,58 @@ describe("before sending", () => {
     const looked = await read(row);
     expect(looked.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now());
     expect(
-      await db().shopSchedule.findUnique({ where: { shop_kind: { shop: SHOP, kind: FULFILLMENT_ORDERS_KIND } } }),
+      await db().shopSchedule.findUnique({
+        where: { shop_kind: { shop: SHOP, kind: FULFILLMENT_ORDERS_KIND } },
+      }),
     ).not.toBeNull();
     // The same rows again keep the look-up's schedule.
     await apply(row);
     expect((await read(row)).version).toBe(looked.version);
-    await store(row, [{ n: 1, at: L, items: [[CUP, 2], [TEA, 1]] }]);
+    await store(row, [
+      {
+        n: 1,
+        at: L,
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
+    ]);
     await apply(row);
     expect((await read(row)).state).toBe(ORDER_STATE.ready);
   });
 
   it("is sent when its items are moved to the warehouse's location", async () => {
     const row = await takenIn();
-    await store(row, [{ n: 1, at: SHOWROOM, items: [[CUP, 2], [TEA, 1]] }]);
+    await store(row, [
+      {
+        n: 1,
+        at: SHOWROOM,
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
+    ]);
     await apply(row);
     await store(row, [
-      { n: 1, at: SHOWROOM, status: "CLOSED", items: [[CUP, 0], [TEA, 0]] },
-      { n: 2, at: L, items: [[CUP, 2], [TEA, 1]] },
+      {
+        n: 1,
+        at: SHOWROOM,
+        status: "CLOSED",
+        items: [
+          [CUP, 0],
+          [TEA, 0],
+        ],
+      },
+      {
+        n: 2,
+        at: L,
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
     ]);
     await apply(row);
     const after = await read(row);
@@ -272,7 +375,16 @@ describe("before sending", () => {
 
   it("applies the same rows once when two apply them at once", async () => {
     const row = await takenIn();
-    await store(row, [{ n: 1, at: L, items: [[CUP, 2], [TEA, 1]] }]);
+    await store(row, [
+      {
+        n: 1,
+        at: L,
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
+    ]);
     await Promise.all([apply(row), apply(row), apply(row)]);
     expect(await kinds(row)).toEqual(["received", "waiting", "routed", "ready"]);
   });
@@ -281,14 +393,36 @@ describe("before sending", () => {
 describe("after sending", () => {
   async function atWarehouse(): Promise<OrderRow> {
     const row = await takenIn();
-    await store(row, [{ n: 1, at: L, items: [[CUP, 2], [TEA, 1]] }]);
+    await store(row, [
+      {
+        n: 1,
+        at: L,
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
+    ]);
     await apply(row);
-    return driveOrder(await read(row), { type: "claimed" }, { type: "accepted", idOrderFF: "FF-1", keyOrder: "k" });
+    return driveOrder(
+      await read(row),
+      { type: "claimed" },
+      { type: "accepted", idOrderFF: "FF-1", keyOrder: "k" },
+    );
   }
 
   it("cancels at the warehouse when nothing is left at its location before picking, once", async () => {
     const row = await atWarehouse();
-    await store(row, [{ n: 1, at: SHOWROOM, items: [[CUP, 2], [TEA, 1]] }]);
+    await store(row, [
+      {
+        n: 1,
+        at: SHOWROOM,
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
+    ]);
     await apply(row);
     await apply(row);
     const after = await read(row);
@@ -319,22 +453,56 @@ describe("after sending", () => {
 
   it("flags the merchant when the items move after picking, and ignores them once shipped", async () => {
     const row = await driveOrder(await atWarehouse(), statusReport("Зібрано", "picked"));
-    await store(row, [{ n: 1, at: SHOWROOM, items: [[CUP, 2], [TEA, 1]] }]);
+    await store(row, [
+      {
+        n: 1,
+        at: SHOWROOM,
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
+    ]);
     await apply(row);
     const after = await read(row);
     expect([after.pending, after.attention]).toEqual([null, ATTENTION.routingChangedAfterPicking]);
     expect((await kinds(row)).at(-1)).toBe("routing_changed");
 
-    const shipped = await driveOrder(await atWarehouse(), statusReport("Відправлено", "shipped", "20450000000001"));
-    await store(shipped, [{ n: 1, at: SHOWROOM, items: [[CUP, 2], [TEA, 1]] }]);
+    const shipped = await driveOrder(
+      await atWarehouse(),
+      statusReport("Відправлено", "shipped", "20450000000001"),
+    );
+    await store(shipped, [
+      {
+        n: 1,
+        at: SHOWROOM,
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
+    ]);
     await apply(shipped);
     expect((await read(shipped)).version).toBe(shipped.version);
   });
 
   it("only records the lines of an order sent whole when they are the same goods", async () => {
     const row = await takenIn(FAST_SHOP);
-    const sent = await driveOrder(row, { type: "claimed" }, { type: "accepted", idOrderFF: "FF-2", keyOrder: "k" });
-    await store(sent, [{ n: 1, at: L, items: [[CUP, 2], [TEA, 1]] }]);
+    const sent = await driveOrder(
+      row,
+      { type: "claimed" },
+      { type: "accepted", idOrderFF: "FF-2", keyOrder: "k" },
+    );
+    await store(sent, [
+      {
+        n: 1,
+        at: L,
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
+    ]);
     await apply(sent, FAST_SHOP);
     const after = await read(sent);
     expect(after.pending).toBeNull();
