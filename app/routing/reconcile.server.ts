@@ -6,8 +6,8 @@
 import type { ShopifyFulfillmentOrder, WarehouseOrder as OrderRow } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
 import { applyToOrders, asChange, type Change } from "../orders/commit.server";
-import { storedShopifyOrder } from "../orders/intake.server";
 import type { MappingResult } from "../orders/mapping";
+import { shopifyOrderSchema, type ShopifyOrder } from "../orders/payload";
 import { orderOverridesSchema, type ShopMapping } from "../orders/settings";
 import { mapWithShopMapping } from "../orders/shop-mapping";
 import { isRefusal, transition } from "../orders/state-machine";
@@ -17,6 +17,12 @@ import { orderMatchersFor } from "../reference/order-matcher.server";
 import { checkedMapping } from "../settings/settings.server";
 import { decideRouting, type FulfillmentMode, type RoutingDecision } from "./decide";
 import { requestRoutingRead } from "./read-request.server";
+
+/** The Shopify order a row was made from, as intake last stored it (intake's storedShopifyOrder, without the cycle). */
+function storedShopifyOrder(orderId: string, stored: { payload: string } | null): ShopifyOrder {
+  if (!stored) throw new Error(`order ${orderId} has no stored Shopify payload`);
+  return shopifyOrderSchema.parse(JSON.parse(stored.payload));
+}
 
 /** Orders decided in one commit. */
 const CHUNK = 100;
