@@ -4,6 +4,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
 import { appContext } from "../../app/context.server";
+import { erasePersonalDataDue } from "../../app/compliance/retention.server";
 import { correctOrder } from "../../app/orders/actions.server";
 import { takeInOrderWebhook } from "../../app/orders/intake.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
@@ -387,6 +388,64 @@ describe("before sending", () => {
     ]);
     await Promise.all([apply(row), apply(row), apply(row)]);
     expect(await kinds(row)).toEqual(["received", "waiting", "routed", "ready"]);
+  });
+});
+
+describe("orders that are not sent", () => {
+  it("are cancelled outright when cancelled in Shopify, waiting or not the warehouse's", async () => {
+    const waiting = await takenIn();
+    const elsewhere = await takenIn();
+    await store(elsewhere, [
+      {
+        n: 1,
+        at: SHOWROOM,
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
+    ]);
+    await apply(elsewhere);
+    for (const row of [waiting, elsewhere]) {
+      const order = shopifyOrderSchema.parse({
+        ...FIXTURE_ORDER,
+        id: Number(row.shopifyOrderId),
+        admin_graphql_api_id: `gid://shopify/Order/${row.shopifyOrderId}`,
+        name: row.orderName,
+        order_number: Number(row.orderName.slice(1)),
+        created_at: "2026-03-01T09:00:00Z",
+        updated_at: "2026-03-01T10:00:00Z",
+        cancelled_at: "2026-03-01T10:00:00Z",
+      });
+      await takeInOrderWebhook(deps(), {
+        shop: SHOP,
+        topic: "orders/cancelled",
+        order,
+        eventId: `c-${row.id}`,
+      });
+      const after = await read(row);
+      expect([after.state, after.pending]).toEqual([ORDER_STATE.cancelled, null]);
+    }
+  });
+
+  it("lose their customer's details after the retention when they stay not the warehouse's", async () => {
+    const row = await takenIn();
+    await store(row, [
+      {
+        n: 1,
+        at: SHOWROOM,
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
+    ]);
+    await apply(row);
+    const later = (days: number) => () => new Date(Date.now() + days * 24 * 3600_000);
+    await erasePersonalDataDue({ ...deps(), clock: later(89) }, SHOP);
+    expect((await read(row)).dataErasedAt).toBeNull();
+    await erasePersonalDataDue({ ...deps(), clock: later(91) }, SHOP);
+    expect((await read(row)).dataErasedAt).not.toBeNull();
   });
 });
 
