@@ -403,14 +403,18 @@ export default function OrderPage() {
                     {order.dataErasedAt ? t("detail.sentErased") : t("detail.nothingAccepted")}
                   </Text>
                 )}
-                {order.mappedJson && order.mappedJson !== order.sentOrderJson && (
-                  <>
-                    <Text as="p" tone="subdued">
-                      {order.sentOrderJson ? t("detail.differs") : t("detail.willBeSent")}
-                    </Text>
-                    <JsonBlock label={t("detail.orderToSend")} json={order.mappedJson} />
-                  </>
-                )}
+                {/* Nothing is to be sent while Shopify has not given the warehouse its lines. */}
+                {order.mappedJson &&
+                  order.mappedJson !== order.sentOrderJson &&
+                  order.state !== "waiting" &&
+                  order.state !== "elsewhere" && (
+                    <>
+                      <Text as="p" tone="subdued">
+                        {order.sentOrderJson ? t("detail.differs") : t("detail.willBeSent")}
+                      </Text>
+                      <JsonBlock label={t("detail.orderToSend")} json={order.mappedJson} />
+                    </>
+                  )}
               </BlockStack>
             </Card>
             <Card>

@@ -383,6 +383,8 @@ describe("order page", () => {
     const body = await textOf(pages.admin.page.locator("body"));
     expect(body).toContain("Shopify has not yet said which location fulfils the order.");
     expect(body).toContain("Waiting for Shopify to route the order to its locations");
+    // Nothing is shown as about to be sent while Shopify has not given the warehouse its lines.
+    expect(await pages.admin.page.getByLabel("Order to send").count()).toBe(0);
   });
 
   it("offers three choices for a split order paid on delivery, and one click makes it ready", async () => {

@@ -5,7 +5,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
 import { appContext } from "../../app/context.server";
 import { erasePersonalDataDue } from "../../app/compliance/retention.server";
-import { correctOrder } from "../../app/orders/actions.server";
+import { cancelAtWarehouse, correctOrder, submitNow } from "../../app/orders/actions.server";
+import { listOrders } from "../../app/orders/queries.server";
 import { takeInOrderWebhook } from "../../app/orders/intake.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
 import { ATTENTION, ORDER_STATE, PENDING } from "../../app/orders/states";
@@ -426,6 +427,31 @@ describe("orders that are not sent", () => {
       const after = await read(row);
       expect([after.state, after.pending]).toEqual([ORDER_STATE.cancelled, null]);
     }
+  });
+
+  it("are listed under their own filter, and refuse to be sent now; the merchant may cancel them here", async () => {
+    const waiting = await takenIn();
+    const elsewhere = await takenIn();
+    await store(elsewhere, [
+      {
+        n: 1,
+        at: SHOWROOM,
+        items: [
+          [CUP, 2],
+          [TEA, 1],
+        ],
+      },
+    ]);
+    await apply(elsewhere);
+    const names = async (state: string) =>
+      (await listOrders(db(), SHOP, { state })).rows.map((order) => order.orderName);
+    expect(await names("elsewhere")).toEqual([elsewhere.orderName]);
+    expect(await names("waiting")).toEqual([waiting.orderName]);
+    expect((await submitNow(deps(), SHOP, waiting.id)).text.key).toBe("orders:answer.waitingForShopify");
+    expect((await submitNow(deps(), SHOP, elsewhere.id)).text.key).toBe("orders:answer.notTheWarehouses");
+    const cancelled = await cancelAtWarehouse(deps(), SHOP, waiting.id);
+    expect([cancelled.ok, cancelled.text.key]).toEqual([true, "orders:answer.cancelledHere"]);
+    expect((await read(waiting)).state).toBe(ORDER_STATE.cancelled);
   });
 
   it("lose their customer's details after the retention when they stay not the warehouse's", async () => {
