@@ -84,6 +84,19 @@ async function seedShopData(domain: string) {
       seats: 1,
     },
   });
+  await db.shopifyFulfillmentOrder.create({
+    data: {
+      shop: domain,
+      id: "gid://shopify/FulfillmentOrder/1",
+      shopifyOrderId: "1",
+      locationId: "gid://shopify/Location/1",
+      status: "OPEN",
+      requestStatus: "UNSUBMITTED",
+      lines: "[]",
+      shopifyUpdatedAt: new Date(),
+      readAt: new Date(),
+    },
+  });
 }
 
 /** An order taken in and accepted by the warehouse: the customer's name and phone in each copy we keep. */
