@@ -160,6 +160,8 @@ describe("routing, end to end", { timeout: 90_000 }, () => {
     const recorded = await create(flow, 4203, order);
     await readRouting(shopify.store, order);
     const accepted = await inState(recorded.id, "accepted", "the split order to be accepted");
+    // Fixed when first sent: it finishes under this mode and location whatever the settings say later.
+    expect([accepted.fulfillmentMode, accepted.locationId]).toEqual(["location", shopify.warehouse.id]);
     const sent = atWarehouse(accepted.idOrder)!;
     expect(
       (sent.submitted.products as { sku: string; count: string }[]).map((p) => [p.sku, p.count]),
