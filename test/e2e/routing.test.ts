@@ -168,6 +168,11 @@ describe("routing, end to end", { timeout: 90_000 }, () => {
     ).toEqual([["CUP-KARP-BLUE", "2"]]);
     expect(sent.submitted.order_payment_sum).toBe("630.00");
 
+    // The merchant names another location meanwhile: the order is still fulfilled at its own.
+    const moved = await saveStatusSettings(appContext(), SHOP, { locationId: showroom.id }, [
+      { id: showroom.id, name: showroom.name },
+    ]);
+    if (!moved.ok) throw new Error(JSON.stringify(moved.errors));
     flow.sim.advanceOrder({ id_order: accepted.idOrder, to: "shipped" });
     const fulfilled = await eventually(
       async () => ((await row(recorded.id)).fulfillmentId ? row(recorded.id) : null),
@@ -175,6 +180,11 @@ describe("routing, end to end", { timeout: 90_000 }, () => {
       LOOP_MS,
     );
     expect(order.fulfillmentIds).toEqual([fulfilled.fulfillmentId]);
+    const made = shopify.store.fulfillments.get(fulfilled.fulfillmentId!)!;
+    expect([made.locationId, made.lines.map((line) => line.lineItemId)]).toEqual([
+      shopify.warehouse.id,
+      [order.lineItems[0]!.id],
+    ]);
     // The showroom's tea is still to be fulfilled there.
     expect(tea.lineItems[0]!.remainingQuantity).toBe(1);
     expect(tea.status).toBe("OPEN");
