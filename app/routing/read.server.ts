@@ -88,7 +88,7 @@ export async function completeLines(
     }
     const lines = [...node.lineItems.nodes];
     while (page?.hasNextPage && page.endCursor) {
-      const data = await admin.query<RoutingFulfillmentOrderLinesQuery>(ROUTING_FULFILLMENT_ORDER_LINES_QUERY, {
+      const data: RoutingFulfillmentOrderLinesQuery = await admin.query<RoutingFulfillmentOrderLinesQuery>(ROUTING_FULFILLMENT_ORDER_LINES_QUERY, {
         id: node.id,
         after: page.endCursor,
       });

@@ -13,14 +13,14 @@ export interface FulfillmentOrderNode {
   status: string;
   requestStatus: string;
   updatedAt: string;
-  fulfillAt: string | null;
+  fulfillAt?: string | null;
   deliveryMethod?: { methodType: string } | null;
   assignedLocation: { location?: { id: string } | null };
   fulfillmentHolds: Array<{ id: string; reason: string; heldByRequestingApp: boolean }>;
   lineItems: {
     nodes: Array<{
       id: string;
-      sku: string | null;
+      sku?: string | null;
       totalQuantity: number;
       remainingQuantity: number;
       lineItem: { id: string };
@@ -58,7 +58,7 @@ function factsOf(node: FulfillmentOrderNode) {
   const lines: StoredFulfillmentOrderLine[] = node.lineItems.nodes.map((line) => ({
     id: line.id,
     lineItemId: line.lineItem.id,
-    sku: line.sku,
+    sku: line.sku ?? null,
     totalQuantity: line.totalQuantity,
     remainingQuantity: line.remainingQuantity,
   }));
