@@ -8,6 +8,20 @@
 // query may ask; a fulfillment order with more lines has the rest read by ROUTING_FULFILLMENT_ORDER_LINES_QUERY
 // (read.server.ts: completeLines), so a stored row always holds every line.
 
+/** A fulfillment order's line as stored; appended alone to a query that reads lines only. */
+export const FULFILLMENT_ORDER_LINE_FIELDS = `#graphql
+  fragment RoutingFulfillmentOrderLine on FulfillmentOrderLineItem {
+    id
+    sku
+    totalQuantity
+    remainingQuantity
+    lineItem {
+      id
+    }
+  }
+`;
+
+/** A fulfillment order as stored (with its line fragment): append it to any query spreading it. */
 export const FULFILLMENT_ORDER_FIELDS = `#graphql
   fragment RoutingFulfillmentOrder on FulfillmentOrder {
     id
@@ -39,14 +53,4 @@ export const FULFILLMENT_ORDER_FIELDS = `#graphql
       }
     }
   }
-
-  fragment RoutingFulfillmentOrderLine on FulfillmentOrderLineItem {
-    id
-    sku
-    totalQuantity
-    remainingQuantity
-    lineItem {
-      id
-    }
-  }
-`;
+${FULFILLMENT_ORDER_LINE_FIELDS}`;

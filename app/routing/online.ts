@@ -13,7 +13,9 @@ export interface OnlineLocationsSettings {
 }
 
 /** The stored online locations; null when never read or unreadable. */
-export function onlineLocationsOf(settings: Pick<OnlineLocationsSettings, "onlineLocations">): string[] | null {
+export function onlineLocationsOf(
+  settings: Pick<OnlineLocationsSettings, "onlineLocations">,
+): string[] | null {
   if (!settings.onlineLocations) return null;
   try {
     const parsed: unknown = JSON.parse(settings.onlineLocations);

@@ -6,7 +6,7 @@ import type {
   RoutingFulfillmentOrderLinesQuery,
   RoutingFulfillmentOrdersPageQuery,
 } from "../types/admin.generated";
-import { FULFILLMENT_ORDER_FIELDS } from "./fields";
+import { FULFILLMENT_ORDER_FIELDS, FULFILLMENT_ORDER_LINE_FIELDS } from "./fields";
 import type { FulfillmentOrderNode } from "./store.server";
 
 /** Fulfillment orders a page: the design's page size (see fields.ts for what a page costs). */
@@ -40,7 +40,7 @@ export const ROUTING_FULFILLMENT_ORDER_LINES_QUERY = `#graphql
       }
     }
   }
-${FULFILLMENT_ORDER_FIELDS}`;
+${FULFILLMENT_ORDER_LINE_FIELDS}`;
 
 /** The search text of fulfillment orders updated at or after `from` (Shopify's search syntax, UTC). */
 export function updatedSince(from: Date): string {
@@ -88,10 +88,13 @@ export async function completeLines(
     }
     const lines = [...node.lineItems.nodes];
     while (page?.hasNextPage && page.endCursor) {
-      const data: RoutingFulfillmentOrderLinesQuery = await admin.query<RoutingFulfillmentOrderLinesQuery>(ROUTING_FULFILLMENT_ORDER_LINES_QUERY, {
-        id: node.id,
-        after: page.endCursor,
-      });
+      const data: RoutingFulfillmentOrderLinesQuery = await admin.query<RoutingFulfillmentOrderLinesQuery>(
+        ROUTING_FULFILLMENT_ORDER_LINES_QUERY,
+        {
+          id: node.id,
+          after: page.endCursor,
+        },
+      );
       // Gone meanwhile: stored with what was read; the next read of it has all.
       if (!data.fulfillmentOrder) break;
       lines.push(...data.fulfillmentOrder.lineItems.nodes);

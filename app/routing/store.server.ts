@@ -171,7 +171,11 @@ export async function storeFulfillmentOrders(
 }
 
 /** The stored fulfillment orders of an order, as reconcileRouting and the service mode read them. */
-export async function fulfillmentOrdersOf(deps: Pick<ServiceDeps, "db">, shop: string, shopifyOrderId: string) {
+export async function fulfillmentOrdersOf(
+  deps: Pick<ServiceDeps, "db">,
+  shop: string,
+  shopifyOrderId: string,
+) {
   const rows = await deps.db.shopifyFulfillmentOrder.findMany({
     where: { shop, shopifyOrderId },
     orderBy: { id: "asc" },

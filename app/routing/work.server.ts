@@ -36,6 +36,11 @@ export const SWEEP_EVERY_MS = 10 * 60_000;
 export const ROUTING_WAIT_MS = 60_000;
 /** A first read starts this far back at most, whatever waits (an order waiting for routing since long ago). */
 export const FIRST_READ_AT_MOST_MS = 3 * 24 * 3600_000;
+/**
+ * A tip pass that began this long after the newest updatedAt it read moves its watermark a second past it: that
+ * second was whole when read, allowing for this much difference between this app's clock and Shopify's.
+ */
+export const WHOLE_SECOND_AFTER_MS = 5_000;
 /** After a reconcile that failed, the same page is read again this much later. */
 export const RECONCILE_RETRY_MS = 60_000;
 
@@ -49,6 +54,8 @@ export interface RoutingPass {
   after: string | null;
   /** Orders a page changed that reconcileRouting has not yet taken (it failed): taken with the page read again. */
   pending: string[];
+  /** ISO: when the pass began (by this app's clock). */
+  startedAt?: string;
 }
 
 export interface RoutingCursor {
@@ -61,6 +68,8 @@ export interface RoutingCursor {
   /** ISO: when the last settle pass began. */
   lastSettleAt: string;
   pass: RoutingPass | null;
+  /** ISO: the next run this kind planned itself (a run due then and not asked for sooner may read nothing). */
+  plannedAt?: string;
 }
 
 export type Reconcile = typeof reconcileRouting;
@@ -131,18 +140,24 @@ async function readRun(
   }
   await askForLocationsIfStale(work, now);
   let pass = cursor.pass;
+  const settleDue = settleDueAt(cursor, waitSince);
+  // Due at the time the last run planned, not asked for sooner by anyone, and no settle pass due (the order that
+  // waited for routing has its answer): nothing to read until the next one.
+  if (!pass && settleDue > now.getTime() && cursor.plannedAt === iso(schedule.nextRunAt))
+    return planned(cursor, settleDue);
   if (!pass) {
-    if (settleDueAt(cursor, waitSince) <= now.getTime()) {
+    if (settleDue <= now.getTime()) {
       pass = {
         kind: "settle",
         from: cursor.settled,
         to: iso(now.getTime() - SETTLE_MARGIN_MS),
         after: null,
         pending: [],
+        startedAt: iso(now),
       };
       cursor = { ...cursor, lastSettleAt: iso(now) };
     } else {
-      pass = { kind: "tip", from: cursor.tip, to: null, after: null, pending: [] };
+      pass = { kind: "tip", from: cursor.tip, to: null, after: null, pending: [], startedAt: iso(now) };
       cursor = { ...cursor, lastTipAt: iso(now), unsettledTipAt: cursor.unsettledTipAt ?? iso(now) };
     }
   }
@@ -206,8 +221,21 @@ async function readRun(
       unsettledTipAt: stillUnsettled ? cursor.lastTipAt : null,
     };
   }
-  cursor = { ...cursor, pass: null };
-  return { nextRunAt: new Date(settleDueAt(cursor, waitSince)), cursor: JSON.stringify(cursor) };
+  // Shopify's updatedAt has whole seconds and the search is `>=`: the newest second read is read again by the
+  // next tip pass, unless the pass began well after it (then that second was whole when read; a change of it
+  // the index showed late is the settle pass's). A burst is so not read twice by every tip pass.
+  if (
+    pass.kind === "tip" &&
+    Date.parse(pass.startedAt ?? cursor.lastTipAt ?? iso(now)) - Date.parse(cursor.tip) >=
+      WHOLE_SECOND_AFTER_MS
+  )
+    cursor = { ...cursor, tip: iso(Date.parse(cursor.tip) + 1000) };
+  return planned({ ...cursor, pass: null }, settleDueAt(cursor, waitSince));
+}
+
+/** The run's answer when no pass goes on: the next settle pass, the time noted in the cursor as its own. */
+function planned(cursor: RoutingCursor, at: number): ScheduledRun {
+  return { nextRunAt: new Date(at), cursor: JSON.stringify({ ...cursor, plannedAt: iso(at) }) };
 }
 
 /** The online locations never read, or not for longer than their daily read: a read is asked for. */
@@ -222,5 +250,6 @@ async function askForLocationsIfStale(work: ShopWork, now: Date): Promise<void> 
     where: { shop_kind: { shop: work.shop, kind: ONLINE_LOCATIONS_KIND } },
     select: { nextRunAt: true },
   });
-  if (!scheduled || scheduled.nextRunAt > now) await requestRun(work.db, work.shop, ONLINE_LOCATIONS_KIND, now);
+  if (!scheduled || scheduled.nextRunAt > now)
+    await requestRun(work.db, work.shop, ONLINE_LOCATIONS_KIND, now);
 }
