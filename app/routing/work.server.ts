@@ -10,8 +10,8 @@
 //   reads from it, for speed;
 // - `settled`, before which every change has been read by a read that began SETTLE_MARGIN_MS or more after it:
 //   a *settle pass* reads from it up to its own start less the margin, and moves it there. One is due
-//   SETTLE_MARGIN_MS after a tip pass began, and at the sweep (SWEEP_EVERY_MS, or every ROUTING_WAIT_MS while
-//   an order has waited for routing longer than that).
+//   SETTLE_AFTER_TIP_MS after a tip pass began, and at the sweep (SWEEP_EVERY_MS; sooner while an order has
+//   waited for routing: ROUTING_WAIT_MS after it began to wait, then every ROUTING_REREAD_MS while it waits).
 // A change is so read at most about twice (once by a tip pass, once by a settle pass), not once per run within
 // the margin, which would multiply the cost by the runs a busy minute has. Re-reading is harmless: storing is
 // idempotent, and only rows whose facts changed are reconciled.
@@ -30,10 +30,17 @@ import { storeFulfillmentOrders } from "./store.server";
  * that catches a change the tip pass missed runs a minute after it.
  */
 export const SETTLE_MARGIN_MS = 60_000;
+/**
+ * A settle pass follows a tip pass this much later: past the margin, and past the engine's hold wait (65 s), so
+ * no shop keeps its lease idle for it (the engine's sweep starts it).
+ */
+export const SETTLE_AFTER_TIP_MS = 2 * 60_000;
 /** The safety net when no webhook comes: a settle pass at least this often. */
 export const SWEEP_EVERY_MS = 10 * 60_000;
-/** An order waiting for routing longer than this makes a settle pass due, and again this often while it waits. */
+/** An order waiting for routing longer than this makes a settle pass due... */
 export const ROUTING_WAIT_MS = 60_000;
+/** ...and another this often while it still waits (beyond the engine's hold wait, as SETTLE_AFTER_TIP_MS). */
+export const ROUTING_REREAD_MS = 2 * 60_000;
 /** A first read starts this far back at most, whatever waits (an order waiting for routing since long ago). */
 export const FIRST_READ_AT_MOST_MS = 3 * 24 * 3600_000;
 /**
@@ -102,9 +109,12 @@ async function oldestRoutingWait(work: Pick<ShopWork, "db" | "shop">): Promise<D
 export function settleDueAt(cursor: RoutingCursor, routingWaitSince: Date | null): number {
   const lastSettle = Date.parse(cursor.lastSettleAt);
   const due = [lastSettle + SWEEP_EVERY_MS];
-  if (cursor.unsettledTipAt) due.push(Date.parse(cursor.unsettledTipAt) + SETTLE_MARGIN_MS);
-  if (routingWaitSince)
-    due.push(Math.max(routingWaitSince.getTime() + ROUTING_WAIT_MS, lastSettle + ROUTING_WAIT_MS));
+  if (cursor.unsettledTipAt) due.push(Date.parse(cursor.unsettledTipAt) + SETTLE_AFTER_TIP_MS);
+  if (routingWaitSince) {
+    // A minute after the order began to wait; once a settle pass has run since then, every ROUTING_REREAD_MS.
+    const first = routingWaitSince.getTime() + ROUTING_WAIT_MS;
+    due.push(lastSettle < first ? first : lastSettle + ROUTING_REREAD_MS);
+  }
   return Math.min(...due);
 }
 

@@ -1,8 +1,8 @@
 // The fulfillment_orders kind against the Shopify fake over real HTTP, on the engine's clock: the shop's
 // fulfillment orders read page by page from the watermark, stored, the orders that changed reconciled before
 // the watermark moves; a failed reconcile reads the same page again; a change the search index showed late is
-// caught by the settle pass; the sweep's timing (ten minutes, a minute after a tip pass, every minute while an
-// order waits for routing). reconcileRouting is a spy given to the kind, as the engine gives the real one.
+// caught by the settle pass; the sweep's timing (ten minutes, two minutes after a tip pass, a minute after an
+// order began to wait for routing and every two while it waits). reconcileRouting is a spy given to the kind, as the engine gives the real one.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { appContext } from "../../app/context.server";
 import { FULFILLMENT_ORDERS_KIND, requestRoutingRead } from "../../app/routing/kinds";
@@ -11,7 +11,9 @@ import {
   fulfillmentOrdersKind,
   readRoutingCursor,
   RECONCILE_RETRY_MS,
+  ROUTING_REREAD_MS,
   ROUTING_WAIT_MS,
+  SETTLE_AFTER_TIP_MS,
   SETTLE_MARGIN_MS,
   SWEEP_EVERY_MS,
   type Reconcile,
@@ -120,7 +122,7 @@ describe("the fulfillment_orders kind", () => {
     expect(stored!.locationId).toBe(showroom.id);
 
     // A tip pass was read: the settle pass is due a margin later.
-    expect((await schedule())!.nextRunAt.getTime()).toBe(now + SETTLE_MARGIN_MS);
+    expect((await schedule())!.nextRunAt.getTime()).toBe(now + SETTLE_AFTER_TIP_MS);
 
     // One fulfillment order moves to the showroom: the next read answers that order alone.
     now += 10_000;
@@ -187,14 +189,14 @@ describe("the fulfillment_orders kind", () => {
     expect(Date.parse(cursor.settled)).toBe(due - SETTLE_MARGIN_MS);
   });
 
-  it("sweeps every ten minutes, and every minute while an order has waited for routing over a minute", async () => {
+  it("sweeps every ten minutes, and sooner while an order has waited for routing over a minute", async () => {
     const reconcile = vi.fn<Reconcile>(async () => undefined);
     await requestRoutingRead(db(), SHOP, "webhook", clock());
     const step = await openStep(reconcile);
     const tipAt = now;
     await runWhileDue(step);
-    expect((await schedule())!.nextRunAt.getTime()).toBe(tipAt + SETTLE_MARGIN_MS);
-    now = tipAt + SETTLE_MARGIN_MS;
+    expect((await schedule())!.nextRunAt.getTime()).toBe(tipAt + SETTLE_AFTER_TIP_MS);
+    now = tipAt + SETTLE_AFTER_TIP_MS;
     await runWhileDue(step);
     // Settled, quiet: the sweep in ten minutes.
     expect((await schedule())!.nextRunAt.getTime()).toBe(now + SWEEP_EVERY_MS);
@@ -220,24 +222,24 @@ describe("the fulfillment_orders kind", () => {
     await runWhileDue(step);
     // A tip pass now; the next read is the settle pass a margin after it (no later than the wait's minute).
     expect((await schedule())!.nextRunAt.getTime()).toBe(
-      Math.min(waitingSince + ROUTING_WAIT_MS, now + SETTLE_MARGIN_MS, settleAt + SWEEP_EVERY_MS),
+      Math.min(waitingSince + ROUTING_WAIT_MS, now + SETTLE_AFTER_TIP_MS, settleAt + SWEEP_EVERY_MS),
     );
     now = (await schedule())!.nextRunAt.getTime();
     await runWhileDue(step);
     const afterSettle = now;
-    expect((await schedule())!.nextRunAt.getTime()).toBe(afterSettle + ROUTING_WAIT_MS);
-    now += ROUTING_WAIT_MS;
+    expect((await schedule())!.nextRunAt.getTime()).toBe(afterSettle + ROUTING_REREAD_MS);
+    now += ROUTING_REREAD_MS;
     const reads = pageReads().length;
     await runWhileDue(step);
     expect(pageReads().length).toBe(reads + 1);
-    expect((await schedule())!.nextRunAt.getTime()).toBe(now + ROUTING_WAIT_MS);
+    expect((await schedule())!.nextRunAt.getTime()).toBe(now + ROUTING_REREAD_MS);
 
     // No longer waiting: back to the ten-minute sweep.
     await db().warehouseOrder.updateMany({
       where: { shop: SHOP },
       data: { state: "ready", waitReason: null },
     });
-    now += ROUTING_WAIT_MS;
+    now += ROUTING_REREAD_MS;
     const quiet = pageReads().length;
     await runWhileDue(step);
     // Nothing read for the minute planned while it waited; the sweep ten minutes after the last settle pass.
