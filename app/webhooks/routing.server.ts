@@ -5,11 +5,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { appContext } from "../context.server";
-import {
-  FULFILLMENT_REQUESTS_KIND,
-  requestOnlineLocationsRead,
-  requestRoutingRead,
-} from "../routing/kinds";
+import { FULFILLMENT_REQUESTS_KIND, requestOnlineLocationsRead, requestRoutingRead } from "../routing/kinds";
 import { requestRun } from "../work/schedule.server";
 import { wakeWorker } from "../work/worker.server";
 import { receiveWebhook } from "./receive.server";

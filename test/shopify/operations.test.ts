@@ -37,7 +37,9 @@ const templates = sourceFiles("app").flatMap((file) =>
 const fragments = new Map(
   templates.flatMap(({ source }) =>
     parse(source).definitions.flatMap((definition) =>
-      definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, print(definition)] as const] : [],
+      definition.kind === Kind.FRAGMENT_DEFINITION
+        ? [[definition.name.value, print(definition)] as const]
+        : [],
     ),
   ),
 );
@@ -48,7 +50,7 @@ function withFragments(source: string): string {
     parse(source).definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [d.name.value] : [])),
   );
   let text = source;
-  for (let added = true; added; ) {
+  for (let added = true; added;) {
     added = false;
     for (const [, name] of text.matchAll(/\.\.\.\s*(\w+)/g)) {
       if (name === "on" || defined.has(name!) || !fragments.has(name!)) continue;
