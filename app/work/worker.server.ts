@@ -131,7 +131,7 @@ export function createWorker(options: WorkerOptions): Worker {
       ...(options.inDoubt && { inDoubt: options.inDoubt }),
       recovery: { leaseTtlMs, requestTimeoutMs: options.endpoints.timeoutMs },
     }),
-    // Fulfillment orders read before anything else the pass does: what they change is sent in the same pass.
+    // Fulfillment orders read right after orders: what they change goes in the next pass, which follows at once.
     fulfillmentOrdersWork,
     onlineLocationsWork,
     remapWork,
