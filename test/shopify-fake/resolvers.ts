@@ -467,23 +467,6 @@ export function queryRoot(store: ShopStore): View {
       const byName = sorted(list, args.sortKey, "Query.locations", { NAME: (location) => location.name });
       return connection(byName, args, (location) => v.location(location.id));
     },
-    // The least top-level read routing needs (R1): `updated_at:>='…'` only, sorted by UPDATED_AT. Helper F's
-    // fuller resolver (assigned_location_id, status, reverse) replaces it.
-    fulfillmentOrders: (args: Args) => {
-      const query = typeof args.query === "string" ? args.query.trim() : "";
-      const since = /^updated_at:>='([^']+)'$/.exec(query);
-      if (query && !since) throw notImplemented(`Query.fulfillmentOrders(query: ${query})`);
-      const from = since ? Date.parse(since[1]!) : -Infinity;
-      const list = [...store.fulfillmentOrders.values()].filter(
-        (fo) =>
-          (args.includeClosed === true || (fo.status !== "CLOSED" && fo.status !== "CANCELLED")) &&
-          Date.parse(fo.updatedAt) >= from,
-      );
-      const byUpdate = sorted(list, args.sortKey ?? "ID", "Query.fulfillmentOrders", {
-        UPDATED_AT: (fo) => fo.updatedAt,
-      });
-      return connection(byUpdate, args, (fo) => v.fulfillmentOrder(fo.id));
-    },
     product: (args: Args) => v.typed(args.id, "Product"),
     products: (args: Args) => {
       const filter = search(args.query, "Query.products", {
