@@ -54,7 +54,6 @@ export interface ServiceHelpers {
 export interface ServiceViews {
   location(id: Gid): View | null;
   fulfillmentOrder(id: Gid): View | null;
-  node(id: unknown): View | null;
 }
 
 export interface FulfillmentServiceRecord {
@@ -544,9 +543,9 @@ export async function fetchTrackingNumbers(
 
 // ---- GraphQL ------------------------------------------------------------------------------------------------
 
-/** Adds the service side to resolvers.ts's views: Location.fulfillmentService, FulfillmentService nodes. */
+/** Adds Location.fulfillmentService to resolvers.ts's views (FulfillmentService is no Node: no node(id:) lookup). */
 export function attachServiceViews(store: ShopStore, v: ServiceViews & Record<string, unknown>): void {
-  const { location, node } = v;
+  const { location } = v;
   const extras = () => shopServices(store).addressExtras;
   v.location = (id: Gid) => {
     const view = location(id);
@@ -559,10 +558,6 @@ export function attachServiceViews(store: ShopStore, v: ServiceViews & Record<st
       fulfillmentService: () => serviceView(store, v, record.fulfillmentServiceId),
     };
   };
-  v.node = (id: unknown) =>
-    typeof id === "string" && parseGid(id)?.type === "FulfillmentService"
-      ? serviceView(store, v, id)
-      : node(id);
 }
 
 function serviceView(store: ShopStore, v: ServiceViews, id: Gid | null): View | null {
