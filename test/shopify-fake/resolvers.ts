@@ -7,7 +7,13 @@ import {
   type GraphQLResolveInfo,
 } from "graphql";
 import { adminSchema } from "./schema";
-import { attachServiceViews, serviceFulfillmentRefusal, serviceMutations, serviceQueries } from "./services";
+import {
+  attachServiceViews,
+  serviceFulfillmentRefusal,
+  serviceMutations,
+  serviceQueries,
+  serviceSupportedActions,
+} from "./services";
 import {
   parseGid,
   type FulfillmentHoldReason,
@@ -360,7 +366,11 @@ function views(store: ShopStore) {
         })),
         orderName: order.name,
         orderProcessedAt: order.createdAt,
-        supportedActions: () => supportedActions(fo).map((action) => ({ action, externalUrl: null })),
+        supportedActions: () =>
+          (serviceSupportedActions(store, fo) ?? supportedActions(fo)).map((action) => ({
+            action,
+            externalUrl: null,
+          })),
         order: () => v.order(order.id),
         assignedLocation: {
           name,

@@ -570,10 +570,18 @@ describe("who may fulfil a service's fulfillment orders", () => {
     expect((await fulfil(order.id)).userErrors[0].message).toMatch(/has not been accepted.*UNSUBMITTED/);
     await control("fulfillment-requests", { shop: DOMAIN, fulfillmentOrderId: order.id });
     expect((await fulfil(order.id)).userErrors[0].message).toMatch(/SUBMITTED/);
+    const ACTIONS = `query A($id: ID!) { fulfillmentOrder(id: $id) { supportedActions { action } } }`;
+    expect((await gql(ACTIONS, { id: order.id })).data.fulfillmentOrder.supportedActions).toEqual([]);
     await accept(order.id);
+    expect((await gql(ACTIONS, { id: order.id })).data.fulfillmentOrder.supportedActions).toEqual([
+      { action: "CREATE_FULFILLMENT" },
+    ]);
     expect(await fulfil(order.id)).toEqual({ fulfillment: { status: "SUCCESS" }, userErrors: [] });
     expect(fo(order.id).status).toBe("CLOSED");
     expect((await fulfil(order.id)).userErrors[0].message).toMatch(/unfulfillable status= closed/);
+    // A merchant's own location keeps fulfilling as before, with no request asked or accepted.
+    const shop = [...store.locations.values()].find((location) => location.name === "Магазин")!;
+    expect(await fulfil(orderAt(shop.id).id)).toEqual({ fulfillment: { status: "SUCCESS" }, userErrors: [] });
   });
 
   it("never another app's service's, which the app can neither answer nor fulfil", async () => {
@@ -588,11 +596,6 @@ describe("who may fulfil a service's fulfillment orders", () => {
     fo(order.id).requestStatus = "ACCEPTED"; // as if the other app had accepted
     expect((await fulfil(order.id)).userErrors[0].message).toMatch(/another app's fulfillment service/);
     expect(receiver.received).toEqual([]); // the other app's callback is not the app under test's
-  });
-
-  it("a merchant's own location keeps fulfilling as before", async () => {
-    const shop = [...store.locations.values()].find((location) => location.name === "Магазин")!;
-    expect(await fulfil(orderAt(shop.id).id)).toEqual({ fulfillment: { status: "SUCCESS" }, userErrors: [] });
   });
 });
 

@@ -394,6 +394,19 @@ export function serviceFulfillmentRefusal(store: ShopStore, fo: FulfillmentOrder
   return null;
 }
 
+/**
+ * FulfillmentOrder.supportedActions of a service's fulfillment order as its app sees it, or null for a merchant's
+ * location. Not documented per status: the fake offers CREATE_FULFILLMENT exactly where fulfillmentCreate is
+ * allowed (accepted work in progress), and nothing else (requesting, moving and holding are the merchant's).
+ */
+export function serviceSupportedActions(store: ShopStore, fo: FulfillmentOrderRecord): string[] | null {
+  const service = serviceOf(store, fo);
+  if (!service) return null;
+  const fulfillable =
+    !service.ownedByOtherApp && fo.status === "IN_PROGRESS" && ACCEPTED.has(fo.requestStatus);
+  return fulfillable ? ["CREATE_FULFILLMENT"] : [];
+}
+
 // ---- callbacks ------------------------------------------------------------------------------------------------
 
 const sign = (secret: string, data: string) =>
