@@ -434,6 +434,35 @@ describe("fulfillment requests", () => {
     });
   });
 
+  it("sends a ping again when a test asks, and lists services, answers and pings for assertions", async () => {
+    const service = await createService();
+    const order = orderAt(service.location.id);
+    await control("fulfillment-requests", { shop: DOMAIN, fulfillmentOrderId: order.id });
+    await accept(order.id);
+    const again = await control("services/notifications", {
+      shop: DOMAIN,
+      kind: "FULFILLMENT_REQUEST",
+      times: 2,
+    });
+    expect(again.json.callbacks).toHaveLength(2);
+    expect(receiver.received.map((r) => [r.body, r.verified])).toEqual(
+      Array(3).fill(['{"kind":"FULFILLMENT_REQUEST"}', true]),
+    );
+    const listed = await control(`services?shop=${DOMAIN}`);
+    expect(listed.json).toMatchObject({
+      services: [{ id: service.id, locationId: service.location.id, ownedByOtherApp: false }],
+      deprecatedArguments: [],
+      answers: [
+        { fulfillmentOrderId: order.id, mutation: "fulfillmentOrderAcceptFulfillmentRequest", refused: null },
+      ],
+      callbacks: [
+        { fulfillmentOrderId: order.id, status: 200 },
+        { fulfillmentOrderId: null },
+        { fulfillmentOrderId: null },
+      ],
+    });
+  });
+
   it("pings the app where a test points callbacks, with the secret the app verifies", async () => {
     const body = await gql(CREATE, {
       name: "Remote",

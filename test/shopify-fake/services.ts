@@ -84,7 +84,8 @@ export interface ServiceAnswer {
 /** A ping to a service's callback: queued by a request, then delivered (status, or the error that stopped it). */
 export interface CallbackDelivery {
   kind: "FULFILLMENT_REQUEST" | "CANCELLATION_REQUEST";
-  fulfillmentOrderId: Gid;
+  /** The request's fulfillment order; null for a ping sent again by a test (POST services/notifications). */
+  fulfillmentOrderId: Gid | null;
   serviceId: Gid;
   url: string;
   body: string;
@@ -248,7 +249,7 @@ function queueCallback(
   store: ShopStore,
   service: FulfillmentServiceRecord,
   kind: CallbackDelivery["kind"],
-  fo: Gid,
+  fo: Gid | null,
 ) {
   // A ping goes to the app that registered the service; another app's service is not the app under test's.
   if (!service.callbackUrl || service.ownedByOtherApp) return;
@@ -978,6 +979,13 @@ const fetchStockSchema = z.strictObject({
   serviceId: z.string().optional(),
   sku: z.string().min(1).optional(),
 });
+const notificationSchema = z.strictObject({
+  shop: shopName,
+  kind: z.enum(["FULFILLMENT_REQUEST", "CANCELLATION_REQUEST"]),
+  serviceId: z.string().optional(),
+  /** How many times the same ping is sent, at once: Shopify may deliver one more than once. */
+  times: z.number().int().positive().max(10).optional(),
+});
 const fetchTrackingSchema = z.strictObject({
   shop: shopName,
   serviceId: z.string().optional(),
@@ -1046,6 +1054,17 @@ export async function handleServiceControl(
       const { shop, fulfillmentOrderId, message } = cancellationRequestSchema.parse(body);
       const store = storeFor(shop);
       return afterRequest(store, submitCancellationRequest(store, fulfillmentOrderId, { message }));
+    },
+    // A ping with no request behind it: what a redelivery, or a retry after the app failed to answer, looks like.
+    "POST services/notifications": async () => {
+      const { shop, kind, serviceId, times = 1 } = notificationSchema.parse(body);
+      const store = storeFor(shop);
+      const service = fulfillmentServices(store).find(
+        (candidate) => !candidate.ownedByOtherApp && (!serviceId || candidate.id === serviceId),
+      );
+      if (!service?.callbackUrl) throw new ServiceControlError(`no service with a callbackUrl on ${shop}`);
+      for (let sent = 0; sent < times; sent++) queueCallback(store, service, kind, null);
+      return { callbacks: await deliverServiceCallbacks(state, store, app) };
     },
     "POST services/fetch-stock": async () => {
       const { shop, ...input } = fetchStockSchema.parse(body);
