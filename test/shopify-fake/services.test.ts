@@ -219,6 +219,13 @@ describe("fulfillmentServiceCreate", () => {
     expect(deprecatedArgumentsSent(store)).toEqual([
       { mutation: "fulfillmentServiceCreate", argument: "fulfillmentOrdersOptIn" },
     ]);
+    const optOut =
+      await gql(`mutation { fulfillmentServiceCreate(name: "Legacy", fulfillmentOrdersOptIn: false) {
+      fulfillmentService { id } userErrors { field } } }`);
+    expect(optOut.data.fulfillmentServiceCreate).toEqual({
+      fulfillmentService: null,
+      userErrors: [{ field: ["fulfillmentOrdersOptIn"] }],
+    });
   });
 });
 

@@ -181,7 +181,8 @@ const handleOf = (name: string) =>
 
 /**
  * Registers a service and its location, as fulfillmentServiceCreate does (the location is named after the
- * service). A second service of one name is refused with Rails' uniqueness message, as Shopify answers it.
+ * service). A second service of one name is refused (Shopify keeps service names unique per shop; the message is
+ * Rails' uniqueness wording, which Shopify's model errors use, not one seen for this mutation).
  */
 export function createFulfillmentService(
   store: ShopStore,
@@ -734,6 +735,13 @@ export function serviceMutations(
   return {
     fulfillmentServiceCreate: (args: Args, _ctx: unknown, info: GraphQLResolveInfo) => {
       noteDeprecated("fulfillmentServiceCreate", info);
+      // Since 2023-01 a service that opts out of fulfillment orders is refused (changelog "Serving errors on a
+      // fulfillment orders opt-out fulfillment service creation"); the wording is not documented.
+      if (args.fulfillmentOrdersOptIn === false) {
+        const message =
+          "Fulfillment orders opt in must be true: legacy fulfillment services are not supported.";
+        return { fulfillmentService: null, userErrors: [{ field: ["fulfillmentOrdersOptIn"], message }] };
+      }
       const { service, userErrors } = createFulfillmentService(store, {
         name: String(args.name),
         callbackUrl: (args.callbackUrl as string | null | undefined) ?? null,
