@@ -9,3 +9,4 @@ export {
 export { adminSchema, parseAdminOperation, validateAdminOperation } from "./schema";
 export { operationCost, MUTATION_COST, SINGLE_QUERY_MAX_COST } from "./cost";
 export * from "./state";
+export * from "./services";

@@ -8,6 +8,13 @@ import {
 } from "graphql";
 import { adminSchema } from "./schema";
 import {
+  attachServiceViews,
+  serviceFulfillmentRefusal,
+  serviceMutations,
+  serviceQueries,
+  serviceSupportedActions,
+} from "./services";
+import {
   parseGid,
   type FulfillmentHoldReason,
   type FulfillmentOrderRecord,
@@ -359,7 +366,11 @@ function views(store: ShopStore) {
         })),
         orderName: order.name,
         orderProcessedAt: order.createdAt,
-        supportedActions: () => supportedActions(fo).map((action) => ({ action, externalUrl: null })),
+        supportedActions: () =>
+          (serviceSupportedActions(store, fo) ?? supportedActions(fo)).map((action) => ({
+            action,
+            externalUrl: null,
+          })),
         order: () => v.order(order.id),
         assignedLocation: {
           name,
@@ -444,6 +455,7 @@ function views(store: ShopStore) {
     /** A typed lookup such as `product(id:)` answers null for another type's ID, as Shopify does. */
     typed: (id: unknown, type: string) => (requireGid(id).type === type ? v.node(id) : null),
   };
+  attachServiceViews(store, v);
   return v;
 }
 
@@ -454,6 +466,7 @@ export function queryRoot(store: ShopStore): View {
   const variantsOf = (productId: Gid) =>
     store.products.get(productId)!.variantIds.map((id) => store.variants.get(id)!);
   return {
+    ...serviceQueries(store, v, { connection, sorted, notImplemented }),
     shop: () => v.shop(),
     shopLocales: (args: Args) =>
       store.shop.locales.filter((locale) => args.published !== true || locale.published),
@@ -599,6 +612,7 @@ export function mutationRoot(store: ShopStore): View {
       return payload;
     };
   return {
+    ...serviceMutations(store, v, { connection, sorted, notImplemented }),
     inventorySetQuantities: (args: Args, ctx: ResolverContext, info: GraphQLResolveInfo) => {
       const input = args.input as InventorySetQuantitiesInput;
       // Since 2026-04 every quantity must state changeFromQuantity (null opts out), checked before the key.
@@ -813,6 +827,8 @@ function createFulfillment(store: ShopStore, v: ReturnType<typeof views>, input:
         `Fulfillment order ${legacyNumber(fo.id)} has an unfulfillable status= ${status}.`,
       );
     }
+    const refusal = serviceFulfillmentRefusal(store, fo);
+    if (refusal) return failed(["fulfillment"], refusal);
     // No line items named means every remaining unit of the fulfillment order.
     const requested = group.fulfillmentOrderLineItems?.length
       ? group.fulfillmentOrderLineItems

@@ -18,6 +18,7 @@ import { operationCost, SINGLE_QUERY_MAX_COST } from "./cost";
 import { fieldResolver, mutationRoot, notImplemented, queryRoot, typeResolver } from "./resolvers";
 import { adminSchema, parseAdminOperation } from "./schema";
 import { exchangeToken, type FakeApp } from "./oauth";
+import { deliverServiceCallbacks, handleServiceControl } from "./services";
 import { FakeState, type ShopStore } from "./state";
 
 export interface ShopifyFakeOptions {
@@ -268,6 +269,16 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
           }
         } else request.resume();
         const route = path.slice(CONTROL_PREFIX.length).replace(/^\/+|\/+$/g, "");
+        const search = new URL(request.url ?? "/", "http://fake.invalid").searchParams;
+        const served = await handleServiceControl(
+          state,
+          options.app,
+          request.method ?? "GET",
+          route,
+          input,
+          search,
+        );
+        if (served) return send(served.status, served.body);
         const answer = handleControl(state, requests, request.method ?? "GET", route, input);
         return send(answer.status, answer.body);
       }
@@ -316,6 +327,7 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
       if (query === undefined)
         return send(400, { errors: { query: "Required parameter missing or invalid" } });
       const answered = await answer(store, query, variables, givenName);
+      void deliverServiceCallbacks(state, store, options.app); // Shopify pings a service after the request
       recorded.actualCost =
         (answered as { extensions?: { cost?: { actualQueryCost?: number | null } } }).extensions?.cost
           ?.actualQueryCost ?? null;

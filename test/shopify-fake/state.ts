@@ -59,7 +59,7 @@ export type OrderRecord = Text<"id" | "name" | "createdAt"> & { email: string | 
   fulfillmentIds: Gid[];
 };
 export type FulfillmentOrderStatus =
-  "OPEN" | "IN_PROGRESS" | "CLOSED" | "CANCELLED" | "ON_HOLD" | "SCHEDULED";
+  "OPEN" | "IN_PROGRESS" | "CLOSED" | "CANCELLED" | "ON_HOLD" | "SCHEDULED" | "INCOMPLETE";
 export type FulfillmentOrderRecord = Text<
   "id" | "orderId" | "createdAt" | "updatedAt" | "assignedLocationId"
 > & {
