@@ -660,7 +660,8 @@ export class ShopStore {
 
   /**
    * The locations a fulfillment order may move to (`FulfillmentOrder.locationsForMove`): every other active
-   * location, movable when it stocks each of the lines' variants (a custom item goes anywhere).
+   * location, movable when it stocks each of the lines' variants (a custom item goes anywhere). No line ids (or
+   * none at all, the schema's default) means every line with units left.
    */
   locationsForMove(
     fulfillmentOrderId: Gid,
@@ -668,7 +669,7 @@ export class ShopStore {
   ): Array<{ location: LocationRecord; movable: boolean; unavailable: FulfillmentOrderRecord["lineItems"] }> {
     const fo = this.fulfillmentOrderFor("locationsForMove", fulfillmentOrderId);
     const lines = fo.lineItems.filter(
-      (line) => line.remainingQuantity > 0 && (!lineItemIds || lineItemIds.includes(line.id)),
+      (line) => line.remainingQuantity > 0 && (!lineItemIds?.length || lineItemIds.includes(line.id)),
     );
     const closed = ShopStore.isClosed(fo);
     return [...this.locations.values()]
