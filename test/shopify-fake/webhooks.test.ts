@@ -5,7 +5,9 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ADMIN_API_VERSION } from "../../app/api-version";
+import { idOrderFor, mapOrder } from "../../app/orders/mapping";
 import { shopifyOrderSchema } from "../../app/orders/payload";
+import { DEFAULT_ORDER_SETTINGS } from "../../app/orders/settings";
 import { checkWebhookSignature } from "../../app/webhooks/signature.server";
 import { orderWebhookPayload } from "./payloads";
 import { startShopifyFake, type LocationRecord, type ShopifyFake, type ShopStore } from ".";
@@ -394,6 +396,13 @@ describe("orderWebhookPayload", () => {
         }),
       ),
     );
+    // An order of goods with SKUs maps for the warehouse as it is: nothing in the shape holds it.
+    const goods = shop.addOrder({ name: "#3002", lineItems: [{ sku: "CUP", quantity: 2 }] }).order;
+    const goodsOrder = shopifyOrderSchema.parse(orderWebhookPayload(shop, goods.id));
+    const idOrder = idOrderFor(goodsOrder, DEFAULT_ORDER_SETTINGS);
+    expect(mapOrder({ order: goodsOrder, settings: DEFAULT_ORDER_SETTINGS, idOrder })).toMatchObject({
+      ok: true,
+    });
     // The same through the control route, for a fake in a process of its own.
     const routed = await control("orders/webhook-payload", {
       shop: DOMAIN,
