@@ -136,6 +136,14 @@ describe("routing", () => {
       },
       { assignedLocation: { location: { id: showroom.id } }, lineItems: { nodes: [{ sku: "VASE" }] } },
     ]);
+    // Only the warehouse's, as the fulfilment reads them.
+    const atWarehouse = await gql(
+      `query($id: ID!, $q: String) { order(id: $id) { fulfillmentOrders(first: 5, query: $q) { nodes { id } } } }`,
+      { id: order.id, q: `assigned_location_id:${warehouse.id.split("/").at(-1)} status:open` },
+    );
+    expect(dig(atWarehouse, "data", "order", "fulfillmentOrders", "nodes")).toEqual([
+      { id: fulfillmentOrders[0]!.id },
+    ]);
   });
 
   it("follows the shop's routing list, skips an inactive location, and keeps an explicit location whole", async () => {

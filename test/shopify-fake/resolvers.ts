@@ -229,6 +229,21 @@ function sorted<T extends { id: Gid }>(
   );
 }
 
+/** The filters of a fulfillment-order search: `status:`, and `updated_at:`, `id:`, `assigned_location_id:` ranges. */
+function fulfillmentOrderSearch(query: unknown, root: string) {
+  type Fo = FulfillmentOrderRecord;
+  return search(
+    query,
+    root,
+    { status: (fo: Fo) => [fo.status] },
+    {
+      updated_at: timeRange((fo: Fo) => fo.updatedAt),
+      id: idRange((fo: Fo) => fo.id),
+      assigned_location_id: idRange((fo: Fo) => fo.assignedLocationId),
+    },
+  );
+}
+
 // ---- views ----------------------------------------------------------------------------------------------------
 
 /** FulfillmentHold.displayReason as the admin shows it in English. */
@@ -406,8 +421,8 @@ export function views(store: ShopStore) {
           moneyBag(order.lineItems.reduce((n, line) => n + Number(line.price) * line.quantity, 0).toFixed(2)),
         lineItems: (args: Args) => connection(order.lineItems, args, v.lineItem),
         fulfillmentOrders: (args: Args) => {
-          if (args.query) throw notImplemented("Order.fulfillmentOrders(query:)");
-          return connection(fulfillmentOrders(), args, (fo) => v.fulfillmentOrder(fo.id));
+          const filter = fulfillmentOrderSearch(args.query, "Order.fulfillmentOrders");
+          return connection(fulfillmentOrders().filter(filter), args, (fo) => v.fulfillmentOrder(fo.id));
         },
         fulfillments: (args: Args) => {
           if (args.query) throw notImplemented("Order.fulfillments(query:)");
@@ -647,25 +662,15 @@ export function queryRoot(store: ShopStore): View {
     fulfillmentOrder: (args: Args) => v.typed(args.id, "FulfillmentOrder"),
     // Every fulfillment order of the shop; closed and cancelled ones only with includeClosed.
     fulfillmentOrders: (args: Args) => {
-      type Fo = FulfillmentOrderRecord;
-      const filter = search(
-        args.query,
-        "Query.fulfillmentOrders",
-        { status: (fo: Fo) => [fo.status] },
-        {
-          updated_at: timeRange((fo: Fo) => fo.updatedAt),
-          id: idRange((fo: Fo) => fo.id),
-          assigned_location_id: idRange((fo: Fo) => fo.assignedLocationId),
-        },
-      );
+      const filter = fulfillmentOrderSearch(args.query, "Query.fulfillmentOrders");
       const list = [...store.fulfillmentOrders.values()].filter(
         (fo) => (args.includeClosed === true || !ShopStore.isClosed(fo)) && filter(fo),
       );
-      const byUpdate = args.sortKey === "UPDATED_AT";
       const ordered = sorted(list, args.sortKey, "Query.fulfillmentOrders", {
         UPDATED_AT: (fo) => fo.updatedAt,
       });
-      const sort = byUpdate ? { value: (fo: Fo) => fo.updatedAt } : undefined;
+      const sort =
+        args.sortKey === "UPDATED_AT" ? { value: (fo: FulfillmentOrderRecord) => fo.updatedAt } : undefined;
       return connection(ordered, args, (fo) => v.fulfillmentOrder(fo.id), sort);
     },
     fulfillment: (args: Args) => v.typed(args.id, "Fulfillment"),
