@@ -457,7 +457,11 @@ export class ShopStore {
         price: line.price ?? (variant ? variant.price : "0.00"),
         sellingPlan: line.sellingPlan ? { id: this.newId("SellingPlan"), name: line.sellingPlan.name } : null,
       };
-      const fulfillAt = line.sellingPlan?.fulfillAt ?? input.fulfillAt ?? null;
+      const given = line.sellingPlan?.fulfillAt ?? input.fulfillAt ?? null;
+      if (given !== null && Number.isNaN(Date.parse(given)))
+        throw new Error(`addOrder: fulfillAt ${given} is not a date`);
+      // Shopify's DateTime: UTC, to the second.
+      const fulfillAt = given && new Date(given).toISOString().replace(/\.\d{3}Z$/, "Z");
       return { record, locationId: input.locationId ?? this.routeLine(variant), fulfillAt };
     });
     const order: OrderRecord = {
