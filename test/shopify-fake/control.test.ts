@@ -202,6 +202,7 @@ describe("the control routes", () => {
       routes: expect.arrayContaining([
         "POST shops",
         "POST locations",
+        "POST locations/update",
         "POST routing",
         "POST stock",
         "POST orders",

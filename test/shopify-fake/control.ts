@@ -166,6 +166,18 @@ export function handleControl(
       const { id, name } = storeFor(state, shop).addLocation(fields);
       return { id, name };
     },
+    // A location's flags (deactivated, or no longer fulfilling online orders) or name, as the merchant edits it.
+    "POST locations/update": () => {
+      const { shop, id, ...fields } = locationSchema.extend({ id: z.string().min(1) }).parse(body);
+      const store = storeFor(state, shop);
+      const location = store.locations.get(locationOf(store, id))!;
+      Object.assign(
+        location,
+        Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
+      );
+      const { isActive, fulfillsOnlineOrders, name } = location;
+      return { id, name, isActive, fulfillsOnlineOrders };
+    },
     // The shop's routing list, first choice first (locations join it as they are added).
     "POST routing": () => {
       const { shop, locationIds } = routingSchema.parse(body);

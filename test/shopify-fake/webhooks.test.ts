@@ -328,7 +328,7 @@ describe("the fulfillment-order control routes", () => {
     ).toBe(400);
   });
 
-  it("stock a SKU at another location, and routing sends it there", async () => {
+  it("stock a SKU at another location, routing sends it there, and not once that location stops fulfilling online orders", async () => {
     fake = await startShopifyFake({ now: () => clock });
     const { shop } = seed();
     const kyiv = (await control("locations", { shop: DOMAIN, name: "Київ", fulfillsOnlineOrders: true })).json
@@ -345,6 +345,20 @@ describe("the fulfillment-order control routes", () => {
     });
     const foId = (placed.json.fulfillmentOrderIds as string[][])[0]![0]!;
     expect(shop.fulfillmentOrders.get(foId)!.assignedLocationId).toBe(kyiv);
+    // Kyiv stops fulfilling online orders: routing passes it by, to the shop's first location.
+    expect(
+      await control("locations/update", { shop: DOMAIN, id: kyiv, fulfillsOnlineOrders: false }),
+    ).toEqual({
+      status: 200,
+      json: { id: kyiv, name: "Київ", isActive: true, fulfillsOnlineOrders: false },
+    });
+    const next = await control("orders", {
+      shop: DOMAIN,
+      count: 1,
+      lineItems: [{ sku: "VASE", quantity: 1 }],
+    });
+    const nextId = (next.json.fulfillmentOrderIds as string[][])[0]![0]!;
+    expect(shop.fulfillmentOrders.get(nextId)!.assignedLocationId).toBe([...shop.locations.keys()][0]);
   });
 });
 
