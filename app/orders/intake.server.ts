@@ -24,7 +24,7 @@ import {
 import { EVENT, eventRow, recordEvents, timelineText } from "./timeline.server";
 import { parseWarehouseLines } from "../routing/decide";
 import { reconcileRouting } from "../routing/reconcile.server";
-import { requestRoutingRead } from "../routing/read-request.server";
+import { requestOnlineLocationsRead, requestRoutingRead } from "../routing/kinds";
 
 export const ORDER_TOPICS = ["orders/create", "orders/updated", "orders/cancelled"] as const;
 export type OrderTopic = (typeof ORDER_TOPICS)[number];
@@ -181,6 +181,7 @@ async function createOrder(deps: ServiceDeps, input: OrderWebhook, delivery: Del
   // Read before the transaction: a first read of the reference data builds its search.
   const matchers = await orderMatchersFor(deps, shop, order);
   let waitForRouting = false;
+  let locationsNeverRead = false;
   await sqlTransaction(db, async (tx) => {
     const [row] = await tx.query(
       `SELECT "mapping", "fulfillmentMode", "locationId", "onlineLocations" FROM "ShopSettings" WHERE "shop" = ?`,
@@ -191,7 +192,9 @@ async function createOrder(deps: ServiceDeps, input: OrderWebhook, delivery: Del
       typeof row?.mapping === "string" ? row.mapping : undefined,
       deps.log,
     );
-    waitForRouting = !cancelled && !wholeAtOnce(routingSettingsOf(row), order);
+    const routing = routingSettingsOf(row);
+    waitForRouting = !cancelled && !wholeAtOnce(routing, order);
+    locationsNeverRead = Boolean(routing?.locationId) && routing?.onlineLocations === null;
     const idOrder = idOrderFor(order, settings.mapping);
     const result = mapWithShopMapping({ order, shopMapping: settings, idOrder, ...matchers });
     const { columns, events } = created({ result, cancelled, orderName: order.name, now, waitForRouting });
@@ -222,6 +225,9 @@ async function createOrder(deps: ServiceDeps, input: OrderWebhook, delivery: Del
     for (const { sql, args } of statements) await tx.execute(sql, args);
   });
   if (waitForRouting && !cancelled) await routeNewOrder(deps, shop, order.id);
+  // A location stands for the warehouse but the shop's locations were never read (a shop set up before
+  // routing): the order went whole, as before, and the read is asked for, so the next orders are routed.
+  if (locationsNeverRead) await requestOnlineLocationsRead(db, shop, now);
 }
 
 /** What intake needs of the shop's routing (ShopSettings), read in its transaction. */
@@ -251,7 +257,12 @@ function routingSettingsOf(row: Record<string, unknown> | undefined): RoutingSet
 export function wholeAtOnce(settings: RoutingSettings | null, order: ShopifyOrder): boolean {
   if (!settings?.locationId) return true;
   if (settings.fulfillmentMode !== "location") return false;
-  if ((order.line_items ?? []).some((line) => line.selling_plan_allocation != null)) return false;
+  if (
+    (order.line_items ?? []).some(
+      (line) => line.selling_plan_id != null || line.selling_plan_allocation != null,
+    )
+  )
+    return false;
   if (settings.onlineLocations === null) return true;
   let online: unknown;
   try {
@@ -272,7 +283,7 @@ async function routeNewOrder(deps: ServiceDeps, shop: string, shopifyOrderId: st
     select: { id: true },
   });
   if (stored) await reconcileRouting(deps, shop, [shopifyOrderId]);
-  else await requestRoutingRead(deps.db, shop, "order_waiting");
+  else await requestRoutingRead(deps.db, shop, "order_waiting", deps.clock());
 }
 
 async function updateOrder(deps: ServiceDeps, row: OrderRow, input: OrderWebhook): Promise<IntakeOutcome> {

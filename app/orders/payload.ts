@@ -85,7 +85,11 @@ export const lineItemSchema = z
     id: tolerant(numericId),
     admin_graphql_api_id: tolerant(graphqlId),
     sku: text,
-    /** Set on a line bought with a selling plan (a pre-order or a subscription): routed by Shopify, later. */
+    /**
+     * Set on a line bought with a selling plan (a pre-order or a subscription), which Shopify may schedule:
+     * `selling_plan_id` in orders webhooks since 2026-10, `selling_plan_allocation` where a payload carries it.
+     */
+    selling_plan_id: tolerant(z.union([z.number(), z.string()])),
     selling_plan_allocation: tolerant(z.looseObject({})),
     name: text,
     title: text,

@@ -16,7 +16,7 @@ import type { OrderEventInput } from "../orders/timeline.server";
 import { orderMatchersFor } from "../reference/order-matcher.server";
 import { checkedMapping } from "../settings/settings.server";
 import { decideRouting, type FulfillmentMode, type RoutingDecision } from "./decide";
-import { requestRoutingRead } from "./read-request.server";
+import { requestRoutingRead } from "./kinds";
 
 /** The Shopify order a row was made from, as intake last stored it (intake's storedShopifyOrder, without the cycle). */
 function storedShopifyOrder(orderId: string, stored: { payload: string } | null): ShopifyOrder {
@@ -154,7 +154,7 @@ export async function lookAtScheduledOrders(deps: ServiceDeps, shop: string): Pr
     take: CHUNK,
   });
   if (!due.length) return 0;
-  await requestRoutingRead(deps.db, shop, "scheduled_due");
+  await requestRoutingRead(deps.db, shop, "scheduled_due", deps.clock());
   const later = new Date(now.getTime() + SCHEDULED_RECHECK_MS);
   for (const row of due) {
     // Conditional: a routing decision written meanwhile keeps its own schedule.

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { reconcileRouting, SCHEDULED_RECHECK_MS } from "../../app/routing/reconcile.server";
-import { FULFILLMENT_ORDERS_KIND } from "../../app/routing/read-request.server";
+import { FULFILLMENT_ORDERS_KIND } from "../../app/routing/kinds";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { notifyAddress } from "../../app/statuses/notify-token.server";
 import { offlineShopAdmin } from "../../app/work/engine.server";
@@ -68,6 +68,13 @@ async function create(flow: OrderFlow, n: number, order: OrderRecord) {
     "the order to be recorded",
     LOOP_MS,
   );
+}
+
+/** Stocks every item of the store at `locationId`: Shopify moves a fulfillment order only where its items are stocked. */
+function stockEverything(store: ShopStore, locationId: string) {
+  for (const item of store.inventoryItems.values()) {
+    if (!store.level(item.id, locationId)) store.stock(item.id, locationId, { available: 10 });
+  }
 }
 
 /**
@@ -196,6 +203,7 @@ describe("routing, end to end", { timeout: 90_000 }, () => {
     const recorded = await create(flow, 4204, order);
     await readRouting(shopify.store, order);
     const accepted = await inState(recorded.id, "accepted", "the order to be accepted");
+    stockEverything(shopify.store, showroom.id);
     shopify.store.moveFulfillmentOrder(order.fulfillmentOrderIds[0]!, showroom.id);
     await readRouting(shopify.store, order);
     // The same read again (a redelivered webhook, the sweep) changes nothing more.
@@ -235,6 +243,7 @@ describe("routing, end to end", { timeout: 90_000 }, () => {
       "the warehouse's picking to be known",
       LOOP_MS,
     );
+    stockEverything(shopify.store, showroom.id);
     shopify.store.moveFulfillmentOrder(order.fulfillmentOrderIds[0]!, showroom.id);
     await readRouting(shopify.store, order);
     const flagged = await row(recorded.id);

@@ -11,7 +11,7 @@ import { takeInOrderWebhook } from "../../app/orders/intake.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
 import { ATTENTION, ORDER_STATE, PENDING } from "../../app/orders/states";
 import { lookAtScheduledOrders, reconcileRouting } from "../../app/routing/reconcile.server";
-import { FULFILLMENT_ORDERS_KIND } from "../../app/routing/read-request.server";
+import { FULFILLMENT_ORDERS_KIND, ONLINE_LOCATIONS_KIND } from "../../app/routing/kinds";
 import { unitsNotTaken } from "../../app/stock/promised.server";
 import { driveOrder, FIXTURE_ORDER, statusReport } from "../support/orders";
 
@@ -124,11 +124,25 @@ describe("intake", () => {
     expect(schedule).toBeNull();
   });
 
-  it("waits for routing with a selling plan line even in a one-location shop", async () => {
+  it("takes an order whole while the shop's locations were never read, and asks for them to be read", async () => {
+    await db().shopSettings.update({ where: { shop: FAST_SHOP }, data: { onlineLocations: null } });
+    const row = await takenIn(FAST_SHOP);
+    expect(row.state).toBe(ORDER_STATE.ready);
+    const schedule = await db().shopSchedule.findUniqueOrThrow({
+      where: { shop_kind: { shop: FAST_SHOP, kind: ONLINE_LOCATIONS_KIND } },
+    });
+    expect(schedule.nextRunAt.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
+  it.each([
+    ["selling_plan_id (orders webhooks since 2026-10)", { selling_plan_id: 987654321 }],
+    [
+      "selling_plan_allocation",
+      { selling_plan_allocation: { selling_plan: { id: 1, name: "Передзамовлення" } } },
+    ],
+  ])("waits for routing with a selling plan line even in a one-location shop: %s", async (_name, plan) => {
     const lines = (FIXTURE_ORDER.line_items as Record<string, unknown>[]).map((line, i) =>
-      i === 0
-        ? { ...line, selling_plan_allocation: { selling_plan: { id: 1, name: "Передзамовлення" } } }
-        : line,
+      i === 0 ? { ...line, ...plan } : line,
     );
     const row = await takenIn(FAST_SHOP, { line_items: lines });
     expect([row.state, row.waitReason]).toEqual([ORDER_STATE.waiting, "routing"]);
