@@ -141,7 +141,14 @@ export async function storeFulfillmentOrders(
     if (!row) {
       try {
         await db.shopifyFulfillmentOrder.create({
-          data: { shop, id: node.id, ...facts, shopifyUpdatedAt: updatedAt, readAt: now },
+          data: {
+            shop,
+            id: node.id,
+            ...facts,
+            shopifyUpdatedAt: updatedAt,
+            readAt: now,
+            reconcilePending: true,
+          },
         });
         changed.add(facts.shopifyOrderId);
         continue;
@@ -159,7 +166,13 @@ export async function storeFulfillmentOrders(
       where: { shop, id: node.id, shopifyUpdatedAt: { lte: updatedAt } },
       data: same
         ? { shopifyUpdatedAt: updatedAt, readAt: now }
-        : { ...facts, shopifyUpdatedAt: updatedAt, readAt: now, version: { increment: 1 } },
+        : {
+            ...facts,
+            shopifyUpdatedAt: updatedAt,
+            readAt: now,
+            version: { increment: 1 },
+            reconcilePending: true,
+          },
     });
     if (count && !same) {
       changed.add(facts.shopifyOrderId);
@@ -168,6 +181,34 @@ export async function storeFulfillmentOrders(
     }
   }
   return [...changed];
+}
+
+/** Rows a reconcile has not yet taken, at most `take` (each with the version that reconcile will have seen). */
+export async function owedReconciles(deps: Pick<ServiceDeps, "db">, shop: string, take = 500) {
+  return deps.db.shopifyFulfillmentOrder.findMany({
+    where: { shop, reconcilePending: true },
+    select: { id: true, shopifyOrderId: true, version: true },
+    orderBy: { readAt: "asc" },
+    take,
+  });
+}
+
+/**
+ * These rows' reconcile done: cleared where the version is still the one read before it (a change stored
+ * meanwhile stays owed).
+ */
+export async function reconcilesTaken(
+  deps: Pick<ServiceDeps, "db">,
+  shop: string,
+  rows: ReadonlyArray<{ id: string; version: number }>,
+): Promise<void> {
+  const byVersion = new Map<number, string[]>();
+  for (const row of rows) byVersion.set(row.version, [...(byVersion.get(row.version) ?? []), row.id]);
+  for (const [version, ids] of byVersion)
+    await deps.db.shopifyFulfillmentOrder.updateMany({
+      where: { shop, id: { in: ids }, version, reconcilePending: true },
+      data: { reconcilePending: false },
+    });
 }
 
 /** The stored fulfillment orders of an order, as reconcileRouting and the service mode read them. */

@@ -14,7 +14,7 @@
 //   waited for routing: ROUTING_WAIT_MS after it began to wait, then every ROUTING_REREAD_MS while it waits).
 // A change is so read at most about twice (once by a tip pass, once by a settle pass), not once per run within
 // the margin, which would multiply the cost by the runs a busy minute has. Re-reading is harmless: storing is
-// idempotent, and only rows whose facts changed are reconciled.
+// idempotent, and a row whose facts changed stays owed its reconcile (reconcilePending) until one has taken it.
 import { reconcileRouting } from "./reconcile.server";
 import { ShopifyThrottled } from "../shopify/admin-graphql.server";
 import type { ShopWork, StepResult } from "../work/steps";
@@ -22,7 +22,7 @@ import { requestRun, scheduledKind, type Schedule, type ScheduledRun } from "../
 import { FULFILLMENT_ORDERS_KIND, ONLINE_LOCATIONS_KIND } from "./kinds";
 import { ONLINE_LOCATIONS_EVERY_MS } from "./locations.server";
 import { readFulfillmentOrdersPage } from "./read.server";
-import { storeFulfillmentOrders } from "./store.server";
+import { owedReconciles, reconcilesTaken, storeFulfillmentOrders } from "./store.server";
 
 /**
  * How long a change may take to reach Shopify's search index. Shopify documents no bound; the lag seen is
@@ -182,10 +182,14 @@ async function readRun(
     throw error;
   }
   const changed = await storeFulfillmentOrders(work, work.shop, page.nodes);
-  const toReconcile = [...new Set([...pass.pending, ...changed])];
+  // Every row whose stored facts no reconcile has taken yet, this page's changes among them: also those a run
+  // that died between storing and reconciling left, which a read now finds equal and so would not answer.
+  const owed = await owedReconciles(work, work.shop);
+  const toReconcile = [...new Set([...pass.pending, ...changed, ...owed.map((row) => row.shopifyOrderId)])];
   if (toReconcile.length) {
     try {
       await reconcile(work, work.shop, toReconcile);
+      await reconcilesTaken(work, work.shop, owed);
     } catch (error) {
       work.log.error(
         { event: "routing.reconcile_failed", orders: toReconcile.length, err: error },

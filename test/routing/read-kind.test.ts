@@ -162,6 +162,36 @@ describe("the fulfillment_orders kind", () => {
     expect(readRoutingCursor(done.cursor)!.pass).toBeNull();
   });
 
+  it("reconciles an order whose rows a run stored before the process died, though the next read finds them equal", async () => {
+    const attempts: string[][] = [];
+    let die = true;
+    const reconcile = vi.fn<Reconcile>(async (_deps, _shop, ids) => {
+      attempts.push([...ids]);
+      // The process dies here: whatever this run would have written of its schedule is never written.
+      if (die) throw new Error("process died");
+    });
+    const [order] = addOrders(1, warehouse.id);
+    now += 5_000;
+    await requestRoutingRead(db(), SHOP, "webhook", clock());
+    const step = await openStep(reconcile);
+    const before = (await schedule())!;
+    await step.run();
+    expect(await db().shopifyFulfillmentOrder.count({ where: { shop: SHOP } })).toBe(1);
+    // The schedule as the dead run left it: due, the same watermark, nothing owed in its cursor.
+    await db().shopSchedule.update({
+      where: { shop_kind: { shop: SHOP, kind: FULFILLMENT_ORDERS_KIND } },
+      data: { cursor: before.cursor, nextRunAt: before.nextRunAt, lastError: before.lastError },
+    });
+    die = false;
+    await runWhileDue(step);
+    expect(attempts).toEqual([[numeric(order!.order.id)], [numeric(order!.order.id)]]);
+
+    // Taken: the next read of the same rows (the settle pass) owes nothing.
+    now = (await schedule())!.nextRunAt.getTime();
+    await runWhileDue(step);
+    expect(attempts).toHaveLength(2);
+  });
+
   it("catches in the settle pass a change the search index showed only after a newer one", async () => {
     const reconcile = vi.fn<Reconcile>(async () => undefined);
     addOrders(1, warehouse.id);
