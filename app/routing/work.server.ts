@@ -1,7 +1,8 @@
 // The scheduled kind `fulfillment_orders`: the shop's fulfillment orders changed since a watermark, read from the
-// top-level `fulfillmentOrders` query page by page (50 a page, oldest change first, closed ones too), each page
-// stored (storeFulfillmentOrders) and the orders it changed reconciled (reconcileRouting) before the watermark
-// moves past it. Never a query per order.
+// top-level `fulfillmentOrders` query page by page (250 listed a page, oldest change first, closed ones too, the
+// facts read only of those whose stored row is not the newest: read.server.ts), each page stored
+// (storeFulfillmentOrders) and the orders it changed reconciled (reconcileRouting) before the watermark moves past
+// it. Never a query per order.
 //
 // Shopify's search index lags behind its writes: a `updated_at:>=` search made now may not yet see a change made
 // a moment ago, while it sees a later one, and a watermark moved to the later one would skip the earlier for
@@ -174,7 +175,13 @@ async function readRun(
 
   let page;
   try {
-    page = await readFulfillmentOrdersPage(await work.admin(), new Date(pass.from), pass.after);
+    page = await readFulfillmentOrdersPage(
+      work,
+      await work.admin(),
+      work.shop,
+      new Date(pass.from),
+      pass.after,
+    );
   } catch (error) {
     // Waited out by the client as long as it waits; longer, the run waits with the row still due.
     if (error instanceof ShopifyThrottled)
@@ -203,7 +210,7 @@ async function readRun(
       };
     }
   }
-  const last = page.nodes.at(-1)?.updatedAt;
+  const last = page.listed.at(-1)?.updatedAt;
   const newest = last && Date.parse(last) > Date.parse(cursor.tip) ? iso(Date.parse(last)) : cursor.tip;
   cursor = { ...cursor, tip: newest };
   work.log.info(
@@ -211,6 +218,7 @@ async function readRun(
       event: "routing.fulfillment_orders_read",
       pass: pass.kind,
       from: pass.from,
+      listed: page.listed.length,
       read: page.nodes.length,
       changedOrders: changed.length,
     },
