@@ -28,6 +28,8 @@ const { takeInOrderWebhook } = await import("../app/orders/intake.server");
 const { shopifyOrderSchema } = await import("../app/orders/payload");
 const { WAREHOUSE_RATE_LIMITS } = await import("../app/warehouse/limiter.server");
 const { offlineShopAdmin } = await import("../app/work/engine.server");
+const { FULFILLMENT_ORDERS_KIND } = await import("../app/routing/kinds");
+const { readRoutingCursor } = await import("../app/routing/work.server");
 const { saveStatusSettings } = await import("../app/statuses/settings.server");
 const { orderWebhookPayload, startShopifyFake } = await import("../test/shopify-fake");
 
@@ -174,6 +176,17 @@ while (accepted < warehouseOrders || elsewhere < ORDERS - warehouseOrders) {
   }
 }
 const elapsedMs = performance.now() - started;
+// The settle pass that reads every change again (app/routing/work.server.ts) is part of what an order costs:
+// waited for (SETTLE_AFTER_TIP_MS after the last tip pass) before the fake's cost is read.
+console.error("waiting for the settle pass...");
+for (;;) {
+  const row = await db.shopSchedule.findUnique({
+    where: { shop_kind: { shop: SHOP, kind: FULFILLMENT_ORDERS_KIND } },
+  });
+  const cursor = readRoutingCursor(row?.cursor ?? null);
+  if (cursor && !cursor.pass && !cursor.unsettledTipAt) break;
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+}
 await flow.worker.stop();
 
 // What the warehouse was sent, against what the fake assigned to the warehouse's location.

@@ -5,7 +5,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { appContext } from "../context.server";
-import { FULFILLMENT_REQUESTS_KIND, requestOnlineLocationsRead, requestRoutingRead } from "../routing/kinds";
+import {
+  FULFILLMENT_REQUESTS_KIND,
+  fulfillmentOrderIdsIn,
+  hintFulfillmentOrders,
+  requestOnlineLocationsRead,
+  requestRoutingRead,
+} from "../routing/kinds";
 import { requestRun } from "../work/schedule.server";
 import { wakeWorker } from "../work/worker.server";
 import { receiveWebhook } from "./receive.server";
@@ -47,11 +53,12 @@ function unexpectedTopic(topic: string, route: string): Response {
 }
 
 export async function fulfillmentOrderWebhookAction({ request }: ActionFunctionArgs): Promise<Response> {
-  const { shop, topic } = await receiveWebhook(request, anyObject);
+  const { shop, topic, payload } = await receiveWebhook(request, anyObject);
   if (!(FULFILLMENT_ORDER_TOPICS as readonly string[]).includes(topic))
     return unexpectedTopic(topic, "/webhooks/fulfillment_orders");
   const { db, clock, log } = appContext();
   const now = clock();
+  await hintFulfillmentOrders(db, shop, fulfillmentOrderIdsIn(payload), now);
   await requestRoutingRead(db, shop, "webhook", now);
   if (FULFILLMENT_REQUEST_TOPICS.includes(topic)) await requestRun(db, shop, FULFILLMENT_REQUESTS_KIND, now);
   log.debug({ shop, event: "webhook.fulfillment_order", topic }, "fulfillment orders to be read");

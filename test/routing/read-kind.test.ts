@@ -5,7 +5,7 @@
 // order began to wait for routing and every two while it waits). reconcileRouting is a spy given to the kind, as the engine gives the real one.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { appContext } from "../../app/context.server";
-import { FULFILLMENT_ORDERS_KIND, requestRoutingRead } from "../../app/routing/kinds";
+import { FULFILLMENT_ORDERS_KIND, hintFulfillmentOrders, requestRoutingRead } from "../../app/routing/kinds";
 import { fulfillmentOrdersOf } from "../../app/routing/store.server";
 import {
   fulfillmentOrdersKind,
@@ -149,9 +149,11 @@ describe("the fulfillment_orders kind", () => {
     reconcile.mockClear();
     await runWhileDue(step);
     expect(pageReads().length - lists).toBe(2);
-    expect(factReads().slice(facts).map((request) => request.variables.ids)).toEqual([
-      [orders[3]!.fulfillmentOrder.id],
-    ]);
+    expect(
+      factReads()
+        .slice(facts)
+        .map((request) => request.variables.ids),
+    ).toEqual([[orders[3]!.fulfillmentOrder.id]]);
     expect(reconcile).not.toHaveBeenCalled();
   });
 
@@ -209,6 +211,35 @@ describe("the fulfillment_orders kind", () => {
     now = (await schedule())!.nextRunAt.getTime();
     await runWhileDue(step);
     expect(attempts).toHaveLength(2);
+  });
+
+  it("reads by id the fulfillment orders webhooks named, listing nothing until the settle pass", async () => {
+    const reconcile = vi.fn<Reconcile>(async () => undefined);
+    const orders = addOrders(3, warehouse.id);
+    now += 5_000;
+    const ids = orders.map(({ fulfillmentOrder }) => fulfillmentOrder.id);
+    await hintFulfillmentOrders(db(), SHOP, ids, clock());
+    await requestRoutingRead(db(), SHOP, "webhook", clock());
+    const step = await openStep(reconcile);
+    const lists = pageReads().length;
+    const facts = factReads().length;
+    await runWhileDue(step);
+    expect(pageReads().length).toBe(lists);
+    expect(
+      factReads()
+        .slice(facts)
+        .map((request) => request.variables.ids),
+    ).toEqual([ids]);
+    expect(reconcile.mock.calls.map(([, , orderIds]) => [...orderIds].sort())).toEqual([
+      orders.map(({ order }) => numeric(order.id)).sort(),
+    ]);
+    expect(await db().routingHint.count({ where: { shop: SHOP } })).toBe(0);
+    // The settle pass, a margin later, lists them (and finds nothing new).
+    expect((await schedule())!.nextRunAt.getTime()).toBe(now + SETTLE_AFTER_TIP_MS);
+    now += SETTLE_AFTER_TIP_MS;
+    await runWhileDue(step);
+    expect(pageReads().length).toBe(lists + 1);
+    expect(reconcile).toHaveBeenCalledTimes(1);
   });
 
   it("catches in the settle pass a change the search index showed only after a newer one", async () => {

@@ -4,3 +4,16 @@ ALTER TABLE "ShopifyFulfillmentOrder" ADD COLUMN "reconcilePending" BOOLEAN NOT 
 
 -- CreateIndex
 CREATE INDEX "ShopifyFulfillmentOrder_shop_reconcilePending_idx" ON "ShopifyFulfillmentOrder"("shop", "reconcilePending");
+
+-- Fulfillment orders a webhook named, read by id by the next read (app/routing/work.server.ts).
+-- CreateTable
+CREATE TABLE "RoutingHint" (
+    "shop" TEXT NOT NULL,
+    "fulfillmentOrderId" TEXT NOT NULL,
+    "at" DATETIME NOT NULL,
+
+    PRIMARY KEY ("shop", "fulfillmentOrderId")
+);
+
+-- CreateIndex
+CREATE INDEX "RoutingHint_shop_at_idx" ON "RoutingHint"("shop", "at");
