@@ -4,6 +4,9 @@
 // (storeFulfillmentOrders) and the orders it changed reconciled (reconcileRouting) before the watermark moves past
 // it. Never a query per order.
 //
+// The fulfillment orders a fulfillment_orders/* webhook named (RoutingHint, noted by the route) are read by id
+// first, in place of a listing tip pass: a point or so for fifty, where listing costs a point each.
+//
 // Shopify's search index lags behind its writes: a `updated_at:>=` search made now may not yet see a change made
 // a moment ago, while it sees a later one, and a watermark moved to the later one would skip the earlier for
 // good. So two watermarks, in the cursor:
