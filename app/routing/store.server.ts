@@ -107,6 +107,12 @@ export async function storeFulfillmentOrders(
   deps: ServiceDeps,
   shop: string,
   nodes: readonly FulfillmentOrderNode[],
+  /**
+   * When the read of these nodes began. A stored row of the same updatedAt written after it (by a read that
+   * saw a change of that same second after this read's answer) is kept: the later write wins a tie, not the
+   * later store. The next read of a row read within its second reads it again (read.server.ts).
+   */
+  readStartedAt?: Date,
 ): Promise<string[]> {
   // One node per fulfillment order: the newest of the batch.
   const newest = new Map<string, FulfillmentOrderNode>();
@@ -129,6 +135,7 @@ export async function storeFulfillmentOrders(
       lines: true,
       holds: true,
       shopifyUpdatedAt: true,
+      readAt: true,
     },
   });
   const rows = new Map(stored.map((row) => [row.id, row]));
@@ -160,6 +167,13 @@ export async function storeFulfillmentOrders(
     }
     if (row.shopifyUpdatedAt > updatedAt) continue;
     const same = sameFacts(row, facts);
+    if (
+      !same &&
+      readStartedAt &&
+      row.shopifyUpdatedAt.getTime() === updatedAt.getTime() &&
+      row.readAt > readStartedAt
+    )
+      continue;
     if (same && row.shopifyUpdatedAt.getTime() === updatedAt.getTime()) continue;
     // Conditional on the stored version being no newer: a newer one written meanwhile stands.
     const { count } = await db.shopifyFulfillmentOrder.updateMany({

@@ -216,7 +216,7 @@ async function readRun(
       return { did: "wait", until: new Date(work.clock().getTime() + error.retryAfterMs) };
     throw error;
   }
-  const changed = await storeFulfillmentOrders(work, work.shop, page.nodes);
+  const changed = await storeFulfillmentOrders(work, work.shop, page.nodes, now);
   // Every row whose stored facts no reconcile has taken yet, this page's changes among them: also those a run
   // that died between storing and reconciling left, which a read now finds equal and so would not answer.
   const owed = await owedReconciles(work, work.shop);
@@ -307,7 +307,7 @@ async function readHinted(
     await work.admin(),
     taken.map((hint) => hint.fulfillmentOrderId),
   );
-  const changed = await storeFulfillmentOrders(work, work.shop, nodes);
+  const changed = await storeFulfillmentOrders(work, work.shop, nodes, now);
   const owed = await owedReconciles(work, work.shop);
   const toReconcile = [...new Set([...changed, ...owed.map((row) => row.shopifyOrderId)])];
   try {
