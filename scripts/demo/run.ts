@@ -25,10 +25,15 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { createServer as createViteServer, type Plugin, type ViteDevServer } from "vite";
-import { startShopifyFake, type LocationRecord, type ShopStore } from "../../test/shopify-fake";
+import {
+  orderWebhookPayload,
+  startShopifyFake,
+  type LocationRecord,
+  type ShopStore,
+} from "../../test/shopify-fake";
 import { installNetworkGuard, routeShopifyTo } from "../../test/support/network";
 import { sendResponse, toRequest } from "../../test/support/app-server";
-import { appToml, routeFor, signedWebhookRequest } from "../../test/support/webhooks";
+import { appToml, routeFor, signedWebhookRequest, subscriptionFor } from "../../test/support/webhooks";
 import { startWarehouseSimulator } from "../../test/warehouse-sim";
 import { defaultReferenceData } from "../../test/warehouse-sim/reference-data";
 import {
@@ -46,6 +51,7 @@ import {
   DEMO_PRODUCTS,
   DEMO_SHOP,
   DEMO_SHOP_NAME,
+  DEMO_SHOWROOM,
   sampleOrders,
   samplePayload,
 } from "./samples";
@@ -216,7 +222,7 @@ const sim = await startWarehouseSimulator({
 process.env.WAREHOUSE_API_URL = sim.url;
 process.env.WAREHOUSE_API_V2_URL = sim.urlV2;
 sim.seedProducts(
-  DEMO_PRODUCTS.flatMap((product) =>
+  DEMO_PRODUCTS.filter((product) => !product.showroomOnly).flatMap((product) =>
     product.variants.map((variant) => ({
       sku: variant.sku,
       name: variant.title ? `${product.title} (${variant.title})` : product.title,
@@ -242,6 +248,15 @@ const location: LocationRecord = store.addLocation({
   city: "Київ",
   zip: "02000",
 });
+// The second location: a Kyiv showroom, after the warehouse in the shop's routing list. It stocks a few of the
+// warehouse's items (routing still sends their lines to the warehouse, first on the list) and the items sold
+// only there, whose lines Shopify routes to it: a pickup order there is not the warehouse's, a split order is
+// the warehouse's in part.
+const showroom: LocationRecord = store.addLocation(DEMO_SHOWROOM);
+store.setRouting([location.id, showroom.id]);
+/** The location whose fulfillment orders are the warehouse's (service mode: the service's own, once registered). */
+const warehouseLocationId = location.id;
+/** The warehouse's items (the showroom-only ones are neither in its catalogue nor in the simulator). */
 const variantsBySku = new Map<
   string,
   { variantId: string; productId: string; inventoryItemId: string; name: string }
@@ -254,9 +269,15 @@ for (const product of DEMO_PRODUCTS) {
       ...(variant.title ? { title: variant.title } : {}),
       sku: variant.sku,
       price: variant.price,
-      inventory: [{ locationId: location.id, available: variant.shopQuantity }],
+      inventory: [
+        ...(product.showroomOnly ? [] : [{ locationId: location.id, available: variant.shopQuantity }]),
+        ...(variant.showroomQuantity === undefined
+          ? []
+          : [{ locationId: showroom.id, available: variant.showroomQuantity }]),
+      ],
     })),
   });
+  if (product.showroomOnly) continue;
   variants.forEach((variant, index) =>
     variantsBySku.set(product.variants[index]!.sku, {
       variantId: variant.id,
@@ -300,7 +321,9 @@ async function answerRoute(req: IncomingMessage, res: ServerResponse): Promise<v
   let response: Response;
   try {
     const request = toRequest(req, res, origin);
-    const route = routeFor(new URL(request.url).pathname);
+    const pathname = webhookPath(new URL(request.url).pathname, request.headers.get("x-shopify-topic"));
+    if (pathname === null) return void res.writeHead(200).end();
+    const route = routeFor(pathname);
     const file = path.resolve(route.file);
     let module = routeModules.get(file);
     if (!module) {
@@ -314,6 +337,20 @@ async function answerRoute(req: IncomingMessage, res: ServerResponse): Promise<v
       thrown instanceof Response ? thrown : new Response("The demo failed on this request.", { status: 500 });
   }
   await sendResponse(response, res);
+}
+
+/**
+ * The fake delivers its webhooks to `/webhooks/<topic>`; Shopify sends each topic to the address its
+ * subscription in shopify.app.toml names (all fulfillment_orders/* topics to one route), so that is where it
+ * goes. A topic the app does not subscribe to Shopify would not send: null (answered 200 and dropped).
+ */
+function webhookPath(pathname: string, topic: string | null): string | null {
+  if (!topic || pathname !== `/webhooks/${topic}`) return pathname;
+  try {
+    return subscriptionFor(topic).uri;
+  } catch {
+    return null;
+  }
 }
 
 const server = createServer((req, res) => {
@@ -529,6 +566,30 @@ await requestStockSync(db, DEMO_SHOP, new Date(), true);
 // The work engine, as the web process runs it (entry.server would start the same one on the first page).
 startProcessWorker(() => createEngine(context, env()));
 wakeWorker(DEMO_SHOP);
+// Shopify's webhooks the fake raises (fulfillment orders routed, moved, cancelled...), signed to the app.
+fake.webhooks.deliverTo({ appUrl: origin, secret: DEMO_API_SECRET });
+
+/** Resolves once `ready` holds, asked every tenth of a second; the check fails at its deadline instead. */
+async function until(what: string, ready: () => Promise<boolean>): Promise<void> {
+  while (!(await ready())) {
+    if (check && performance.now() > startedAt + timeoutMs) {
+      console.error(`demo check failed: ${what} within --timeout ${timeoutMs / 1000}`);
+      await stop();
+      process.exit(1);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+// Saving the location made the app read the shop's online locations: until it has (two now, so every order's
+// fulfillment orders decide what is the warehouse's), an order would be taken in as a one-location shop's.
+await until("the app did not read the shop's two online locations", async () => {
+  const settings = await db.shopSettings.findUnique({
+    where: { shop: DEMO_SHOP },
+    select: { onlineLocations: true },
+  });
+  const online = settings?.onlineLocations ? (JSON.parse(settings.onlineLocations) as string[]) : [];
+  return online.includes(location.id) && online.includes(showroom.id);
+});
 
 // An inbound delivery the merchant announced, as the Inbound deliveries form sends it; the warehouse receives
 // part of it a little later, so its page shows planned against received.
@@ -567,20 +628,23 @@ async function placeOrder(): Promise<void> {
   const number = nextNumber++;
   sent++;
   orderedLines.set(`#${number}`, sample.lines);
+  // Shopify's routing (the fake's) decides where each line goes: the first location on the routing list that
+  // stocks it. The orders/create payload is the fake's own order, with the sample's buyer, delivery and payment.
   const { order } = store.addOrder({
     name: `#${number}`,
     email: sample.email,
     lineItems: sample.lines.map((line) => ({ sku: line.sku, quantity: line.quantity })),
-    locationId: location.id,
+    ...(sample.pickup && { deliveryMethod: "PICK_UP" as const }),
   });
   const numeric = (gid: string) => Number(gid.split("/").at(-1));
-  const payload = samplePayload(sample, {
+  const { line_items: _sampleLines, ...buyer } = samplePayload(sample, {
     id: numeric(order.id),
     graphqlId: order.id,
     number,
     lineItemIds: order.lineItems.map((line) => numeric(line.id)),
-    createdAt: new Date(),
+    createdAt: new Date(order.createdAt),
   });
+  const payload = orderWebhookPayload(store, order.id, buyer);
   const request = signedWebhookRequest({
     topic: "orders/create",
     shop: DEMO_SHOP,
@@ -595,7 +659,7 @@ async function placeOrder(): Promise<void> {
   if (!response.ok)
     throw new Error(`orders/create #${number} was answered ${response.status}: ${await response.text()}`);
   say(
-    `#${number} ${sample.firstName} ${sample.lastName}: ${sample.shipping.title}, ${sample.gateway}${sample.held ? " (will be held)" : ""}`,
+    `#${number} ${sample.firstName} ${sample.lastName}: ${sample.shipping.title}, ${sample.gateway}${sample.held ? " (will be held)" : ""}${sample.routed === "elsewhere" ? " (the showroom's: nothing goes to the warehouse)" : ""}${sample.routed === "split" ? " (split: the showroom's lines stay there)" : ""}`,
   );
 }
 
@@ -780,6 +844,70 @@ async function oversold(): Promise<number> {
   return units;
 }
 
+/**
+ * What Shopify's routing made of the sample orders, against what the warehouse got. From the fake's fulfillment
+ * orders: `routedElsewhere` (orders with no line at the warehouse's location), `splitOrders` (lines there and
+ * elsewhere). From the simulator's orders against them: `linesSentForElsewhere`, the units the warehouse
+ * received beyond what its location was assigned, SKU by SKU (0 unless a line routed elsewhere was sent).
+ * And whether those orders ended as they should: `routedElsewhereRecorded` (recorded by the app as not the
+ * warehouse's, nothing at the warehouse), `splitOrdersSent` (at the warehouse with exactly its location's lines).
+ */
+async function routingFigures() {
+  const rows = new Map(
+    (
+      await db.warehouseOrder.findMany({
+        where: { shop: DEMO_SHOP },
+        select: { shopifyOrderId: true, idOrder: true, state: true },
+      })
+    ).map((row) => [row.shopifyOrderId, row]),
+  );
+  // Per id_order and SKU, the most units any of the warehouse's records of the order held.
+  const received = new Map<string, Map<string, number>>();
+  for (const order of sim.orders()) {
+    const units = received.get(order.id_order) ?? new Map<string, number>();
+    const lines = new Map<string, number>();
+    for (const line of order.lines) lines.set(line.sku, (lines.get(line.sku) ?? 0) + line.count);
+    for (const [sku, count] of lines) units.set(sku, Math.max(units.get(sku) ?? 0, count));
+    received.set(order.id_order, units);
+  }
+  const figures = {
+    routedElsewhere: 0,
+    routedElsewhereRecorded: 0,
+    splitOrders: 0,
+    splitOrdersSent: 0,
+    linesSentForElsewhere: 0,
+  };
+  for (const order of store.orders.values()) {
+    const atWarehouse = new Map<string, number>();
+    let elsewhere = 0;
+    for (const fo of order.fulfillmentOrderIds.map((id) => store.fulfillmentOrders.get(id)!)) {
+      for (const line of fo.lineItems) {
+        if (fo.assignedLocationId !== warehouseLocationId) {
+          elsewhere += line.totalQuantity;
+          continue;
+        }
+        const sku = order.lineItems.find((item) => item.id === line.lineItemId)?.sku ?? "";
+        atWarehouse.set(sku, (atWarehouse.get(sku) ?? 0) + line.totalQuantity);
+      }
+    }
+    const row = rows.get(order.id.split("/").at(-1)!);
+    const got = row ? received.get(row.idOrder) : undefined;
+    for (const [sku, count] of got ?? [])
+      figures.linesSentForElsewhere += Math.max(0, count - (atWarehouse.get(sku) ?? 0));
+    if (elsewhere === 0) continue;
+    if (atWarehouse.size === 0) {
+      figures.routedElsewhere++;
+      if (row?.state === "elsewhere" && !got) figures.routedElsewhereRecorded++;
+    } else {
+      figures.splitOrders++;
+      const same =
+        got?.size === atWarehouse.size && [...atWarehouse].every(([sku, count]) => got.get(sku) === count);
+      if (same) figures.splitOrdersSent++;
+    }
+  }
+  return figures;
+}
+
 async function summary() {
   const rows = await db.warehouseOrder.findMany({
     where: { shop: DEMO_SHOP },
@@ -809,6 +937,7 @@ async function summary() {
     itemsChanged: syncs.reduce((sum, sync) => sum + sync.changed, 0),
     /** Whether a stock sync started after the first held order was taken in (so it had a promise to keep). */
     syncedAfterHeld: firstHeld !== null && syncs.some((sync) => sync.startedAt > firstHeld),
+    ...(await routingFigures()),
   };
 }
 
@@ -868,7 +997,9 @@ if (!check) {
       last.deliveredWithFulfillment > 0 &&
       last.inventoryWrites > 0 &&
       last.itemsChanged > 0 &&
-      last.syncedAfterHeld
+      last.syncedAfterHeld &&
+      last.routedElsewhereRecorded > 0 &&
+      last.splitOrdersSent > 0
     ) {
       ok = true;
       break;
@@ -876,7 +1007,9 @@ if (!check) {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const unitsOversold = await oversold();
-  ok &&= unitsOversold === 0;
+  // Read again at the end: a line routed elsewhere sent meanwhile fails the check too.
+  const { linesSentForElsewhere } = await routingFigures();
+  ok &&= unitsOversold === 0 && linesSentForElsewhere === 0;
   const elapsedS = Math.round((performance.now() - startedAt) / 100) / 10;
   await stop();
   if (!ok) {
@@ -889,11 +1022,20 @@ if (!check) {
       unitsOversold > 0
         ? `the store offers more than the warehouse has free for orders it has not taken (oversold: ${unitsOversold})`
         : null,
+      last.routedElsewhereRecorded === 0
+        ? "no pickup order routed to the showroom was recorded as not the warehouse's with nothing sent"
+        : null,
+      last.splitOrdersSent === 0
+        ? "no split order reached the warehouse with exactly its location's lines"
+        : null,
+      linesSentForElsewhere > 0
+        ? `the warehouse received ${linesSentForElsewhere} unit(s) of lines Shopify routed elsewhere`
+        : null,
     ].filter(Boolean);
     console.error(
       `demo check failed: after ${elapsedS} s (--timeout ${timeoutMs / 1000}), ${missing.join("; ")}`,
     );
   }
-  console.log(JSON.stringify({ ok, ...last, oversold: unitsOversold, elapsedS }));
+  console.log(JSON.stringify({ ok, ...last, linesSentForElsewhere, oversold: unitsOversold, elapsedS }));
   process.exit(ok ? 0 : 1);
 }
