@@ -25,12 +25,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { createServer as createViteServer, type Plugin, type ViteDevServer } from "vite";
-import {
-  orderWebhookPayload,
-  startShopifyFake,
-  type LocationRecord,
-  type ShopStore,
-} from "../../test/shopify-fake";
+import { orderWebhookPayload, startShopifyFake } from "../../test/shopify-fake";
 import { installNetworkGuard, routeShopifyTo } from "../../test/support/network";
 import { sendResponse, toRequest } from "../../test/support/app-server";
 import { appToml, routeFor, signedWebhookRequest, subscriptionFor } from "../../test/support/webhooks";
@@ -51,10 +46,10 @@ import {
   DEMO_PRODUCTS,
   DEMO_SHOP,
   DEMO_SHOP_NAME,
-  DEMO_SHOWROOM,
   sampleOrders,
   samplePayload,
 } from "./samples";
+import { seedDemoStore } from "./store";
 
 const USAGE = `usage: npm run demo -- [options]
 
@@ -233,62 +228,9 @@ sim.seedProducts(
 
 const fake = await startShopifyFake({ app: { apiKey: DEMO_API_KEY, apiSecretKey: DEMO_API_SECRET, scopes } });
 routeShopifyTo(fake.url);
-const store: ShopStore = fake.state.addShop({
-  domain: DEMO_SHOP,
-  accessToken: DEMO_ACCESS_TOKEN,
-  name: DEMO_SHOP_NAME,
-  email: "owner@demo-magazyn.example",
-  currencyCode: "UAH",
-  ianaTimezone: "Europe/Kyiv",
-  locales: [{ locale: "uk", primary: true }, { locale: "en" }],
-});
-const location: LocationRecord = store.addLocation({
-  name: "Склад фулфілменту (Київ)",
-  address1: "вул. Складська, 1",
-  city: "Київ",
-  zip: "02000",
-});
-// The second location: a Kyiv showroom, after the warehouse in the shop's routing list. It stocks a few of the
-// warehouse's items (routing still sends their lines to the warehouse, first on the list) and the items sold
-// only there, whose lines Shopify routes to it: a pickup order there is not the warehouse's, a split order is
-// the warehouse's in part.
-const showroom: LocationRecord = store.addLocation(DEMO_SHOWROOM);
-store.setRouting([location.id, showroom.id]);
+const { store, location, showroom, variantsBySku } = seedDemoStore(fake.state, DEMO_ACCESS_TOKEN);
 /** The location whose fulfillment orders are the warehouse's (service mode: the service's own, once registered). */
 const warehouseLocationId = location.id;
-/** The warehouse's items (the showroom-only ones are neither in its catalogue nor in the simulator). */
-const variantsBySku = new Map<
-  string,
-  { variantId: string; productId: string; inventoryItemId: string; name: string }
->();
-for (const product of DEMO_PRODUCTS) {
-  const { product: made, variants } = store.addProduct({
-    title: product.title,
-    vendor: product.vendor,
-    variants: product.variants.map((variant) => ({
-      ...(variant.title ? { title: variant.title } : {}),
-      sku: variant.sku,
-      price: variant.price,
-      inventory: [
-        ...(product.showroomOnly ? [] : [{ locationId: location.id, available: variant.shopQuantity }]),
-        ...(variant.showroomQuantity === undefined
-          ? []
-          : [{ locationId: showroom.id, available: variant.showroomQuantity }]),
-      ],
-    })),
-  });
-  if (product.showroomOnly) continue;
-  variants.forEach((variant, index) =>
-    variantsBySku.set(product.variants[index]!.sku, {
-      variantId: variant.id,
-      productId: made.id,
-      inventoryItemId: variant.inventoryItemId,
-      name: product.variants[index]!.title
-        ? `${product.title} (${product.variants[index]!.title})`
-        : product.title,
-    }),
-  );
-}
 
 // ---------------------------------------------------------------------------------------------------
 // The app, behind the admin stand-in.
