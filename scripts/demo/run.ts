@@ -215,6 +215,20 @@ const sim = await startWarehouseSimulator({
   onUnexpectedError: (error) => console.error("warehouse simulator: unexpected error", error),
 });
 process.env.WAREHOUSE_API_URL = sim.url;
+// Every order as the warehouse received it by AddOrder: an order later edited (EditOrder changes the record in
+// place) or cancelled still counts what it was first sent with (see routingFigures).
+const addedOrders: Array<{ idOrder: string; lines: Array<{ sku: string; count: number }> }> = [];
+{
+  const warehouse = sim.store();
+  const addOrder = warehouse.addOrder.bind(warehouse);
+  warehouse.addOrder = (order) => {
+    addedOrders.push({
+      idOrder: order.id_order,
+      lines: order.lines.map(({ sku, count }) => ({ sku, count })),
+    });
+    addOrder(order);
+  };
+}
 process.env.WAREHOUSE_API_V2_URL = sim.urlV2;
 sim.seedProducts(
   DEMO_PRODUCTS.filter((product) => !product.showroomOnly).flatMap((product) =>
@@ -571,12 +585,12 @@ async function placeOrder(): Promise<void> {
   sent++;
   orderedLines.set(`#${number}`, sample.lines);
   // Shopify's routing (the fake's) decides where each line goes: the first location on the routing list that
-  // stocks it. The orders/create payload is the fake's own order, with the sample's buyer, delivery and payment.
+  // stocks it; a pickup order goes whole to the showroom the buyer chose. The orders/create payload is the fake's own order, with the sample's buyer, delivery and payment.
   const { order } = store.addOrder({
     name: `#${number}`,
     email: sample.email,
     lineItems: sample.lines.map((line) => ({ sku: line.sku, quantity: line.quantity })),
-    ...(sample.pickup && { deliveryMethod: "PICK_UP" as const }),
+    ...(sample.pickup && { locationId: showroom.id, deliveryMethod: "PICK_UP" as const }),
   });
   const numeric = (gid: string) => Number(gid.split("/").at(-1));
   const { line_items: _sampleLines, ...buyer } = samplePayload(sample, {
@@ -803,14 +817,18 @@ async function routingFigures() {
       })
     ).map((row) => [row.shopifyOrderId, row]),
   );
-  // Per id_order and SKU, the most units any of the warehouse's records of the order held.
+  // Per id_order and SKU, the most units the warehouse held of the order: as first added, or as edited since.
   const received = new Map<string, Map<string, number>>();
-  for (const order of sim.orders()) {
-    const units = received.get(order.id_order) ?? new Map<string, number>();
+  const held = [
+    ...addedOrders,
+    ...sim.orders().map((order) => ({ idOrder: order.id_order, lines: order.lines })),
+  ];
+  for (const order of held) {
+    const units = received.get(order.idOrder) ?? new Map<string, number>();
     const lines = new Map<string, number>();
     for (const line of order.lines) lines.set(line.sku, (lines.get(line.sku) ?? 0) + line.count);
     for (const [sku, count] of lines) units.set(sku, Math.max(units.get(sku) ?? 0, count));
-    received.set(order.id_order, units);
+    received.set(order.idOrder, units);
   }
   const figures = {
     routedElsewhere: 0,

@@ -141,7 +141,11 @@ export interface SampleOrder {
    * (the app sends nothing); "split", some lines to the showroom (the app sends the warehouse's lines only).
    */
   routed?: "elsewhere" | "split";
-  /** The buyer chose to collect it (a pickup fulfillment order, Shopify's PICK_UP); absent: shipped. */
+  /**
+   * The buyer chose to collect it at the showroom: Shopify assigns the whole order to the pickup location the
+   * buyer chose (a PICK_UP fulfillment order there), whatever the routing list says. Absent: shipped, and each
+   * line routed by the routing list.
+   */
   pickup?: boolean;
 }
 
@@ -311,7 +315,8 @@ export function sampleOrders(reference: ReferenceData): SampleOrder[] {
       held: ["branch_missing"],
     },
     {
-      // Collected at the showroom: Shopify routes it there, so the warehouse gets nothing of it.
+      // Collected at the showroom, which stocks these too: Shopify assigns it there, so the warehouse, which
+      // stocks them as well (and would take them), gets nothing of it.
       key: "showroom-pickup",
       ...{ firstName: "Оксана", lastName: "Литвиненко", phone: "+380 68 222 33 44" },
       email: "oksana.lytvynenko@example.com",
@@ -319,7 +324,10 @@ export function sampleOrders(reference: ReferenceData): SampleOrder[] {
       shipping: SHOWROOM_PICKUP,
       gateway: CARD,
       financialStatus: "paid",
-      lines: [{ sku: "VASE-OPISH", quantity: 1 }],
+      lines: [
+        { sku: "CANDLE-LVIV", quantity: 2 },
+        { sku: "CUP-KARP-BLUE", quantity: 1 },
+      ],
       noteAttributes: [],
       routed: "elsewhere",
       pickup: true,

@@ -38,8 +38,8 @@ export function seedDemoStore(state: FakeState, accessToken: string): DemoStore 
   });
   // The second location: a Kyiv showroom, after the warehouse on the shop's routing list. It stocks a few of
   // the warehouse's items (routing still sends their lines to the warehouse, first on the list) and the items
-  // sold only there, whose lines Shopify routes to it: a pickup order of those is not the warehouse's at all,
-  // an order of those and the warehouse's items is split.
+  // sold only there, whose lines Shopify routes to it (an order of those and the warehouse's items is split);
+  // a pickup order is assigned to it whole.
   const showroom = store.addLocation(DEMO_SHOWROOM);
   store.setRouting([location.id, showroom.id]);
   const variantsBySku = new Map<string, DemoVariantIds>();

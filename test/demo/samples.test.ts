@@ -54,11 +54,11 @@ function mapped(index: number) {
 
 /** Where the fake's routing sends each of a sample's units in the demo's store: location name → SKU → units. */
 function routed(index: number) {
-  const { store } = seedDemoStore(new FakeState(), "shpat_test");
+  const { store, showroom } = seedDemoStore(new FakeState(), "shpat_test");
   const sample = samples[index]!;
   const { order, fulfillmentOrders } = store.addOrder({
     lineItems: sample.lines.map((line) => ({ sku: line.sku, quantity: line.quantity })),
-    ...(sample.pickup && { deliveryMethod: "PICK_UP" as const }),
+    ...(sample.pickup && { locationId: showroom.id, deliveryMethod: "PICK_UP" as const }),
   });
   const where: Record<string, Record<string, number>> = {};
   for (const fo of fulfillmentOrders) {
@@ -89,6 +89,9 @@ describe("the demo's sample orders", () => {
     );
     // A pickup order wholly the showroom's, and a split order.
     expect(samples.filter((sample) => sample.routed === "elsewhere" && sample.pickup)).toHaveLength(1);
+    // Its items are the warehouse's too: an app that sent it would have them taken, and the check would count them.
+    const pickup = samples.find((sample) => sample.pickup)!;
+    expect(pickup.lines.filter((line) => SHOWROOM_ONLY_SKUS.has(line.sku))).toEqual([]);
     expect(samples.filter((sample) => sample.routed === "split")).toHaveLength(1);
     // One of the Nova Poshta samples goes to a parcel locker.
     const refs = samples.flatMap((s) => s.noteAttributes.filter((a) => a.name === "_np_warehouse_ref"));
@@ -106,8 +109,10 @@ describe("the demo's sample orders", () => {
     "%s is routed as intended",
     (_key, index) => {
       const sample = samples[index]!;
-      const warehouse = sample.lines.filter((line) => !SHOWROOM_ONLY_SKUS.has(line.sku));
-      const showroom = sample.lines.filter((line) => SHOWROOM_ONLY_SKUS.has(line.sku));
+      // A pickup order is the showroom's whole; otherwise the items only the showroom stocks go there.
+      const atShowroom = (sku: string) => sample.pickup === true || SHOWROOM_ONLY_SKUS.has(sku);
+      const warehouse = sample.lines.filter((line) => !atShowroom(line.sku));
+      const showroom = sample.lines.filter((line) => atShowroom(line.sku));
       expect(routed(index)).toEqual({
         ...(warehouse.length && { "Склад фулфілменту (Київ)": units(warehouse) }),
         ...(showroom.length && { "Шоурум, Київ": units(showroom) }),
