@@ -58,6 +58,9 @@ const USAGE = `usage: npm run demo -- [options]
   --stage-delays P,S,D  seconds the warehouse takes to pick, ship and deliver an order (default 5,10,15)
   --reset             start from an empty database (removes the demo's own files only)
   --data-dir DIR      where the database is kept (default .demo; --check: a temporary folder)
+  --mode M            how the warehouse appears in Shopify: "location" (default; a location of the store's
+                      own) or "service" (the app's fulfillment service, registered as Settings does; the
+                      demo asks for fulfillment as the merchant, and for two cancellations)
   --check             run headless on free ports and a temporary database; exit 0 once an order has gone
                       from its webhook to Delivered with its fulfillment in the store and a stock sync wrote
                       inventory; prints one JSON line last
@@ -84,6 +87,7 @@ function parseOptions() {
         "stage-delays": { type: "string" },
         reset: { type: "boolean", default: false },
         check: { type: "boolean", default: false },
+        mode: { type: "string", default: "location" },
         timeout: { type: "string", default: "120" },
         "data-dir": { type: "string" },
         verbose: { type: "boolean", default: false },
@@ -101,6 +105,16 @@ if (values.help) {
 }
 
 const check = values.check;
+if (values.mode !== "location" && values.mode !== "service")
+  fail(`--mode is "location" or "service", not ${values.mode}`);
+const serviceMode = values.mode === "service";
+if (serviceMode) {
+  console.error(
+    "npm run demo -- --mode service is not available yet: the app's fulfillment-service mode (branch h/v) is " +
+      "not merged into this branch. Run the demo without --mode (a location of the store's own).",
+  );
+  process.exit(2);
+}
 const seconds = (option: string, given: string, min: number) => {
   const value = Number(given);
   if (!Number.isFinite(value) || value < min)
