@@ -7,6 +7,7 @@ import {
   type GraphQLResolveInfo,
 } from "graphql";
 import { adminSchema } from "./schema";
+import { serviceMutationFields, serviceQueryFields } from "./v-services-minimal";
 import {
   parseGid,
   type FulfillmentHoldReason,
@@ -78,7 +79,7 @@ function decodeCursor(cursor: unknown): number {
   throw new GraphQLError("Invalid cursor for current pagination sort.");
 }
 
-function connection<T extends { id: Gid }>(
+export function connection<T extends { id: Gid }>(
   items: readonly T[],
   args: Args,
   view: (item: T) => unknown,
@@ -525,6 +526,7 @@ export function queryRoot(store: ShopStore): View {
     fulfillment: (args: Args) => v.typed(args.id, "Fulfillment"),
     node: (args: Args) => v.node(args.id),
     nodes: (args: Args) => (args.ids as unknown[]).map((id) => v.node(id)),
+    ...serviceQueryFields(store, v),
   };
 }
 
@@ -699,6 +701,7 @@ export function mutationRoot(store: ShopStore): View {
       if (status === "DELIVERED") fulfillment.deliveredAt = event.happenedAt;
       return { fulfillmentEvent: node("FulfillmentEvent", event), userErrors: [] };
     },
+    ...serviceMutationFields(store, v),
   };
 }
 
