@@ -17,6 +17,7 @@ import { fulfillmentWork } from "../fulfillment/work.server";
 import { stockWork } from "../stock/work.server";
 import { returnsWork } from "../returns/work.server";
 import { personalDataWork } from "../compliance/retention.server";
+import { fulfillmentRequestsWork } from "../service/requests.server";
 import {
   pauseShop,
   PAUSE_REASONS,
@@ -137,6 +138,7 @@ export function createWorker(options: WorkerOptions): Worker {
     returnsWork,
     catalogueSyncWork,
     personalDataWork,
+    fulfillmentRequestsWork,
     ...(options.kinds ?? []),
   ];
   const periodic = options.periodic ?? [pruneWebhookEvents];

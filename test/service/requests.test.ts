@@ -1,0 +1,319 @@
+// The fulfillment_requests kind as the worker runs it, on a real database and over real HTTP to the Shopify
+// fake: requests read in pages, answered once from the order's state, under redelivery, two runs at once and
+// lost answers; cancellation requests answered from the warehouse's stage; retries that end.
+// Until pieces R1/R2 are merged, the reading and order sides are stand-ins (`routing` below): rows stored as
+// R1's storeFulfillmentOrders keeps them, and the order side's effect set on the order as a test step.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { appContext } from "../../app/context.server";
+import { ORDER_STATE, STAGE } from "../../app/orders/states";
+import type { FulfillmentOrderNode } from "../../app/routing/store.server";
+import { FULFILLMENT_REQUESTS_KIND } from "../../app/service/kinds";
+import {
+  answerFulfillmentRequests,
+  MAX_ANSWER_ATTEMPTS,
+  type RequestRouting,
+} from "../../app/service/requests.server";
+import { createShopAdmin, type AdminGraphql, type ShopAdmin } from "../../app/shopify/admin-graphql.server";
+import { unauthenticated } from "../../app/shopify.server";
+import type { ShopWork } from "../../app/work/steps";
+import { startShopifyFake, type ShopifyFake, type ShopStore } from "../shopify-fake";
+import {
+  fakeAnswers,
+  submitCancellationRequest,
+  submitFulfillmentRequest,
+} from "../shopify-fake/v-services-minimal";
+import { routeShopifyTo } from "../support/network";
+import { seedOrder } from "../support/orders";
+
+const { db, log } = appContext();
+const CUP = "CUP-KARP-BLUE";
+
+let fake: ShopifyFake;
+let store: ShopStore;
+let shop: string;
+let serviceLocation: string;
+let now: number;
+
+beforeAll(async () => {
+  fake = await startShopifyFake();
+  routeShopifyTo(fake.url);
+});
+afterAll(async () => {
+  routeShopifyTo(undefined);
+  await fake.close();
+});
+
+let shopCount = 0;
+beforeEach(async () => {
+  shop = `service-shop-${++shopCount}.myshopify.com`;
+  store = fake.state.addShop({ domain: shop, accessToken: `shpat_service_${shopCount}` });
+  store.addLocation({ name: "Магазин" });
+  store.addProduct({ title: "Чашка «Карпати»", variants: [{ title: "Синя", sku: CUP, price: "450.00" }] });
+  now = Date.now();
+  await db.session.create({
+    data: { id: `offline_${shop}`, shop, state: "", accessToken: store.shop.accessToken, scope: "" },
+  });
+  // The service as the mode's choice registers it (register.server.ts), through the fake's own mutation.
+  const admin = await shopAdmin();
+  const made = await admin.mutate<{
+    fulfillmentServiceCreate: { fulfillmentService: { id: string; location: { id: string } } };
+  }>(
+    `mutation MakeService { fulfillmentServiceCreate(name: "Sklad Sync", callbackUrl: "https://app.test/fulfillment-service", inventoryManagement: true, trackingSupport: true) { fulfillmentService { id location { id } } userErrors { field message } } }`,
+  );
+  serviceLocation = made.fulfillmentServiceCreate.fulfillmentService.location.id;
+  await db.shopSettings.create({
+    data: {
+      shop,
+      fulfillmentMode: "service",
+      fulfillmentServiceId: made.fulfillmentServiceCreate.fulfillmentService.id,
+      locationId: serviceLocation,
+    },
+  });
+});
+
+async function shopAdmin(
+  intercept?: (query: string, send: () => Promise<Response>) => Promise<Response>,
+): Promise<ShopAdmin> {
+  const { admin } = await unauthenticated.admin(shop);
+  const graphql: AdminGraphql = (query, options) =>
+    intercept ? intercept(String(query), () => admin.graphql(query, options)) : admin.graphql(query, options);
+  return createShopAdmin(graphql, { sleep: async () => {} });
+}
+
+/**
+ * Shopify does what was asked, and the answer of the first call to `operation` never comes back; with
+ * `andTheNextRead`, the network stays down for the status read that follows it too (as in a crash).
+ */
+function losingAnswerOf(operation: string, andTheNextRead = false) {
+  let lost = false;
+  let readLost = !andTheNextRead;
+  return shopAdmin(async (query, send) => {
+    if (lost && !readLost && query.includes("query ServiceFulfillmentOrderRequestStatus")) {
+      readLost = true;
+      throw new TypeError("fetch failed: socket hang up");
+    }
+    const response = await send();
+    if (!lost && query.includes(`mutation ${operation}`)) {
+      lost = true;
+      throw new TypeError("fetch failed: socket hang up");
+    }
+    return response;
+  });
+}
+
+/** Every call to `operation` fails on the way, and Shopify never sees it. */
+function failingCallsTo(operation: string) {
+  return shopAdmin(async (query, send) => {
+    if (query.includes(`mutation ${operation}`)) throw new TypeError("fetch failed: connect ECONNREFUSED");
+    return send();
+  });
+}
+
+/** The reading side as R1 stores rows (a stand-in until its storeFulfillmentOrders is merged). */
+const routing: RequestRouting = {
+  async store(deps, shopName, nodes: readonly FulfillmentOrderNode[]) {
+    const changed = new Set<string>();
+    for (const node of nodes) {
+      const shopifyOrderId = node.orderId.split("/").at(-1)!;
+      const fields = {
+        shopifyOrderId,
+        locationId: node.assignedLocation.location?.id ?? "",
+        status: node.status,
+        requestStatus: node.requestStatus,
+        deliveryMethod: node.deliveryMethod?.methodType ?? null,
+        fulfillAt: node.fulfillAt ? new Date(node.fulfillAt) : null,
+        lines: JSON.stringify(node.lineItems.nodes),
+        holds: JSON.stringify(node.fulfillmentHolds),
+        shopifyUpdatedAt: new Date(node.updatedAt),
+        readAt: deps.clock(),
+      };
+      await deps.db.shopifyFulfillmentOrder.upsert({
+        where: { shop_id: { shop: shopName, id: node.id } },
+        create: { shop: shopName, id: node.id, ...fields },
+        update: fields,
+      });
+      changed.add(shopifyOrderId);
+    }
+    return [...changed];
+  },
+  async reconcile() {},
+};
+
+/** One run of the kind for the shop, as the worker makes it. */
+async function run(admin?: Promise<ShopAdmin>) {
+  const work = {
+    db,
+    log,
+    clock: () => new Date(now),
+    shop,
+    admin: () => admin ?? shopAdmin(),
+    signal: new AbortController().signal,
+  } as unknown as ShopWork;
+  return answerFulfillmentRequests(work, routing);
+}
+
+/** An order routed to the service's location and the app's order for it in `state`. */
+async function serviceOrder(
+  number: number,
+  state: "accepted" | "held" | "rejected" | "ready",
+  lastError?: string,
+) {
+  const { order, fulfillmentOrder } = store.addOrder({
+    lineItems: [{ sku: CUP, quantity: 1 }],
+    locationId: serviceLocation,
+  });
+  const shopifyOrderId = Number(order.id.split("/").at(-1));
+  const row = await seedOrder(db, {
+    shop,
+    number,
+    state,
+    shopifyOrderId,
+    ...(lastError ? { lastError } : {}),
+  });
+  return { fo: fulfillmentOrder, row };
+}
+
+const foRow = (id: string) =>
+  db.shopifyFulfillmentOrder.findUniqueOrThrow({ where: { shop_id: { shop, id } } });
+const answersOf = (id: string) => fakeAnswers(store).filter((answer) => answer.id === id);
+const later = (ms = 3_600_000) => void (now += ms);
+
+describe("a fulfillment request", { timeout: 30_000 }, () => {
+  it("is accepted once when the callback, the webhook and two workers all run for it", async () => {
+    const { fo } = await serviceOrder(5101, "accepted");
+    submitFulfillmentRequest(store, fo.id);
+    // The callback and the webhook each mark the shop due; two workers each run what they find due.
+    await Promise.all([run(), run()]);
+    await run();
+    expect(answersOf(fo.id).map((answer) => answer.mutation)).toEqual(["accept"]);
+    expect(fo.requestStatus).toBe("ACCEPTED");
+    expect(await foRow(fo.id)).toMatchObject({ answered: "accept", answer: null, answerDueAt: null });
+  });
+
+  it("is recorded, not made again, after a call whose answer was lost: the request's status is read", async () => {
+    const { fo } = await serviceOrder(5106, "accepted");
+    submitFulfillmentRequest(store, fo.id);
+    await run(losingAnswerOf("ServiceAcceptFulfillmentRequest"));
+    later();
+    await run();
+    expect(answersOf(fo.id)).toHaveLength(1);
+    expect(await foRow(fo.id)).toMatchObject({ answered: "accept", answer: null, answerDueAt: null });
+  });
+
+  it("is not accepted again by the next run after a call left unsettled: the request's status is read first", async () => {
+    const { fo } = await serviceOrder(5102, "accepted");
+    submitFulfillmentRequest(store, fo.id);
+    await run(losingAnswerOf("ServiceAcceptFulfillmentRequest", true));
+    expect(fo.requestStatus).toBe("ACCEPTED");
+    expect(await foRow(fo.id)).toMatchObject({ answer: "accept", answerAttempts: 1, answered: null });
+    later();
+    const next = await run();
+    expect(answersOf(fo.id)).toHaveLength(1);
+    expect(await foRow(fo.id)).toMatchObject({ answered: "accept", answer: null, answerDueAt: null });
+    expect(next).toEqual({ nextRunAt: null });
+  });
+
+  it("waits while the order is held for the merchant, and is accepted once the warehouse takes it", async () => {
+    const { fo, row } = await serviceOrder(5103, "held");
+    submitFulfillmentRequest(store, fo.id);
+    const first = await run();
+    expect(answersOf(fo.id)).toEqual([]);
+    const waiting = await foRow(fo.id);
+    expect(waiting.answer).toBeNull();
+    expect(waiting.answerDueAt).not.toBeNull();
+    expect(first).toEqual({ nextRunAt: waiting.answerDueAt });
+    // The merchant fixed the order, and the warehouse took it.
+    await db.warehouseOrder.update({
+      where: { id: row.id },
+      data: { state: ORDER_STATE.accepted, idOrderFF: "FF-5103", holdReasons: null },
+    });
+    later();
+    await run();
+    expect(answersOf(fo.id).map((answer) => answer.mutation)).toEqual(["accept"]);
+  });
+
+  it("is rejected with the warehouse's words, in the shop's language, when the warehouse refused the order", async () => {
+    await db.shop.create({
+      data: {
+        shop,
+        name: "Демо",
+        currencyCode: "UAH",
+        ianaTimezone: "Europe/Kyiv",
+        primaryLocale: "uk",
+        scopes: "",
+        installedAt: new Date(now),
+      },
+    });
+    const { fo } = await serviceOrder(5104, "rejected", "Невідомий артикул CUP-KARP-BLUE");
+    submitFulfillmentRequest(store, fo.id);
+    await run();
+    const [answer] = answersOf(fo.id);
+    expect(answer?.mutation).toBe("reject");
+    expect(answer?.message).toBe(
+      "Склад відмовився від цього замовлення: «Невідомий артикул CUP-KARP-BLUE». Виправте його в Shopify і знову надішліть запит на виконання.",
+    );
+    expect(fo.requestStatus).toBe("REJECTED");
+  });
+
+  it("stops after its retries and keeps the problem for the merchant", async () => {
+    const { fo } = await serviceOrder(5105, "accepted");
+    submitFulfillmentRequest(store, fo.id);
+    const failing = failingCallsTo("ServiceAcceptFulfillmentRequest");
+    for (let attempt = 1; attempt <= MAX_ANSWER_ATTEMPTS; attempt++) {
+      await run(failing);
+      later();
+    }
+    const given = await foRow(fo.id);
+    expect(given).toMatchObject({ answer: "accept", answerAttempts: MAX_ANSWER_ATTEMPTS, answerDueAt: null });
+    expect(given.answerProblem).toMatch(/ECONNREFUSED/);
+    // Nothing more is tried until the request changes.
+    await run(failing);
+    expect((await foRow(fo.id)).answerAttempts).toBe(MAX_ANSWER_ATTEMPTS);
+    expect(answersOf(fo.id)).toEqual([]);
+  });
+});
+
+describe("a cancellation request", { timeout: 30_000 }, () => {
+  it("is accepted once the order is cancelled at the warehouse before picking", async () => {
+    const { fo, row } = await serviceOrder(5201, "accepted");
+    submitFulfillmentRequest(store, fo.id);
+    await run();
+    submitCancellationRequest(store, fo.id);
+    // The order side has queued the cancellation, which has not reached the warehouse yet.
+    await db.warehouseOrder.update({ where: { id: row.id }, data: { pending: "cancel" } });
+    later();
+    await run();
+    expect(answersOf(fo.id).map((answer) => answer.mutation)).toEqual(["accept"]);
+    // The warehouse cancelled it.
+    await db.warehouseOrder.update({
+      where: { id: row.id },
+      data: { state: ORDER_STATE.cancelled, pending: null },
+    });
+    later();
+    await run();
+    await run();
+    expect(answersOf(fo.id).map((answer) => answer.mutation)).toEqual(["accept", "accept_cancellation"]);
+    expect(fo.requestStatus).toBe("CANCELLATION_ACCEPTED");
+  });
+
+  it("is rejected with the stage in words once the warehouse picked the order", async () => {
+    const { fo, row } = await serviceOrder(5202, "accepted");
+    submitFulfillmentRequest(store, fo.id);
+    await run();
+    await db.warehouseOrder.update({ where: { id: row.id }, data: { stage: STAGE.picked } });
+    submitCancellationRequest(store, fo.id);
+    later();
+    await run();
+    const answers = answersOf(fo.id);
+    expect(answers.map((answer) => answer.mutation)).toEqual(["accept", "reject_cancellation"]);
+    expect(answers[1]?.message).toBe(
+      "Too late to cancel at the warehouse: the order is already at the stage “Picked”.",
+    );
+    expect(fo.requestStatus).toBe("CANCELLATION_REJECTED");
+  });
+});
+
+it("is due no more once nothing is owed", async () => {
+  expect(FULFILLMENT_REQUESTS_KIND).toBe("fulfillment_requests");
+  expect(await run()).toEqual({ nextRunAt: null });
+});
