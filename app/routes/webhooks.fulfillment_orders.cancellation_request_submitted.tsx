@@ -1,0 +1,3 @@
+import { requestWebhookAction } from "../service/callback.server";
+
+export const action = requestWebhookAction;
