@@ -9,10 +9,12 @@
 //
 // Decisions. The address is the merchant's to enter (the app knows no warehouse address: the sender is the
 // shop's, and the warehouse's API gives none); left empty, the location keeps the shop's address, which
-// Shopify gives a new service's location. inventoryManagement and trackingSupport are sent false: the app
-// writes the warehouse's stock to the location itself at every sync and gives the waybill with each
-// fulfillment, so Shopify has no reason to call <callbackUrl>/fetch_stock or /fetch_tracking_numbers, and
-// does not (those calls would ask the app for figures on Shopify's schedule; see the report of issue 24).
+// Shopify gives a new service's location. trackingSupport is on: Shopify may GET <callbackUrl>/
+// fetch_tracking_numbers, answered from the recorded waybills (tracking.server.ts). inventoryManagement is off,
+// so Shopify never GETs <callbackUrl>/fetch_stock: which quantity Shopify would set from that answer is not
+// in the schema, and the stock sync already writes the warehouse's figures there itself, each write checked
+// against the quantity it read and net of the units the store promised; a second writer on Shopify's
+// schedule, from figures up to a sync old, could only undo that.
 import type { ServiceDeps } from "../context.server";
 import { message, type Message } from "../i18n/message";
 import { ShopifyUserErrors, type ShopAdmin } from "../shopify/admin-graphql.server";
@@ -70,7 +72,7 @@ async function ensureService(admin: ShopAdmin, callbackUrl: string): Promise<Ser
       name: SERVICE_NAME,
       callbackUrl,
       inventoryManagement: false,
-      trackingSupport: false,
+      trackingSupport: true,
       requiresShippingMethod: true,
     });
     const service = made.fulfillmentServiceCreate?.fulfillmentService;

@@ -68,7 +68,7 @@ describe("choosing fulfillment-service mode", { timeout: 30_000 }, () => {
       serviceName: SERVICE_NAME,
       callbackUrl: `${APP_URL}/fulfillment-service`,
       inventoryManagement: false,
-      trackingSupport: false,
+      trackingSupport: true,
       requiresShippingMethod: true,
     });
     expect(store.locations.get(service!.locationId)!.address).toMatchObject({
