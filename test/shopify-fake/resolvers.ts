@@ -79,7 +79,7 @@ function decodeCursor(cursor: unknown): number {
   throw new GraphQLError("Invalid cursor for current pagination sort.");
 }
 
-export function connection<T extends { id: Gid }>(
+function connection<T extends { id: Gid }>(
   items: readonly T[],
   args: Args,
   view: (item: T) => unknown,
@@ -526,7 +526,7 @@ export function queryRoot(store: ShopStore): View {
     fulfillment: (args: Args) => v.typed(args.id, "Fulfillment"),
     node: (args: Args) => v.node(args.id),
     nodes: (args: Args) => (args.ids as unknown[]).map((id) => v.node(id)),
-    ...serviceQueryFields(store, v),
+    ...serviceQueryFields(store, v, connection),
   };
 }
 

@@ -2,13 +2,17 @@
 // is merged (then this file and its two hooks in resolvers.ts go, in favour of S's). Services with their
 // locations, shop.fulfillmentServices, locationEdit, assignedFulfillmentOrders, merchants' requests (in-process)
 // and the four answers with Shopify's rule: only a submitted request (or a requested cancellation) is answered.
-import type { GraphQLResolveInfo } from "graphql";
-import { connection, type ResolverContext } from "./resolvers";
 import type { FulfillmentOrderRecord, Gid, ShopStore } from "./state";
 
 type Args = Record<string, unknown>;
 type View = Record<string, unknown>;
 type Views = { fulfillmentOrder(id: Gid): View | null; location(id: Gid): View | null };
+/** The resolvers' connection (passed in: this file is imported by resolvers.ts). */
+type Connection = <T extends { id: Gid }>(
+  items: readonly T[],
+  args: Args,
+  view: (item: T) => unknown,
+) => View;
 
 export interface FakeServiceRecord {
   id: Gid;
@@ -79,7 +83,11 @@ function serviceView(store: ShopStore, v: Views, service: FakeServiceRecord): Vi
   };
 }
 
-export function serviceQueryFields(store: ShopStore, v: Views & { shop(): View }): View {
+export function serviceQueryFields(
+  store: ShopStore,
+  v: Views & { shop(): View },
+  connection: Connection,
+): View {
   return {
     shop: () => ({
       ...v.shop(),
@@ -106,24 +114,22 @@ export function serviceQueryFields(store: ShopStore, v: Views & { shop(): View }
 
 export function serviceMutationFields(store: ShopStore, v: Views): View {
   const userError = (field: string, message: string) => ({ field: [field], message });
-  const answer =
-    (mutation: string, from: string, to: string) =>
-    (args: Args, _ctx: ResolverContext, _info: GraphQLResolveInfo) => {
-      const fo = store.fulfillmentOrders.get(String(args.id));
-      const owned = fo && fakeServices(store).some((s) => s.locationId === fo.assignedLocationId);
-      if (!fo || !owned)
-        return { fulfillmentOrder: null, userErrors: [userError("id", "Fulfillment order not found.")] };
-      if (fo.requestStatus !== from) {
-        const message = `Cannot answer a request whose status is ${fo.requestStatus.toLowerCase()}.`;
-        return { fulfillmentOrder: null, userErrors: [userError("id", message)] };
-      }
-      fo.requestStatus = to as FulfillmentOrderRecord["requestStatus"];
-      if (to === "CANCELLATION_ACCEPTED") fo.status = "CLOSED";
-      if (to === "ACCEPTED") fo.status = "IN_PROGRESS";
-      fo.updatedAt = store.timestamp();
-      fakeAnswers(store).push({ mutation, id: fo.id, message: (args.message as string | null) ?? null });
-      return { fulfillmentOrder: v.fulfillmentOrder(fo.id), userErrors: [] };
-    };
+  const answer = (mutation: string, from: string, to: string) => (args: Args) => {
+    const fo = store.fulfillmentOrders.get(String(args.id));
+    const owned = fo && fakeServices(store).some((s) => s.locationId === fo.assignedLocationId);
+    if (!fo || !owned)
+      return { fulfillmentOrder: null, userErrors: [userError("id", "Fulfillment order not found.")] };
+    if (fo.requestStatus !== from) {
+      const message = `Cannot answer a request whose status is ${fo.requestStatus.toLowerCase()}.`;
+      return { fulfillmentOrder: null, userErrors: [userError("id", message)] };
+    }
+    fo.requestStatus = to as FulfillmentOrderRecord["requestStatus"];
+    if (to === "CANCELLATION_ACCEPTED") fo.status = "CLOSED";
+    if (to === "ACCEPTED") fo.status = "IN_PROGRESS";
+    fo.updatedAt = store.timestamp();
+    fakeAnswers(store).push({ mutation, id: fo.id, message: (args.message as string | null) ?? null });
+    return { fulfillmentOrder: v.fulfillmentOrder(fo.id), userErrors: [] };
+  };
   return {
     fulfillmentServiceCreate: (args: Args) => {
       const name = String(args.name);
