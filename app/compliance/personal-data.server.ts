@@ -284,6 +284,8 @@ export const TABLES_WITHOUT_CUSTOMER_DATA: Record<string, string> = {
   CatalogueItem: "the store's variants as product cards (SKU, name, barcode) and their stock figures",
   StockSync: "counts, times and SKU-level differences of each stock sync, no orders",
   CatalogueSync: "progress counts of each full catalogue sync",
+  ShopifyFulfillmentOrder:
+    "Shopify's fulfillment orders of the shop's orders as read: ids, locations, statuses, holds, line ids, SKUs and quantities",
   InboundDelivery:
     "the merchant's own deliveries of goods to the warehouse (SKUs, counts, the carrier's waybill)",
   // The carrier's public reference data, kept per warehouse key (not per shop, so shop/redact leaves it):

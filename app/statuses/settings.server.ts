@@ -14,6 +14,7 @@ import {
 } from "../settings/versions.server";
 import { requestRun } from "../work/schedule.server";
 import { requestStockSync } from "../stock/kinds";
+import { requestOnlineLocationsRead } from "../routing/kinds";
 import { FULFILLMENT_KIND, requestStatusCheck, STATUSES_KIND } from "./kinds";
 import { parseStatusSettings, statusSettingsSchema, type StatusSettings } from "./settings";
 
@@ -126,10 +127,12 @@ export async function saveStatusSettings(
     await requestStockSync(deps.db, shop, now);
   }
   if (settings.pollMinutes !== before.settings.pollMinutes) await requestStatusCheck(deps.db, shop, now);
+  // Whether the warehouse's location is the shop's only online one (routing's fast path) is read afresh.
+  if (data.locationId) await requestOnlineLocationsRead(deps.db, shop, now);
   deps.log.info(
     { shop, event: "settings.statuses_saved", locationChanged, pollMinutes: settings.pollMinutes },
     "status settings saved",
   );
-  if (locationChanged) deps.wake?.(shop);
+  if (data.locationId) deps.wake?.(shop);
   return { ok: true, view: await loadStatusSettings(deps.db, shop), version: written };
 }

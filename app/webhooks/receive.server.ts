@@ -133,6 +133,7 @@ export async function receiveWebhook<Schema extends z.ZodType>(request: Request,
   }
   return {
     shop: check.shop,
+    topic: topicName,
     webhookId: check.webhookId,
     eventId: check.eventId,
     payload: parsed.data as z.infer<Schema>,

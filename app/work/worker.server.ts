@@ -17,6 +17,8 @@ import { fulfillmentWork } from "../fulfillment/work.server";
 import { stockWork } from "../stock/work.server";
 import { returnsWork } from "../returns/work.server";
 import { personalDataWork } from "../compliance/retention.server";
+import { fulfillmentOrdersWork } from "../routing/work.server";
+import { onlineLocationsWork } from "../routing/locations.server";
 import { fulfillmentRequestsWork } from "../service/requests.server";
 import {
   pauseShop,
@@ -130,6 +132,9 @@ export function createWorker(options: WorkerOptions): Worker {
       ...(options.inDoubt && { inDoubt: options.inDoubt }),
       recovery: { leaseTtlMs, requestTimeoutMs: options.endpoints.timeoutMs },
     }),
+    // Fulfillment orders read right after orders: what they change goes in the next pass, which follows at once.
+    fulfillmentOrdersWork,
+    onlineLocationsWork,
     remapWork,
     statusesWork,
     fulfillmentWork,

@@ -71,6 +71,19 @@ async function seedShopData(domain: string) {
     data: { shop: domain, trigger: "manual", quantityName: "available", startedAt: new Date() },
   });
   await db.catalogueSync.create({ data: { shop: domain, phase: "done", startedAt: new Date() } });
+  await db.shopifyFulfillmentOrder.create({
+    data: {
+      shop: domain,
+      id: "gid://shopify/FulfillmentOrder/1",
+      shopifyOrderId: "1001",
+      locationId: "gid://shopify/Location/1",
+      status: "OPEN",
+      requestStatus: "UNSUBMITTED",
+      lines: "[]",
+      shopifyUpdatedAt: new Date(),
+      readAt: new Date(),
+    },
+  });
   await db.warehouseReturn.create({
     data: { shop: domain, returnKey: "id:R1", raw: "{}", firstSeenAt: new Date(), lastSeenAt: new Date() },
   });

@@ -6,8 +6,8 @@ import { appContext } from "../../app/context.server";
 import { offlineShopAdmin } from "../../app/work/engine.server";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { notifyAddress } from "../../app/statuses/notify-token.server";
-import { eventually, orderPayload, SHOP, startOrderFlow, type OrderFlow } from "./harness";
-import { addFlowOrder, useShopifyShop } from "./shopify-shop";
+import { eventually, SHOP, startOrderFlow, type OrderFlow } from "./harness";
+import { addFlowOrder, flowOrderPayload, useShopifyShop } from "./shopify-shop";
 import { inEnglishWords } from "../support/orders";
 
 const db = () => appContext().db;
@@ -34,14 +34,11 @@ async function loop() {
   return flow;
 }
 
-/** An order in the fake store and the same order sent to the app by orders/create, accepted. */
+/** An order in the fake store and the same order (its ids and line items) sent to the app by orders/create, accepted. */
 async function acceptedOrder(flow: OrderFlow, n: number) {
-  const { order } = addFlowOrder(shopify.store, shopify.warehouse.id);
+  const { order } = addFlowOrder(shopify.store, shopify.warehouse.id, `#${n}`);
   const numericId = Number(order.id.split("/").at(-1));
-  await flow.post({
-    topic: "orders/create",
-    payload: orderPayload(n, { id: numericId, admin_graphql_api_id: order.id }),
-  });
+  await flow.post({ topic: "orders/create", payload: flowOrderPayload(shopify.store, order.id) });
   const row = await eventually(
     async () =>
       db().warehouseOrder.findFirst({ where: { state: "accepted", shopifyOrderId: String(numericId) } }),

@@ -3,9 +3,15 @@
 // stands for the warehouse and the offline session the worker's Admin client finds.
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { appContext } from "../../app/context.server";
-import { startShopifyFake, type LocationRecord, type ShopifyFake, type ShopStore } from "../shopify-fake";
+import {
+  orderWebhookPayload,
+  startShopifyFake,
+  type LocationRecord,
+  type ShopifyFake,
+  type ShopStore,
+} from "../shopify-fake";
 import { routeShopifyTo } from "../support/network";
-import { FLOW_LINES, FLOW_PRODUCTS, SHOP } from "./harness";
+import { FLOW_LINES, FLOW_PRODUCTS, orderPayload, SHOP } from "./harness";
 
 export interface ShopifyShop {
   fake: ShopifyFake;
@@ -45,9 +51,18 @@ export function useShopifyShop(tokenPrefix: string): ShopifyShop {
  * `locationId`, the products added to the store first if it lacks them. A fulfillment carries what the
  * warehouse was sent by SKU, so the store's order must hold what the app's order does.
  */
-export function addFlowOrder(store: ShopStore, locationId: string) {
+export function addFlowOrder(store: ShopStore, locationId: string, name?: string) {
   for (const { sku, name } of FLOW_PRODUCTS) {
     if (!store.variantBySku(sku)) store.addProduct({ title: name, variants: [{ sku, price: "100.00" }] });
   }
-  return store.addOrder({ lineItems: FLOW_LINES, locationId });
+  return store.addOrder({ name, lineItems: FLOW_LINES, locationId });
+}
+
+/**
+ * The orders/create body of the store's order `orderId` (its ids, line items and totals: orderWebhookPayload),
+ * with orderPayload's Nova Poshta branch in the note attributes, so it maps as the harness's orders do.
+ */
+export function flowOrderPayload(store: ShopStore, orderId: string, changes: Record<string, unknown> = {}) {
+  const { note_attributes } = orderPayload(0);
+  return orderWebhookPayload(store, orderId, { note_attributes, ...changes });
 }

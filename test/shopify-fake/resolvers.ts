@@ -7,16 +7,24 @@ import {
   type GraphQLResolveInfo,
 } from "graphql";
 import { adminSchema } from "./schema";
-import { serviceMutationFields, serviceQueryFields } from "./v-services-minimal";
 import {
+  attachServiceViews,
+  serviceFulfillmentRefusal,
+  serviceMutations,
+  serviceQueries,
+  serviceSupportedActions,
+} from "./services";
+import {
+  FulfillmentRuleError,
   parseGid,
+  ShopStore,
   type FulfillmentHoldReason,
   type FulfillmentOrderRecord,
   type FulfillmentRecord,
   type Gid,
   type InventoryLevelRecord,
   type LineItemRecord,
-  type ShopStore,
+  type LineQuantity,
 } from "./state";
 
 export interface ResolverContext {
@@ -63,34 +71,61 @@ function requireGid(value: unknown): { type: string; id: number } {
 
 // ---- connections and search ---------------------------------------------------------------------------------
 
-const encodeCursor = (id: Gid) => {
+const encodeCursor = (id: Gid, value?: string) => {
   const lastId = legacyNumber(id);
-  return Buffer.from(JSON.stringify({ last_id: lastId, last_value: String(lastId) })).toString("base64url");
+  const json = { last_id: lastId, last_value: value ?? String(lastId) };
+  return Buffer.from(JSON.stringify(json)).toString("base64url");
 };
 
-function decodeCursor(cursor: unknown): number {
+function decodeCursorValue(cursor: unknown): { lastId: number; lastValue: string } {
   try {
     const decoded: unknown = JSON.parse(Buffer.from(String(cursor), "base64url").toString("utf8"));
-    const lastId = typeof decoded === "object" && decoded !== null ? (decoded as View).last_id : undefined;
-    if (typeof lastId === "number") return lastId;
+    const { last_id: lastId, last_value: lastValue } =
+      typeof decoded === "object" && decoded !== null ? (decoded as View) : {};
+    if (typeof lastId === "number") return { lastId, lastValue: String(lastValue ?? lastId) };
   } catch {
     // not a cursor this fake issued
   }
   throw new GraphQLError("Invalid cursor for current pagination sort.");
 }
 
+function decodeCursor(cursor: unknown): number {
+  return decodeCursorValue(cursor).lastId;
+}
+
+/**
+ * A list sorted by a key (ties by ID), for `connection`: its cursors carry the key, and a cursor is a position in
+ * the order, as Shopify's are: paging on after an item whose key changed continues from where it was, so an
+ * item updated meanwhile comes again later in an UPDATED_AT list.
+ */
+export type SortOrder<T> = { value: (item: T) => string };
+
 function connection<T extends { id: Gid }>(
   items: readonly T[],
   args: Args,
   view: (item: T) => unknown,
+  sort?: SortOrder<T>,
 ): View {
   const first = typeof args.first === "number" ? args.first : null;
   const last = typeof args.last === "number" ? args.last : null;
   if (first === null && last === null) throw new GraphQLError("you must provide one of first or last");
-  const list = args.reverse === true ? [...items].reverse() : items;
+  const reverse = args.reverse === true;
+  const list = reverse ? [...items].reverse() : items;
+  const cursorOf = (item: T) => encodeCursor(item.id, sort?.value(item));
   // Shopify's cursor is a position (the last id and sort value), not an item, so it outlives a deleted item.
   // The fake places one whose item is gone in a list in ID order (Shopify's default sort) and refuses it elsewhere.
   const place = (cursor: unknown): { index: number; present: boolean } => {
+    if (sort) {
+      const { lastId, lastValue } = decodeCursorValue(cursor);
+      const direction = reverse ? -1 : 1;
+      const after = (item: T) =>
+        direction * (sort.value(item).localeCompare(lastValue) || legacyNumber(item.id) - lastId) > 0;
+      const index = list.findIndex(
+        (item) => after(item) || (legacyNumber(item.id) === lastId && sort.value(item) === lastValue),
+      );
+      if (index < 0) return { index: list.length, present: false };
+      return { index, present: !after(list[index]!) };
+    }
     const lastId = decodeCursor(cursor);
     const ids = list.map((item) => legacyNumber(item.id));
     const index = ids.indexOf(lastId);
@@ -109,13 +144,13 @@ function connection<T extends { id: Gid }>(
   const nodes = page.map(view);
   const [head, tail] = [page[0], page[page.length - 1]];
   return {
-    edges: page.map((item, index) => ({ cursor: encodeCursor(item.id), node: nodes[index] })),
+    edges: page.map((item, index) => ({ cursor: cursorOf(item), node: nodes[index] })),
     nodes,
     pageInfo: {
       hasNextPage: end < list.length,
       hasPreviousPage: start > 0,
-      startCursor: head ? encodeCursor(head.id) : null,
-      endCursor: tail ? encodeCursor(tail.id) : null,
+      startCursor: head ? cursorOf(head) : null,
+      endCursor: tail ? cursorOf(tail) : null,
     },
   };
 }
@@ -124,16 +159,24 @@ function connection<T extends { id: Gid }>(
  * The part of Shopify's search syntax the app uses: `field:value` terms joined by AND (also when nothing joins
  * them) or OR, AND binding tighter; `-` negates a term. A value is bare (a trailing `*` makes it a prefix) or
  * quoted with "…" or '…', where it is taken literally; a backslash makes the next character literal in both,
- * which is how Shopify escapes its special characters (`:` `\` `(` `)`) and a quote inside quotes. Grouping
- * with parentheses and comparators (`:<`, `:>`) are not modelled, and refused rather than misread.
+ * which is how Shopify escapes its special characters (`:` `\` `(` `)`) and a quote inside quotes. A field in
+ * `ranges` (a time or an id) also takes the comparators `:<`, `:<=`, `:>`, `:>=` before its value, compared as a
+ * number (a time's value is parsed as a date). Grouping with parentheses, comparators on other fields and fields
+ * not listed are not modelled, and refused rather than misread.
  */
-function search<T>(query: unknown, root: string, fields: Record<string, (item: T) => Array<string | null>>) {
+function search<T>(
+  query: unknown,
+  root: string,
+  fields: Record<string, (item: T) => Array<string | null>>,
+  ranges: Record<string, { value: (item: T) => number; parse: (text: string) => number }> = {},
+) {
   if (typeof query !== "string") return () => true;
   const refuse = (what: string) => notImplemented(`"${what}" in ${root}(query:)`);
   const unescape = (text: string) => text.replace(/\\(.)/g, "$1");
-  const term = /(-?)(?:(\w+):)?(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|((?:[^\s()"'\\:]|\\.)+))|(\S)/g;
+  const term =
+    /(-?)(?:(\w+):(<=|>=|<|>)?)?(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|((?:[^\s()"'\\:]|\\.)+))|(\S)/g;
   const alternatives: Array<Array<(item: T) => boolean>> = [[]];
-  for (const [text, negate, field, double, single, bare, stray] of query.matchAll(term)) {
+  for (const [text, negate, field, comparator, double, single, bare, stray] of query.matchAll(term)) {
     if (stray !== undefined) throw refuse(stray);
     if (!negate && !field && bare === "OR") {
       alternatives.push([]);
@@ -141,8 +184,23 @@ function search<T>(query: unknown, root: string, fields: Record<string, (item: T
     }
     if (!negate && !field && bare === "AND") continue;
     const quoted = double ?? single;
+    const range = field ? ranges[field] : undefined;
+    if (range) {
+      const wanted = range.parse(unescape(quoted ?? bare!));
+      if (Number.isNaN(wanted)) throw refuse(text);
+      const compare: Record<string, (a: number) => boolean> = {
+        "<": (a) => a < wanted,
+        "<=": (a) => a <= wanted,
+        ">": (a) => a > wanted,
+        ">=": (a) => a >= wanted,
+        "": (a) => a === wanted,
+      };
+      const holds = compare[comparator ?? ""]!;
+      alternatives.at(-1)!.push((item: T) => holds(range.value(item)) !== (negate === "-"));
+      continue;
+    }
     const valuesOf = fields[field ?? "default"];
-    if (!valuesOf || (quoted === undefined && /^[<>=]/.test(bare ?? ""))) throw refuse(text);
+    if (!valuesOf || comparator || (quoted === undefined && /^[<>=]/.test(bare ?? ""))) throw refuse(text);
     const prefix = quoted === undefined && /(^|[^\\])\*$/.test(bare ?? "");
     const raw = quoted ?? (prefix ? bare!.slice(0, -1) : bare!);
     const wanted = unescape(raw).toLowerCase();
@@ -154,6 +212,17 @@ function search<T>(query: unknown, root: string, fields: Record<string, (item: T
   return (item: T) => alternatives.some((terms) => terms.every((matches) => matches(item)));
 }
 
+/** A search range over a DateTime field: the query's value is parsed as a date, compared to the millisecond. */
+const timeRange = <T>(value: (item: T) => string) => ({
+  value: (item: T) => Date.parse(value(item)),
+  parse: (text: string) => (/^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN),
+});
+/** A search range over an ID field: the query's value is the numeric (legacy) id. */
+const idRange = <T>(value: (item: T) => Gid) => ({
+  value: (item: T) => legacyNumber(value(item)),
+  parse: (text: string) => (/^\d+$/.test(text) ? Number(text) : Number.NaN),
+});
+
 function sorted<T extends { id: Gid }>(
   items: T[],
   sortKey: unknown,
@@ -164,6 +233,21 @@ function sorted<T extends { id: Gid }>(
   if (sortKey !== "ID" && !key) throw notImplemented(`${root}(sortKey: ${String(sortKey)})`);
   return items.sort(
     (a, b) => (key ? key(a).localeCompare(key(b)) : 0) || legacyNumber(a.id) - legacyNumber(b.id),
+  );
+}
+
+/** The filters of a fulfillment-order search: `status:`, and `updated_at:`, `id:`, `assigned_location_id:` ranges. */
+function fulfillmentOrderSearch(query: unknown, root: string) {
+  type Fo = FulfillmentOrderRecord;
+  return search(
+    query,
+    root,
+    { status: (fo: Fo) => [fo.status] },
+    {
+      updated_at: timeRange((fo: Fo) => fo.updatedAt),
+      id: idRange((fo: Fo) => fo.id),
+      assigned_location_id: idRange((fo: Fo) => fo.assignedLocationId),
+    },
   );
 }
 
@@ -184,15 +268,36 @@ const HOLD_DISPLAY_REASONS: Record<FulfillmentHoldReason, string> = {
 const FULFILLABLE = new Set(["OPEN", "IN_PROGRESS"]);
 
 /** What Shopify offers on a merchant-managed location's fulfillment order in each status. */
-function supportedActions(fo: FulfillmentOrderRecord): string[] {
+function supportedActions(store: ShopStore, fo: FulfillmentOrderRecord): string[] {
   if (fo.supportedActions) return fo.supportedActions;
-  if (fo.status === "OPEN") return ["CREATE_FULFILLMENT", "REPORT_PROGRESS", "MOVE", "HOLD", "SPLIT"];
+  if (fo.status === "OPEN") {
+    const merge = store.fulfillmentOrdersForMerge(fo.id).length > 0 ? ["MERGE"] : [];
+    return ["CREATE_FULFILLMENT", "REPORT_PROGRESS", "MOVE", "HOLD", "SPLIT", ...merge];
+  }
   if (fo.status === "IN_PROGRESS") return ["CREATE_FULFILLMENT", "REPORT_PROGRESS", "HOLD", "MARK_AS_OPEN"];
   return fo.status === "ON_HOLD" ? ["RELEASE_HOLD", "MOVE"] : [];
 }
 
+/**
+ * What another part of the fake (services.ts: fulfillment services) adds to the roots and views: root fields
+ * merged into Query and Mutation, and the view of a fulfillment service for `Location.fulfillmentService`.
+ * Registered once per process with extendResolvers.
+ */
+export interface ResolverExtension {
+  query?: (store: ShopStore, v: Views) => View;
+  mutation?: (store: ShopStore, v: Views) => View;
+  fulfillmentService?: (store: ShopStore, v: Views, serviceId: Gid) => View | null;
+}
+const extensions: ResolverExtension[] = [];
+
+export function extendResolvers(extension: ResolverExtension): void {
+  if (!extensions.includes(extension)) extensions.push(extension);
+}
+
+export type Views = ReturnType<typeof views>;
+
 /** Views over one shop's records; relations are functions so they resolve only when selected. */
-function views(store: ShopStore) {
+export function views(store: ShopStore) {
   const levelsWhere = (match: (level: InventoryLevelRecord) => boolean) =>
     [...store.inventoryLevels.values()].filter(match);
   const moneyBag = (amount: string) => {
@@ -233,6 +338,16 @@ function views(store: ShopStore) {
       const levels = () => levelsWhere((level) => level.locationId === id);
       return {
         ...node("Location", location),
+        isFulfillmentService: location.fulfillmentServiceId !== null,
+        // The merchant's own location has none; a fulfillment service's is answered by services.ts.
+        fulfillmentService: () => {
+          const serviceId = location.fulfillmentServiceId;
+          if (serviceId === null) return null;
+          for (const extension of extensions) {
+            if (extension.fulfillmentService) return extension.fulfillmentService(store, v, serviceId);
+          }
+          throw notImplemented("Location.fulfillmentService of a fulfillment service's location");
+        },
         inventoryLevel: (args: Args) => v.level(store.level(String(args.inventoryItemId), id)),
         inventoryLevels: (args: Args) => connection(levels(), args, v.level),
       };
@@ -313,8 +428,8 @@ function views(store: ShopStore) {
           moneyBag(order.lineItems.reduce((n, line) => n + Number(line.price) * line.quantity, 0).toFixed(2)),
         lineItems: (args: Args) => connection(order.lineItems, args, v.lineItem),
         fulfillmentOrders: (args: Args) => {
-          if (args.query) throw notImplemented("Order.fulfillmentOrders(query:)");
-          return connection(fulfillmentOrders(), args, (fo) => v.fulfillmentOrder(fo.id));
+          const filter = fulfillmentOrderSearch(args.query, "Order.fulfillmentOrders");
+          return connection(fulfillmentOrders().filter(filter), args, (fo) => v.fulfillmentOrder(fo.id));
         },
         fulfillments: (args: Args) => {
           if (args.query) throw notImplemented("Order.fulfillments(query:)");
@@ -326,8 +441,10 @@ function views(store: ShopStore) {
       const remaining = [...store.fulfillmentOrders.values()]
         .flatMap((fo) => fo.lineItems)
         .filter((foLine) => foLine.lineItemId === line.id);
+      const { sellingPlan, ...record } = line;
       return {
-        ...node("LineItem", line),
+        ...node("LineItem", record),
+        sellingPlan: sellingPlan && { name: sellingPlan.name, sellingPlanId: sellingPlan.id },
         name: line.variantTitle ? `${line.title} - ${line.variantTitle}` : line.title,
         unfulfilledQuantity: remaining.reduce((n, foLine) => n + foLine.remainingQuantity, 0),
         originalUnitPriceSet: moneyBag(line.price),
@@ -360,30 +477,48 @@ function views(store: ShopStore) {
         })),
         orderName: order.name,
         orderProcessedAt: order.createdAt,
-        supportedActions: () => supportedActions(fo).map((action) => ({ action, externalUrl: null })),
+        supportedActions: () =>
+          (serviceSupportedActions(store, fo) ?? supportedActions(store, fo)).map((action) => ({
+            action,
+            externalUrl: null,
+          })),
         order: () => v.order(order.id),
+        locationsForMove: (args: Args) => {
+          if (args.query) throw notImplemented("FulfillmentOrder.locationsForMove(query:)");
+          const offers = store
+            .locationsForMove(fo.id, args.lineItemIds as Gid[] | null | undefined)
+            .filter(
+              (offer) => !Array.isArray(args.locationIds) || args.locationIds.includes(offer.location.id),
+            );
+          const lineView = (line: FulfillmentOrderRecord["lineItems"][number]) => foLineView(line);
+          return connection(
+            offers.map((offer) => ({ id: offer.location.id, ...offer })),
+            args,
+            ({ location, movable, unavailable }) => {
+              const available = fo.lineItems.filter(
+                (line) => line.remainingQuantity > 0 && !unavailable.includes(line),
+              );
+              return {
+                location: v.location(location.id),
+                movable,
+                message: movable ? null : "The location doesn't stock all of the items.",
+                availableLineItemsCount: count(available.length),
+                unavailableLineItemsCount: count(unavailable.length),
+                availableLineItems: (a: Args) => connection(available, a, lineView),
+                unavailableLineItems: (a: Args) => connection(unavailable, a, lineView),
+              };
+            },
+          );
+        },
+        fulfillmentOrdersForMerge: (args: Args) =>
+          connection(store.fulfillmentOrdersForMerge(fo.id), args, (other) => v.fulfillmentOrder(other.id)),
         assignedLocation: {
           name,
           ...address,
           phone: null,
           location: () => v.location(fo.assignedLocationId),
         },
-        lineItems: (args: Args) =>
-          connection(fo.lineItems, args, (foLine) => {
-            const line = order.lineItems.find((candidate) => candidate.id === foLine.lineItemId)!;
-            const inventoryItemId = line.variantId
-              ? store.variants.get(line.variantId)?.inventoryItemId
-              : null;
-            return {
-              ...node("FulfillmentOrderLineItem", foLine),
-              ...{ sku: line.sku, productTitle: line.title, variantTitle: line.variantTitle },
-              // Seeded lines are goods: a gift card or a service (no shipping) is not modelled.
-              requiresShipping: true,
-              inventoryItemId: inventoryItemId ?? null,
-              lineItem: () => v.lineItem(line),
-              variant: () => v.variant(line.variantId),
-            };
-          }),
+        lineItems: (args: Args) => connection(fo.lineItems, args, (foLine) => foLineView(foLine)),
         fulfillments: (args: Args) => {
           const fulfillments = [...store.fulfillments.values()].filter((f) =>
             f.fulfillmentOrderIds.includes(id),
@@ -391,6 +526,19 @@ function views(store: ShopStore) {
           return connection(fulfillments, args, (f) => v.fulfillment(f.id));
         },
       };
+      function foLineView(foLine: FulfillmentOrderRecord["lineItems"][number]): View {
+        const line = order!.lineItems.find((candidate) => candidate.id === foLine.lineItemId)!;
+        const inventoryItemId = line.variantId ? store.variants.get(line.variantId)?.inventoryItemId : null;
+        return {
+          ...node("FulfillmentOrderLineItem", foLine),
+          ...{ sku: line.sku, productTitle: line.title, variantTitle: line.variantTitle },
+          // Seeded lines are goods: a gift card or a service (no shipping) is not modelled.
+          requiresShipping: true,
+          inventoryItemId: inventoryItemId ?? null,
+          lineItem: () => v.lineItem(line),
+          variant: () => v.variant(line.variantId),
+        };
+      }
     },
     fulfillment: (id: Gid): View | null => {
       const fulfillment = store.fulfillments.get(id);
@@ -445,6 +593,7 @@ function views(store: ShopStore) {
     /** A typed lookup such as `product(id:)` answers null for another type's ID, as Shopify does. */
     typed: (id: unknown, type: string) => (requireGid(id).type === type ? v.node(id) : null),
   };
+  attachServiceViews(store, v);
   return v;
 }
 
@@ -455,6 +604,7 @@ export function queryRoot(store: ShopStore): View {
   const variantsOf = (productId: Gid) =>
     store.products.get(productId)!.variantIds.map((id) => store.variants.get(id)!);
   return {
+    ...serviceQueries(store, v, { connection, sorted, notImplemented }),
     shop: () => v.shop(),
     shopLocales: (args: Args) =>
       store.shop.locales.filter((locale) => args.published !== true || locale.published),
@@ -523,10 +673,23 @@ export function queryRoot(store: ShopStore): View {
       return connection(list, args, (order) => v.order(order.id));
     },
     fulfillmentOrder: (args: Args) => v.typed(args.id, "FulfillmentOrder"),
+    // Every fulfillment order of the shop; closed and cancelled ones only with includeClosed.
+    fulfillmentOrders: (args: Args) => {
+      const filter = fulfillmentOrderSearch(args.query, "Query.fulfillmentOrders");
+      const list = [...store.fulfillmentOrders.values()].filter(
+        (fo) => (args.includeClosed === true || !ShopStore.isClosed(fo)) && filter(fo),
+      );
+      const ordered = sorted(list, args.sortKey, "Query.fulfillmentOrders", {
+        UPDATED_AT: (fo) => fo.updatedAt,
+      });
+      const sort =
+        args.sortKey === "UPDATED_AT" ? { value: (fo: FulfillmentOrderRecord) => fo.updatedAt } : undefined;
+      return connection(ordered, args, (fo) => v.fulfillmentOrder(fo.id), sort);
+    },
     fulfillment: (args: Args) => v.typed(args.id, "Fulfillment"),
     node: (args: Args) => v.node(args.id),
     nodes: (args: Args) => (args.ids as unknown[]).map((id) => v.node(id)),
-    ...serviceQueryFields(store, v, connection),
+    ...Object.assign({}, ...extensions.map((extension) => extension.query?.(store, v) ?? {})),
   };
 }
 
@@ -575,6 +738,170 @@ const QUANTITY_LIMIT = 1_000_000_000;
 
 export function mutationRoot(store: ShopStore): View {
   const v = views(store);
+  /** A mutation's payload with Shopify's rule broken: every other field null, the rule as its user error. */
+  const refused = (keys: string[], error: FulfillmentRuleError | UserError) => ({
+    ...Object.fromEntries(keys.map((key) => [key, null])),
+    userErrors: [{ field: error.field, message: error.message, code: error.code ?? null }],
+  });
+  /**
+   * Runs a fulfillment order mutation: an unknown fulfillment order is its user error (`notFound`), a rule the
+   * change would break (FulfillmentRuleError) too, with nothing changed.
+   */
+  const onFulfillmentOrder =
+    (keys: string[], notFoundCode: string | null, run: (fo: FulfillmentOrderRecord, args: Args) => View) =>
+    (args: Args) => {
+      const fo = store.fulfillmentOrders.get(String(args.id));
+      if (!fo) {
+        const notFound = { field: ["id"], message: "Fulfillment order does not exist.", code: notFoundCode };
+        return refused(keys, notFound);
+      }
+      try {
+        return run(fo, args);
+      } catch (error) {
+        if (error instanceof FulfillmentRuleError) return refused(keys, error);
+        throw error;
+      }
+    };
+  const fulfillmentOrderView = (fo: FulfillmentOrderRecord | null) => fo && v.fulfillmentOrder(fo.id);
+  const lifecycle = {
+    fulfillmentOrderMove: onFulfillmentOrder(
+      ["movedFulfillmentOrder", "originalFulfillmentOrder", "remainingFulfillmentOrder"],
+      null,
+      (fo, args) => {
+        const newLocationId = String(args.newLocationId);
+        if (!store.locations.has(newLocationId)) {
+          const error = { field: ["newLocationId"], message: "Location not found.", code: null };
+          return refused(
+            ["movedFulfillmentOrder", "originalFulfillmentOrder", "remainingFulfillmentOrder"],
+            error,
+          );
+        }
+        const lines = args.fulfillmentOrderLineItems as LineQuantity[] | null | undefined;
+        const moved = store.moveFulfillmentOrder(fo.id, newLocationId, lines);
+        return {
+          movedFulfillmentOrder: fulfillmentOrderView(moved),
+          originalFulfillmentOrder: fulfillmentOrderView(fo),
+          remainingFulfillmentOrder: null, // deprecated in the schema; Shopify answers null
+          userErrors: [],
+        };
+      },
+    ),
+    fulfillmentOrderHold: onFulfillmentOrder(
+      ["fulfillmentHold", "fulfillmentOrder", "remainingFulfillmentOrder"],
+      "FULFILLMENT_ORDER_NOT_FOUND",
+      (fo, args) => {
+        const input = args.fulfillmentHold as {
+          reason: FulfillmentHoldReason;
+          reasonNotes?: string | null;
+          handle?: string | null;
+          fulfillmentOrderLineItems?: LineQuantity[] | null;
+        };
+        const placed = store.placeHold(fo.id, {
+          reason: input.reason,
+          reasonNotes: input.reasonNotes ?? null,
+          handle: input.handle ?? "",
+          lineItems: input.fulfillmentOrderLineItems ?? null,
+          byRequestingApp: true,
+        });
+        const { byRequestingApp, ...hold } = placed.hold;
+        return {
+          fulfillmentHold: {
+            ...node("FulfillmentHold", hold),
+            heldByRequestingApp: byRequestingApp,
+            displayReason: HOLD_DISPLAY_REASONS[hold.reason],
+          },
+          fulfillmentOrder: fulfillmentOrderView(placed.fulfillmentOrder),
+          remainingFulfillmentOrder: fulfillmentOrderView(placed.remainingFulfillmentOrder),
+          userErrors: [],
+        };
+      },
+    ),
+    fulfillmentOrderSplit: (args: Args) => {
+      const splits = args.fulfillmentOrderSplits as Array<{
+        fulfillmentOrderId: Gid;
+        fulfillmentOrderLineItems: LineQuantity[];
+      }>;
+      const keys = ["fulfillmentOrderSplits"];
+      const missing = splits.findIndex((split) => !store.fulfillmentOrders.has(split.fulfillmentOrderId));
+      if (missing >= 0) {
+        const field = ["fulfillmentOrderSplits", String(missing), "fulfillmentOrderId"];
+        const code = "FULFILLMENT_ORDER_NOT_FOUND";
+        return refused(keys, { field, message: "Fulfillment order does not exist.", code });
+      }
+      try {
+        // Not atomic across several splits: one refused stops there, as the fake's simplification.
+        const results = splits.map((split) =>
+          store.splitFulfillmentOrder(split.fulfillmentOrderId, split.fulfillmentOrderLineItems),
+        );
+        return {
+          fulfillmentOrderSplits: results.map((result) => ({
+            fulfillmentOrder: fulfillmentOrderView(result.fulfillmentOrder),
+            remainingFulfillmentOrder: fulfillmentOrderView(result.remainingFulfillmentOrder),
+            replacementFulfillmentOrder: fulfillmentOrderView(result.replacementFulfillmentOrder),
+          })),
+          userErrors: [],
+        };
+      } catch (error) {
+        if (error instanceof FulfillmentRuleError) return refused(keys, error);
+        throw error;
+      }
+    },
+    fulfillmentOrderMerge: (args: Args) => {
+      const inputs = args.fulfillmentOrderMergeInputs as Array<{
+        mergeIntents: Array<{ fulfillmentOrderId: Gid; fulfillmentOrderLineItems?: LineQuantity[] | null }>;
+      }>;
+      const keys = ["fulfillmentOrderMerges"];
+      for (const [index, input] of inputs.entries()) {
+        const missing = input.mergeIntents.findIndex(
+          (intent) => !store.fulfillmentOrders.has(intent.fulfillmentOrderId),
+        );
+        if (missing >= 0) {
+          const field = ["fulfillmentOrderMergeInputs", String(index), "mergeIntents", String(missing)];
+          const code = "FULFILLMENT_ORDER_NOT_FOUND";
+          return refused(keys, { field, message: "Fulfillment order does not exist.", code });
+        }
+      }
+      try {
+        const merged = inputs.map((input) =>
+          store.mergeFulfillmentOrders(
+            input.mergeIntents.map((intent) => ({
+              fulfillmentOrderId: intent.fulfillmentOrderId,
+              lineItems: intent.fulfillmentOrderLineItems ?? null,
+            })),
+          ),
+        );
+        return {
+          fulfillmentOrderMerges: merged.map((fo) => ({ fulfillmentOrder: fulfillmentOrderView(fo) })),
+          userErrors: [],
+        };
+      } catch (error) {
+        if (error instanceof FulfillmentRuleError) return refused(keys, error);
+        throw error;
+      }
+    },
+    fulfillmentOrderCancel: onFulfillmentOrder(
+      ["fulfillmentOrder", "replacementFulfillmentOrder"],
+      null,
+      (fo) => {
+        const cancelled = store.cancelFulfillmentOrder(fo.id);
+        return {
+          fulfillmentOrder: fulfillmentOrderView(cancelled.fulfillmentOrder),
+          replacementFulfillmentOrder: fulfillmentOrderView(cancelled.replacementFulfillmentOrder),
+          userErrors: [],
+        };
+      },
+    ),
+    fulfillmentOrderReschedule: onFulfillmentOrder(
+      ["fulfillmentOrder"],
+      "FULFILLMENT_ORDER_NOT_FOUND",
+      (fo, args) => ({
+        fulfillmentOrder: fulfillmentOrderView(
+          store.rescheduleFulfillmentOrder(fo.id, String(args.fulfillAt)),
+        ),
+        userErrors: [],
+      }),
+    ),
+  };
   /**
    * Runs a mutation that requires `@idempotent` (2026-04): refused without a key; a key seen before with the same
    * arguments replays its first answer and changes nothing, with other arguments it is refused.
@@ -601,6 +928,8 @@ export function mutationRoot(store: ShopStore): View {
       return payload;
     };
   return {
+    ...lifecycle,
+    ...serviceMutations(store, v, { connection, sorted, notImplemented }),
     inventorySetQuantities: (args: Args, ctx: ResolverContext, info: GraphQLResolveInfo) => {
       const input = args.input as InventorySetQuantitiesInput;
       // Since 2026-04 every quantity must state changeFromQuantity (null opts out), checked before the key.
@@ -701,7 +1030,7 @@ export function mutationRoot(store: ShopStore): View {
       if (status === "DELIVERED") fulfillment.deliveredAt = event.happenedAt;
       return { fulfillmentEvent: node("FulfillmentEvent", event), userErrors: [] };
     },
-    ...serviceMutationFields(store, v),
+    ...Object.assign({}, ...extensions.map((extension) => extension.mutation?.(store, v) ?? {})),
   };
 }
 
@@ -816,6 +1145,8 @@ function createFulfillment(store: ShopStore, v: ReturnType<typeof views>, input:
         `Fulfillment order ${legacyNumber(fo.id)} has an unfulfillable status= ${status}.`,
       );
     }
+    const refusal = serviceFulfillmentRefusal(store, fo);
+    if (refusal) return failed(["fulfillment"], refusal);
     // No line items named means every remaining unit of the fulfillment order.
     const requested = group.fulfillmentOrderLineItems?.length
       ? group.fulfillmentOrderLineItems

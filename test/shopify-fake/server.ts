@@ -18,7 +18,14 @@ import { operationCost, SINGLE_QUERY_MAX_COST } from "./cost";
 import { fieldResolver, mutationRoot, notImplemented, queryRoot, typeResolver } from "./resolvers";
 import { adminSchema, parseAdminOperation } from "./schema";
 import { exchangeToken, type FakeApp } from "./oauth";
+import { deliverServiceCallbacks, handleServiceControl } from "./services";
 import { FakeState, type ShopStore } from "./state";
+import {
+  WebhookDelivery,
+  type WebhookDeliveryOptions,
+  type WebhookDeliveryRecord,
+  type WebhookTarget,
+} from "./webhooks";
 
 export interface ShopifyFakeOptions {
   /** Clock for the leaky bucket and timestamps, in milliseconds; tests inject one to move time by hand. */
@@ -29,6 +36,11 @@ export interface ShopifyFakeOptions {
   state?: FakeState;
   /** The app whose token exchanges the fake accepts (install through the app's embedded auth). */
   app?: FakeApp;
+  /**
+   * Where the shops' webhooks go (`<appUrl>/webhooks/<topic>`, signed with `secret`); absent, they stay in each
+   * shop's outbox until a test drains them or turns delivery on (ShopifyFake.webhooks, or the control route).
+   */
+  webhooks?: WebhookTarget & WebhookDeliveryOptions;
 }
 
 export type RecordedRequest = { shop: string | null; operationName: string | null; query: string } & {
@@ -53,6 +65,14 @@ export interface ShopifyFake {
   setThrottle(setting: ThrottleSetting): void;
   /** The next `count` GraphQL requests that pass authentication answer THROTTLED whatever the bucket holds. */
   throttleNext(count?: number): void;
+  webhooks: {
+    /** Turns delivery on (to this app) or off (null); on, the outboxes' entries go first. */
+    deliverTo(target: WebhookTarget | null): void;
+    /** Every webhook delivered or given up, oldest first. */
+    deliveries: WebhookDeliveryRecord[];
+    /** Resolves once nothing is left to deliver (or delivery is off) and no delivery is under way. */
+    idle(): Promise<void>;
+  };
   close(): Promise<void>;
 }
 
@@ -168,6 +188,9 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
   const now = options.now ?? Date.now;
   const state = options.state ?? new FakeState(now);
   const requests: RecordedRequest[] = [];
+  const { appUrl, secret, ...deliveryOptions } = options.webhooks ?? {};
+  const delivery = new WebhookDelivery(state, deliveryOptions);
+  if (appUrl !== undefined && secret !== undefined) delivery.deliverTo({ appUrl, secret });
   const defaults = {
     maximumAvailable: options.maximumAvailable ?? 2000,
     restoreRate: options.restoreRate ?? 100,
@@ -268,7 +291,19 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
           }
         } else request.resume();
         const route = path.slice(CONTROL_PREFIX.length).replace(/^\/+|\/+$/g, "");
-        const answer = handleControl(state, requests, request.method ?? "GET", route, input);
+        for (const shop of state.shops()) shop.releaseDueSchedules();
+        const search = new URL(request.url ?? "/", "http://fake.invalid").searchParams;
+        const served = await handleServiceControl(
+          state,
+          options.app,
+          request.method ?? "GET",
+          route,
+          input,
+          search,
+        );
+        if (served) return send(served.status, served.body);
+        const context = { state, requests, webhooks: delivery };
+        const answer = handleControl(context, request.method ?? "GET", route, input);
         return send(answer.status, answer.body);
       }
       if (request.method === "POST" && path === "/admin/oauth/access_token") {
@@ -315,7 +350,10 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
       if (!store || store.shop.accessToken !== token) return send(401, { errors: INVALID_TOKEN });
       if (query === undefined)
         return send(400, { errors: { query: "Required parameter missing or invalid" } });
+      // Scheduled fulfillment orders that have come due open before anything reads them.
+      store.releaseDueSchedules();
       const answered = await answer(store, query, variables, givenName);
+      void deliverServiceCallbacks(state, store, options.app); // Shopify pings a service after the request
       recorded.actualCost =
         (answered as { extensions?: { cost?: { actualQueryCost?: number | null } } }).extensions?.cost
           ?.actualQueryCost ?? null;
@@ -350,10 +388,17 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
     throttleNext(count = 1) {
       forcedThrottles += count;
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    webhooks: {
+      deliverTo: (target) => delivery.deliverTo(target),
+      deliveries: delivery.deliveries,
+      idle: () => delivery.idle(),
+    },
+    close: async () => {
+      await delivery.close();
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections(); // fetch keeps connections alive; close would wait for them
-      }),
+      });
+    },
   };
 }

@@ -1,5 +1,8 @@
 // In-memory store behind the Shopify fake: shops keyed by myshopify domain, each with its own locations,
 // catalogue, inventory and orders. Scalar fields carry their Admin API names so resolvers can expose them as-is.
+// Fulfillment orders live here with Shopify's lifecycle (routing, moves, holds, splits, merges, cancels and
+// schedules), each change raising the webhook Shopify sends for it into the shop's outbox (webhooks.ts delivers).
+import { randomUUID } from "node:crypto";
 
 export type Gid = string;
 
@@ -52,14 +55,17 @@ export type InventoryLevelRecord = Text<"id" | "updatedAt" | "inventoryItemId" |
   quantities: Record<StoredQuantityName, number>;
 };
 export type LineItemRecord = Text<"id" | "title" | "price"> &
-  NullableText<"variantTitle" | "sku" | "variantId"> & { quantity: number };
+  NullableText<"variantTitle" | "sku" | "variantId"> & { quantity: number } & {
+    /** The selling plan (pre-order, subscription) the buyer chose for this line; null for a plain purchase. */
+    sellingPlan: { id: Gid; name: string } | null;
+  };
 export type OrderRecord = Text<"id" | "name" | "createdAt"> & { email: string | null } & {
   lineItems: LineItemRecord[];
   fulfillmentOrderIds: Gid[];
   fulfillmentIds: Gid[];
 };
 export type FulfillmentOrderStatus =
-  "OPEN" | "IN_PROGRESS" | "CLOSED" | "CANCELLED" | "ON_HOLD" | "SCHEDULED";
+  "OPEN" | "IN_PROGRESS" | "CLOSED" | "CANCELLED" | "INCOMPLETE" | "ON_HOLD" | "SCHEDULED";
 export type FulfillmentOrderRecord = Text<
   "id" | "orderId" | "createdAt" | "updatedAt" | "assignedLocationId"
 > & {
@@ -124,12 +130,56 @@ export type FulfillmentRecord = Text<"id" | "name" | "displayStatus" | "createdA
     buyerEmails: Array<{ kind: "shipping_confirmation" | "shipping_update"; trackingNumbers: string[] }>;
   };
 
+/** A webhook a change raised, as Shopify would send it: the webhook and event ids stay the same across retries. */
+export interface WebhookEntry {
+  /** X-Shopify-Webhook-Id */
+  id: string;
+  /** X-Shopify-Event-Id */
+  eventId: string;
+  topic: string;
+  payload: unknown;
+  /** When the change happened (X-Shopify-Triggered-At), on the fake's clock. */
+  at: string;
+}
+
+/**
+ * A rule of Shopify's that a change would break. A mutation answers it as a user error with this message and
+ * code; a method called by a test throws it.
+ */
+export class FulfillmentRuleError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null = null,
+    readonly field: string[] | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** A fulfillment order's line and a quantity of it, as the lifecycle mutations name them. */
+export type LineQuantity = { id: Gid; quantity: number };
+
+/** The app the fake serves, as a webhook names the app that placed a hold (`held_by_app`). */
+export const FAKE_APP_GID = "gid://shopify/App/1";
+
 export class FakeState {
   private readonly shopsByDomain = new Map<string, ShopStore>();
   // One counter for all shops: Shopify's numeric IDs are unique platform-wide, so GIDs never collide.
   private nextId = 1001;
+  private offsetMs = 0;
+  /** Called after a shop's change put a webhook in its outbox (the server's delivery listens here). */
+  onWebhook: (() => void) | undefined;
 
-  constructor(readonly now: () => number = Date.now) {}
+  constructor(private readonly clock: () => number = Date.now) {}
+
+  /** The fake's time: the clock it was given, moved on by advanceClock. */
+  readonly now = (): number => this.clock() + this.offsetMs;
+
+  /** Moves the fake's time on (schedules fall due, timestamps follow); the injected clock is left as it is. */
+  advanceClock(ms: number): void {
+    if (!(ms >= 0)) throw new Error(`advanceClock: ${ms} is not a forward step`);
+    this.offsetMs += ms;
+  }
 
   /** Locales default to Ukrainian only; the first is primary unless one says otherwise. */
   addShop(
@@ -191,8 +241,13 @@ export class ShopStore {
   readonly orders = new Map<Gid, OrderRecord>();
   readonly fulfillmentOrders = new Map<Gid, FulfillmentOrderRecord>();
   readonly fulfillments = new Map<Gid, FulfillmentRecord>();
+  /**
+   * Where the shop's orders go: a line goes to the first location here that is active, fulfils online orders
+   * and stocks its variant (has an inventory level for its item). Locations join it as they are added.
+   */
+  routing: Gid[] = [];
   /** Webhooks this shop's changes raised, oldest first, as Shopify would send them (see emitWebhook). */
-  readonly webhookOutbox: Array<{ topic: string; payload: unknown; at: string }> = [];
+  readonly webhookOutbox: WebhookEntry[] = [];
   /** Answers of `@idempotent` mutations by key, replayed on retries as Shopify does. */
   readonly idempotency = new Map<string, { fingerprint: string; payload: unknown }>();
 
@@ -202,8 +257,18 @@ export class ShopStore {
   ) {}
 
   /** Records a webhook a change raised (`fulfillment_orders/moved`, ...); delivery is the fake server's. */
-  emitWebhook(topic: string, payload: unknown): void {
-    this.webhookOutbox.push({ topic, payload, at: this.timestamp() });
+  emitWebhook(topic: string, payload: unknown): WebhookEntry {
+    const entry = { id: randomUUID(), eventId: randomUUID(), topic, payload, at: this.timestamp() };
+    this.webhookOutbox.push(entry);
+    this.state.onWebhook?.();
+    return entry;
+  }
+
+  /** Replaces the routing list; every id must be one of the shop's locations. */
+  setRouting(locationIds: readonly Gid[]): void {
+    const unknown = locationIds.find((id) => !this.locations.has(id));
+    if (unknown) throw new Error(`setRouting: no location ${unknown}`);
+    this.routing = [...locationIds];
   }
 
   newId(type: string): Gid {
@@ -241,6 +306,7 @@ export class ShopStore {
       },
     };
     this.locations.set(location.id, location);
+    this.routing.push(location.id);
     return location;
   }
 
@@ -338,27 +404,48 @@ export class ShopStore {
   }
 
   /**
-   * An order with one fulfillment order holding every line, assigned to `locationId` (default: first location).
-   * Lines name a seeded variant by `variantId` or `sku`, or are custom items with a `title`.
+   * An order, routed as Shopify routes it: with `locationId` every line goes there; otherwise each line goes to
+   * the first location of the routing list that is active, fulfils online orders and stocks its variant (a custom
+   * item, or a variant stocked nowhere on the list, goes to the list's first such location). The lines of one
+   * location (and one `fulfillAt`) form one fulfillment order, and each raises
+   * `fulfillment_orders/order_routing_complete`. Lines name a seeded variant by `variantId` or `sku`, or are custom
+   * items with a `title`. `fulfillAt` (the order's, or a selling plan's for its line) in the future makes a
+   * SCHEDULED fulfillment order, as a pre-order or a subscription's later delivery is.
    */
   addOrder(input: {
     name?: string;
     email?: string | null;
-    lineItems: Array<{ variantId?: Gid; sku?: string; title?: string; quantity: number; price?: string }>;
+    lineItems: Array<{
+      variantId?: Gid;
+      sku?: string;
+      title?: string;
+      quantity: number;
+      price?: string;
+      sellingPlan?: { name: string; fulfillAt?: string | null };
+    }>;
     locationId?: Gid;
+    fulfillAt?: string | null;
+    deliveryMethod?: DeliveryMethodType;
     fulfillmentOrderStatus?: FulfillmentOrderStatus;
     supportedActions?: string[];
-  }): { order: OrderRecord; fulfillmentOrder: FulfillmentOrderRecord } {
-    const locationId = input.locationId ?? [...this.locations.keys()][0];
-    if (!locationId || !this.locations.has(locationId)) throw new Error("addOrder needs a seeded location");
+  }): {
+    order: OrderRecord;
+    fulfillmentOrder: FulfillmentOrderRecord;
+    fulfillmentOrders: FulfillmentOrderRecord[];
+  } {
+    if (input.locationId !== undefined && !this.locations.has(input.locationId))
+      throw new Error(`addOrder: no location ${input.locationId}`);
+    if (this.locations.size === 0) throw new Error("addOrder needs a seeded location");
     const createdAt = this.timestamp();
-    const lineItems = input.lineItems.map((line): LineItemRecord => {
+    const lines = input.lineItems.map((line) => {
       const variant = line.variantId
         ? this.variants.get(line.variantId)
-        : line.sku && this.variantBySku(line.sku);
+        : line.sku
+          ? this.variantBySku(line.sku)
+          : undefined;
       if ((line.variantId || line.sku) && !variant)
         throw new Error(`addOrder: no variant ${line.variantId ?? line.sku}`);
-      return {
+      const record: LineItemRecord = {
         id: this.newId("LineItem"),
         title: line.title ?? (variant && this.products.get(variant.productId)?.title) ?? "Custom item",
         variantTitle: variant && variant.title !== "Default Title" ? variant.title : null,
@@ -368,40 +455,95 @@ export class ShopStore {
           variantId: variant ? variant.id : null,
         },
         price: line.price ?? (variant ? variant.price : "0.00"),
+        sellingPlan: line.sellingPlan ? { id: this.newId("SellingPlan"), name: line.sellingPlan.name } : null,
       };
+      const given = line.sellingPlan?.fulfillAt ?? input.fulfillAt ?? null;
+      if (given !== null && Number.isNaN(Date.parse(given)))
+        throw new Error(`addOrder: fulfillAt ${given} is not a date`);
+      // Shopify's DateTime: UTC, to the second.
+      const fulfillAt = given && new Date(given).toISOString().replace(/\.\d{3}Z$/, "Z");
+      return { record, locationId: input.locationId ?? this.routeLine(variant), fulfillAt };
     });
     const order: OrderRecord = {
       id: this.newId("Order"),
       name: input.name ?? `#${1001 + this.orders.size}`,
       email: input.email === undefined ? "customer@example.com" : input.email,
-      ...{ createdAt, lineItems, fulfillmentOrderIds: [], fulfillmentIds: [] },
-    };
-    const fulfillmentOrder: FulfillmentOrderRecord = {
-      id: this.newId("FulfillmentOrder"),
       ...{
-        orderId: order.id,
-        status: input.fulfillmentOrderStatus ?? "OPEN",
         createdAt,
-        updatedAt: createdAt,
+        lineItems: lines.map((line) => line.record),
+        fulfillmentOrderIds: [],
+        fulfillmentIds: [],
       },
+    };
+    this.orders.set(order.id, order);
+    const groups = new Map<string, typeof lines>();
+    for (const line of lines) {
+      const key = `${line.locationId}|${line.fulfillAt ?? ""}`;
+      groups.set(key, [...(groups.get(key) ?? []), line]);
+    }
+    const fulfillmentOrders = [...groups.values()].map((group) => {
+      const { locationId, fulfillAt } = group[0]!;
+      const due = fulfillAt === null || Date.parse(fulfillAt) <= this.state.now();
+      const fo = this.createFulfillmentOrder(
+        order.id,
+        locationId,
+        group.map(({ record }) => ({ lineItemId: record.id, quantity: record.quantity })),
+        {
+          status: input.fulfillmentOrderStatus ?? (due ? "OPEN" : "SCHEDULED"),
+          fulfillAt: due ? null : fulfillAt,
+          deliveryMethod: input.deliveryMethod ?? "SHIPPING",
+          supportedActions: input.supportedActions ?? null,
+        },
+      );
+      // A store commits what an open order will ship at its assigned location the moment the order is placed.
+      if (fo.status !== "CLOSED" && fo.status !== "CANCELLED") this.commitUnits(fo, 1);
+      return fo;
+    });
+    for (const fo of fulfillmentOrders)
+      this.emitWebhook("fulfillment_orders/order_routing_complete", { fulfillment_order: brief(fo) });
+    return { order, fulfillmentOrder: fulfillmentOrders[0]!, fulfillmentOrders };
+  }
+
+  /** Where routing sends a line of `variant` (a custom item when undefined); see addOrder. */
+  routeLine(variant: VariantRecord | undefined): Gid {
+    const candidates = this.routing
+      .map((id) => this.locations.get(id))
+      .filter(
+        (location): location is LocationRecord => !!location?.isActive && location.fulfillsOnlineOrders,
+      );
+    const stocking =
+      variant && candidates.find((location) => this.level(variant.inventoryItemId, location.id));
+    return (stocking ?? candidates[0] ?? [...this.locations.values()][0]!).id;
+  }
+
+  /** A new fulfillment order of `orderId` at `locationId` holding the given quantities of the order's lines. */
+  private createFulfillmentOrder(
+    orderId: Gid,
+    locationId: Gid,
+    lines: Array<{ lineItemId: Gid; quantity: number }>,
+    fields: Partial<
+      Pick<
+        FulfillmentOrderRecord,
+        "status" | "fulfillAt" | "deliveryMethod" | "supportedActions" | "requestStatus" | "holds"
+      >
+    > = {},
+  ): FulfillmentOrderRecord {
+    const now = this.timestamp();
+    const fo: FulfillmentOrderRecord = {
+      id: this.newId("FulfillmentOrder"),
+      ...{ orderId, status: "OPEN", createdAt: now, updatedAt: now },
       ...{ requestStatus: "UNSUBMITTED", fulfillAt: null, deliveryMethod: "SHIPPING", merchantRequests: [] },
       assignedLocationId: locationId,
-      lineItems: lineItems.map((line) => ({
+      lineItems: lines.map(({ lineItemId, quantity }) => ({
         id: this.newId("FulfillmentOrderLineItem"),
-        ...{ lineItemId: line.id, totalQuantity: line.quantity, remainingQuantity: line.quantity },
+        ...{ lineItemId, totalQuantity: quantity, remainingQuantity: quantity },
       })),
-      supportedActions: input.supportedActions ?? null,
-      holds: [],
-      statusBeforeHold: null,
+      ...{ supportedActions: null, holds: [], statusBeforeHold: null },
+      ...fields,
     };
-    order.fulfillmentOrderIds.push(fulfillmentOrder.id);
-    this.orders.set(order.id, order);
-    this.fulfillmentOrders.set(fulfillmentOrder.id, fulfillmentOrder);
-    // A store commits what an open order will ship at its assigned location the moment the order is placed.
-    if (fulfillmentOrder.status !== "CLOSED" && fulfillmentOrder.status !== "CANCELLED") {
-      this.commitUnits(fulfillmentOrder, 1);
-    }
-    return { order, fulfillmentOrder };
+    this.fulfillmentOrders.set(fo.id, fo);
+    this.orders.get(orderId)!.fulfillmentOrderIds.push(fo.id);
+    return fo;
   }
 
   /**
@@ -438,99 +580,549 @@ export class ShopStore {
     return this.level(variant.inventoryItemId, fo.assignedLocationId);
   }
 
+  /** The fulfillment order, or an Error naming the method (a test's mistake, not one of Shopify's rules). */
+  private fulfillmentOrderFor(method: string, id: Gid): FulfillmentOrderRecord {
+    const fo = this.fulfillmentOrders.get(id);
+    if (!fo) throw new Error(`${method}: no fulfillment order ${id}`);
+    return fo;
+  }
+
+  private touch(...fos: Array<FulfillmentOrderRecord | null | undefined>): void {
+    const now = this.timestamp();
+    for (const fo of fos) if (fo) fo.updatedAt = now;
+  }
+
+  /**
+   * Checks that `requested` names lines of `fo` with quantities from 1 to what remains, each once; answers them
+   * by line. None given means every line's remaining quantity.
+   */
+  private requestedLines(
+    fo: FulfillmentOrderRecord,
+    requested: readonly LineQuantity[] | null | undefined,
+    codes: { greater: string; invalid: string; duplicate?: string },
+    field: string[],
+  ): Map<FulfillmentOrderRecord["lineItems"][number], number> {
+    const byLine = new Map<FulfillmentOrderRecord["lineItems"][number], number>();
+    if (!requested || requested.length === 0) {
+      for (const line of fo.lineItems)
+        if (line.remainingQuantity > 0) byLine.set(line, line.remainingQuantity);
+      return byLine;
+    }
+    requested.forEach(({ id, quantity }, index) => {
+      const line = fo.lineItems.find((candidate) => candidate.id === id);
+      const at = [...field, String(index)];
+      if (quantity <= 0)
+        throw new FulfillmentRuleError("The line item quantity must be greater than 0.", codes.greater, at);
+      if (!line || quantity > line.remainingQuantity) {
+        throw new FulfillmentRuleError("The line item quantity is invalid.", codes.invalid, at);
+      }
+      if (byLine.has(line)) {
+        const code = codes.duplicate ?? codes.invalid;
+        throw new FulfillmentRuleError("The fulfillment order line items are not unique.", code, at);
+      }
+      byLine.set(line, quantity);
+    });
+    return byLine;
+  }
+
+  /**
+   * Takes `quantities` of `fo`'s lines out into a new fulfillment order at `locationId` (committed units follow).
+   * `fo` keeps the rest; when nothing remains on it, it is closed with what was fulfilled from it, so an order's
+   * quantities are never counted twice.
+   */
+  private carveOut(
+    fo: FulfillmentOrderRecord,
+    quantities: ReadonlyMap<FulfillmentOrderRecord["lineItems"][number], number>,
+    locationId: Gid,
+    fields: Parameters<ShopStore["createFulfillmentOrder"]>[3] = {},
+  ): FulfillmentOrderRecord {
+    this.commitUnits(fo, -1);
+    const carved = this.createFulfillmentOrder(
+      fo.orderId,
+      locationId,
+      [...quantities].map(([line, quantity]) => ({ lineItemId: line.lineItemId, quantity })),
+      { deliveryMethod: fo.deliveryMethod, fulfillAt: fo.fulfillAt, ...fields },
+    );
+    for (const [line, quantity] of quantities) {
+      line.totalQuantity -= quantity;
+      line.remainingQuantity -= quantity;
+    }
+    fo.lineItems = fo.lineItems.filter((line) => line.totalQuantity > 0);
+    if (fo.lineItems.every((line) => line.remainingQuantity === 0)) {
+      Object.assign(fo, { status: "CLOSED", holds: [], statusBeforeHold: null });
+    }
+    this.commitUnits(fo, 1);
+    this.commitUnits(carved, 1);
+    this.touch(fo, carved);
+    return carved;
+  }
+
+  /** Whether the fulfillment order is done with: closed, cancelled or incomplete. */
+  static isClosed(fo: FulfillmentOrderRecord): boolean {
+    return fo.status === "CLOSED" || fo.status === "CANCELLED" || fo.status === "INCOMPLETE";
+  }
+
+  /**
+   * The locations a fulfillment order may move to (`FulfillmentOrder.locationsForMove`): every other active
+   * location, movable when it stocks each of the lines' variants (a custom item goes anywhere). No line ids (or
+   * none at all, the schema's default) means every line with units left.
+   */
+  locationsForMove(
+    fulfillmentOrderId: Gid,
+    lineItemIds?: readonly Gid[] | null,
+  ): Array<{ location: LocationRecord; movable: boolean; unavailable: FulfillmentOrderRecord["lineItems"] }> {
+    const fo = this.fulfillmentOrderFor("locationsForMove", fulfillmentOrderId);
+    const lines = fo.lineItems.filter(
+      (line) => line.remainingQuantity > 0 && (!lineItemIds?.length || lineItemIds.includes(line.id)),
+    );
+    const closed = ShopStore.isClosed(fo);
+    return [...this.locations.values()]
+      .filter((location) => location.isActive && location.id !== fo.assignedLocationId)
+      .map((location) => {
+        const unavailable = lines.filter((line) => {
+          const variantId = this.orders
+            .get(fo.orderId)
+            ?.lineItems.find((l) => l.id === line.lineItemId)?.variantId;
+          const variant = variantId ? this.variants.get(variantId) : undefined;
+          return variant !== undefined && !this.level(variant.inventoryItemId, location.id);
+        });
+        return { location, movable: !closed && lines.length > 0 && unavailable.length === 0, unavailable };
+      });
+  }
+
+  /**
+   * The merchant moves a fulfillment order (or `lineItems` of it) to another location, as `fulfillmentOrderMove`
+   * does: untouched and moved whole, it is re-assigned in place; otherwise a new fulfillment order at the new
+   * location takes the moved units and the original keeps the rest (closed when nothing remains on it).
+   * Refused as Shopify refuses it: a closed fulfillment order, one awaiting a fulfillment service (request
+   * SUBMITTED, ACCEPTED, CANCELLATION_REQUESTED or CANCELLATION_REJECTED), or a location not offered by
+   * locationsForMove. Raises `fulfillment_orders/moved`. Returns the fulfillment order now holding the moved units.
+   */
+  moveFulfillmentOrder(
+    fulfillmentOrderId: Gid,
+    newLocationId: Gid,
+    lineItems?: readonly LineQuantity[] | null,
+  ): FulfillmentOrderRecord {
+    const fo = this.fulfillmentOrderFor("moveFulfillmentOrder", fulfillmentOrderId);
+    if (!this.locations.has(newLocationId))
+      throw new Error(`moveFulfillmentOrder: no location ${newLocationId}`);
+    if (ShopStore.isClosed(fo)) {
+      throw new FulfillmentRuleError(
+        `Cannot move a fulfillment order with status ${fo.status.toLowerCase()}.`,
+        null,
+        ["id"],
+      );
+    }
+    if (
+      ["SUBMITTED", "ACCEPTED", "CANCELLATION_REQUESTED", "CANCELLATION_REJECTED"].includes(fo.requestStatus)
+    ) {
+      const message = `Cannot move a fulfillment order with request status ${fo.requestStatus.toLowerCase()}.`;
+      throw new FulfillmentRuleError(message, null, ["id"]);
+    }
+    const quantities = this.requestedLines(
+      fo,
+      lineItems,
+      { greater: "GREATER_THAN_ZERO", invalid: "INVALID_LINE_ITEM_QUANTITY" },
+      ["fulfillmentOrderLineItems"],
+    );
+    const offer = this.locationsForMove(
+      fo.id,
+      [...quantities.keys()].map((line) => line.id),
+    ).find((candidate) => candidate.location.id === newLocationId);
+    if (!offer?.movable) {
+      const why = offer ? "doesn't stock the requested inventory items" : "is not a location it can move to";
+      throw new FulfillmentRuleError(`The location ${why}.`, null, ["newLocationId"]);
+    }
+    const source = fo.assignedLocationId;
+    const untouched = fo.lineItems.every((line) => line.remainingQuantity === line.totalQuantity);
+    const whole = fo.lineItems.every((line) => (quantities.get(line) ?? 0) === line.remainingQuantity);
+    let moved: FulfillmentOrderRecord;
+    if (untouched && whole) {
+      // What is committed goes with the fulfillment order: released at the old location, committed at the new.
+      this.commitUnits(fo, -1);
+      fo.assignedLocationId = newLocationId;
+      this.commitUnits(fo, 1);
+      this.touch(fo);
+      moved = fo;
+    } else {
+      moved = this.carveOut(fo, quantities, newLocationId);
+    }
+    this.emitWebhook("fulfillment_orders/moved", {
+      original_fulfillment_order: { ...brief(fo), assigned_location_id: fo.assignedLocationId },
+      moved_fulfillment_order: { ...brief(moved), assigned_location_id: moved.assignedLocationId },
+      destination_location_id: newLocationId,
+      fulfillment_order_line_items_requested: (lineItems ?? []).map(({ id, quantity }) => ({ id, quantity })),
+      source_location: { id: source },
+    });
+    return moved;
+  }
+
   /** Puts a hold on a fulfillment order as the merchant (the default), fraud analysis or, with `byRequestingApp`, the app does. */
   holdFulfillmentOrder(
+    fulfillmentOrderId: Gid,
+    input: Parameters<ShopStore["placeHold"]>[1] = {},
+  ): FulfillmentHoldRecord {
+    return this.placeHold(fulfillmentOrderId, input).hold;
+  }
+
+  /**
+   * A hold as `fulfillmentOrderHold` places it. With `lineItems`, only those units are held: the rest go to a new
+   * fulfillment order (`remainingFulfillmentOrder`), which an already held one refuses (not splittable). An app's
+   * holds on one fulfillment order need distinct handles ("" unless given), at most 10 of them. The first hold
+   * raises `fulfillment_orders/placed_on_hold`; further ones change the status no more and raise nothing.
+   */
+  placeHold(
     fulfillmentOrderId: Gid,
     input: {
       reason?: FulfillmentHoldReason;
       byRequestingApp?: boolean;
-      reasonNotes?: string;
-      handle?: string;
+      reasonNotes?: string | null;
+      handle?: string | null;
+      lineItems?: readonly LineQuantity[] | null;
     } = {},
-  ): FulfillmentHoldRecord {
-    const fo = this.fulfillmentOrders.get(fulfillmentOrderId);
-    if (!fo) throw new Error(`holdFulfillmentOrder: no fulfillment order ${fulfillmentOrderId}`);
+  ): {
+    hold: FulfillmentHoldRecord;
+    fulfillmentOrder: FulfillmentOrderRecord;
+    remainingFulfillmentOrder: FulfillmentOrderRecord | null;
+  } {
+    const fo = this.fulfillmentOrderFor("holdFulfillmentOrder", fulfillmentOrderId);
     // Shopify offers HOLD only on a fulfillment order that can still be fulfilled.
     if (fo.status !== "OPEN" && fo.status !== "IN_PROGRESS" && fo.status !== "ON_HOLD") {
-      throw new Error(`holdFulfillmentOrder: a ${fo.status} fulfillment order cannot be held`);
+      const message = `A fulfillment order with status ${fo.status.toLowerCase()} cannot be held.`;
+      throw new FulfillmentRuleError(message, null, ["id"]);
+    }
+    const byRequestingApp = input.byRequestingApp ?? false;
+    if (byRequestingApp) {
+      const ours = fo.holds.filter((hold) => hold.byRequestingApp);
+      const handle = input.handle ?? "";
+      if (ours.some((hold) => (hold.handle ?? "") === handle)) {
+        const message =
+          "The handle provided for the fulfillment hold is already in use by this app for another hold on this fulfillment order.";
+        throw new FulfillmentRuleError(message, "DUPLICATE_FULFILLMENT_HOLD_HANDLE", [
+          "fulfillmentHold",
+          "handle",
+        ]);
+      }
+      if (ours.length >= 10) {
+        const message =
+          "The maximum number of fulfillment holds for this fulfillment order has been reached for this app.";
+        throw new FulfillmentRuleError(message, "FULFILLMENT_ORDER_HOLD_LIMIT_REACHED", ["id"]);
+      }
+    }
+    let remaining: FulfillmentOrderRecord | null = null;
+    let held = this.requestedLines(fo, null, { greater: "", invalid: "" }, []);
+    if (input.lineItems?.length) {
+      if (fo.status === "ON_HOLD") {
+        const message = "The fulfillment order is not in a splittable state.";
+        throw new FulfillmentRuleError(message, "FULFILLMENT_ORDER_NOT_SPLITTABLE", [
+          "fulfillmentHold",
+          "fulfillmentOrderLineItems",
+        ]);
+      }
+      held = this.requestedLines(
+        fo,
+        input.lineItems,
+        {
+          greater: "GREATER_THAN_ZERO",
+          invalid: "INVALID_LINE_ITEM_QUANTITY",
+          duplicate: "DUPLICATED_FULFILLMENT_ORDER_LINE_ITEMS",
+        },
+        ["fulfillmentHold", "fulfillmentOrderLineItems"],
+      );
+      const rest = new Map(
+        fo.lineItems
+          .map((line) => [line, line.remainingQuantity - (held.get(line) ?? 0)] as const)
+          .filter(([, quantity]) => quantity > 0),
+      );
+      if (rest.size > 0) remaining = this.carveOut(fo, rest, fo.assignedLocationId);
     }
     const hold: FulfillmentHoldRecord = {
       id: this.newId("FulfillmentHold"),
       reason: input.reason ?? "OTHER",
-      byRequestingApp: input.byRequestingApp ?? false,
+      byRequestingApp,
       reasonNotes: input.reasonNotes ?? null,
-      handle: input.handle ?? null,
+      handle: input.handle ?? (byRequestingApp ? "" : null),
     };
-    if (fo.status !== "ON_HOLD") fo.statusBeforeHold = fo.status;
+    const first = fo.status !== "ON_HOLD";
+    if (first) fo.statusBeforeHold = fo.status;
     fo.holds.push(hold);
     fo.status = "ON_HOLD";
-    fo.updatedAt = this.timestamp();
-    return hold;
-  }
-
-  /** Lifts holds (all when no ids are given); the fulfillment order returns to its status before the first. */
-  releaseHolds(fulfillmentOrderId: Gid, holdIds?: readonly Gid[]): void {
-    const fo = this.fulfillmentOrders.get(fulfillmentOrderId);
-    if (!fo) throw new Error(`releaseHolds: no fulfillment order ${fulfillmentOrderId}`);
-    fo.holds = holdIds ? fo.holds.filter((hold) => !holdIds.includes(hold.id)) : [];
-    if (fo.holds.length === 0 && fo.status === "ON_HOLD") {
-      fo.status = fo.statusBeforeHold ?? "OPEN";
-      fo.statusBeforeHold = null;
+    this.touch(fo);
+    if (first) {
+      this.emitWebhook("fulfillment_orders/placed_on_hold", {
+        fulfillment_order: { ...brief(fo), fulfillment_holds: fo.holds.map(holdPayload) },
+        remaining_fulfillment_order: remaining && brief(remaining),
+        held_fulfillment_order_line_items: [...held].map(([line]) => ({
+          id: line.id,
+          quantity: line.remainingQuantity,
+        })),
+        created_fulfillment_hold: holdPayload(hold),
+      });
     }
-    fo.updatedAt = this.timestamp();
+    return { hold, fulfillmentOrder: fo, remainingFulfillmentOrder: remaining };
   }
 
   /**
-   * The merchant moves a fulfillment order to another location, as `fulfillmentOrderMove` does: untouched, it is
-   * re-assigned in place; once partly fulfilled, it is closed and a new fulfillment order at the new location
-   * takes what remains. Returns the fulfillment order now holding the unfulfilled items.
+   * Lifts holds (all when no ids are given); the fulfillment order returns to its status before the first, and
+   * raises `fulfillment_orders/hold_released` when no hold is left.
    */
-  moveFulfillmentOrder(fulfillmentOrderId: Gid, newLocationId: Gid): FulfillmentOrderRecord {
-    const fo = this.fulfillmentOrders.get(fulfillmentOrderId);
-    if (!fo) throw new Error(`moveFulfillmentOrder: no fulfillment order ${fulfillmentOrderId}`);
-    if (!this.locations.has(newLocationId))
-      throw new Error(`moveFulfillmentOrder: no location ${newLocationId}`);
-    if (fo.status === "CLOSED" || fo.status === "CANCELLED") {
-      throw new Error(`moveFulfillmentOrder: a ${fo.status} fulfillment order cannot be moved`);
+  releaseHolds(fulfillmentOrderId: Gid, holdIds?: readonly Gid[]): void {
+    const fo = this.fulfillmentOrderFor("releaseHolds", fulfillmentOrderId);
+    fo.holds = holdIds ? fo.holds.filter((hold) => !holdIds.includes(hold.id)) : [];
+    const released = fo.holds.length === 0 && fo.status === "ON_HOLD";
+    if (released) {
+      fo.status = fo.statusBeforeHold ?? "OPEN";
+      fo.statusBeforeHold = null;
     }
-    const now = this.timestamp();
-    // What is committed goes with the fulfillment order: released at the old location, committed at the new.
-    this.commitUnits(fo, -1);
-    if (fo.lineItems.every((line) => line.remainingQuantity === line.totalQuantity)) {
-      fo.assignedLocationId = newLocationId;
-      fo.updatedAt = now;
-      this.commitUnits(fo, 1);
-      return fo;
-    }
-    const moved: FulfillmentOrderRecord = {
-      id: this.newId("FulfillmentOrder"),
-      ...{ orderId: fo.orderId, status: "OPEN", createdAt: now, updatedAt: now },
-      ...{
-        requestStatus: "UNSUBMITTED",
-        fulfillAt: null,
-        deliveryMethod: fo.deliveryMethod,
-        merchantRequests: [],
-      },
-      assignedLocationId: newLocationId,
-      lineItems: fo.lineItems
-        .filter((line) => line.remainingQuantity > 0)
-        .map((line) => ({
-          id: this.newId("FulfillmentOrderLineItem"),
-          lineItemId: line.lineItemId,
-          totalQuantity: line.remainingQuantity,
-          remainingQuantity: line.remainingQuantity,
-        })),
-      ...{ supportedActions: null, holds: [], statusBeforeHold: null },
-    };
-    // The original keeps only what was fulfilled from it, so an order's quantities are not counted twice.
-    for (const line of fo.lineItems) {
-      line.totalQuantity -= line.remainingQuantity;
-      line.remainingQuantity = 0;
-    }
-    Object.assign(fo, { status: "CLOSED", updatedAt: now, holds: [] });
-    this.fulfillmentOrders.set(moved.id, moved);
-    this.orders.get(fo.orderId)!.fulfillmentOrderIds.push(moved.id);
-    this.commitUnits(moved, 1);
-    return moved;
+    this.touch(fo);
+    if (released) this.emitWebhook("fulfillment_orders/hold_released", { fulfillment_order: brief(fo) });
   }
+
+  /**
+   * `fulfillmentOrderSplit`: the given units go to a new fulfillment order at the same location
+   * (`remainingFulfillmentOrder`), the original keeps the rest. One partly fulfilled already cannot be split in
+   * place: it is closed with what was fulfilled, and a `replacementFulfillmentOrder` takes what was not split off.
+   * Only an OPEN or IN_PROGRESS fulfillment order splits, and not wholly (nothing would remain). Raises
+   * `fulfillment_orders/split`.
+   */
+  splitFulfillmentOrder(
+    fulfillmentOrderId: Gid,
+    lineItems: readonly LineQuantity[],
+  ): {
+    fulfillmentOrder: FulfillmentOrderRecord;
+    remainingFulfillmentOrder: FulfillmentOrderRecord;
+    replacementFulfillmentOrder: FulfillmentOrderRecord | null;
+  } {
+    const fo = this.fulfillmentOrderFor("splitFulfillmentOrder", fulfillmentOrderId);
+    const field = ["fulfillmentOrderSplits", "0", "fulfillmentOrderLineItems"];
+    if (lineItems.length === 0) {
+      const message = "The fulfillment order must have at least one line item input to split.";
+      throw new FulfillmentRuleError(message, "NO_LINE_ITEMS_PROVIDED_TO_SPLIT", field);
+    }
+    if (fo.status !== "OPEN" && fo.status !== "IN_PROGRESS") {
+      const message = `Cannot split a fulfillment order with status ${fo.status.toLowerCase()}.`;
+      throw new FulfillmentRuleError(message, null, ["fulfillmentOrderSplits", "0", "fulfillmentOrderId"]);
+    }
+    const split = this.requestedLines(
+      fo,
+      lineItems,
+      { greater: "GREATER_THAN", invalid: "INVALID_LINE_ITEM_QUANTITY" },
+      field,
+    );
+    const rest = new Map(
+      fo.lineItems
+        .map((line) => [line, line.remainingQuantity - (split.get(line) ?? 0)] as const)
+        .filter(([, quantity]) => quantity > 0),
+    );
+    if (rest.size === 0) {
+      throw new FulfillmentRuleError(
+        "The line item quantity is invalid.",
+        "INVALID_LINE_ITEM_QUANTITY",
+        field,
+      );
+    }
+    const untouched = fo.lineItems.every((line) => line.remainingQuantity === line.totalQuantity);
+    const remaining = this.carveOut(fo, split, fo.assignedLocationId, { status: "OPEN" });
+    const replacement = untouched ? null : this.carveOut(fo, rest, fo.assignedLocationId, { status: "OPEN" });
+    this.emitWebhook("fulfillment_orders/split", {
+      split_line_items: lineItems.map(({ id, quantity }) => ({ id, quantity })),
+      fulfillment_order: brief(fo),
+      remaining_fulfillment_order: brief(remaining),
+      replacement_fulfillment_order: replacement && brief(replacement),
+    });
+    return {
+      fulfillmentOrder: fo,
+      remainingFulfillmentOrder: remaining,
+      replacementFulfillmentOrder: replacement,
+    };
+  }
+
+  /**
+   * The fulfillment orders `fo` may merge with (`fulfillmentOrdersForMerge`): the order's others at the same
+   * location, OPEN, not yet requested from a service, with the same delivery method.
+   */
+  fulfillmentOrdersForMerge(fulfillmentOrderId: Gid): FulfillmentOrderRecord[] {
+    const fo = this.fulfillmentOrderFor("fulfillmentOrdersForMerge", fulfillmentOrderId);
+    if (!mergeable(fo)) return [];
+    return this.orders
+      .get(fo.orderId)!
+      .fulfillmentOrderIds.map((id) => this.fulfillmentOrders.get(id)!)
+      .filter(
+        (other) =>
+          other.id !== fo.id &&
+          mergeable(other) &&
+          other.assignedLocationId === fo.assignedLocationId &&
+          other.deliveryMethod === fo.deliveryMethod,
+      );
+  }
+
+  /**
+   * `fulfillmentOrderMerge`, one set: the named fulfillment orders (two or more, of one order, one location, all
+   * mergeable as fulfillmentOrdersForMerge says) become the first of them; the others are closed, their units
+   * moved onto it (all remaining unless line items are named). Raises `fulfillment_orders/merged`.
+   */
+  mergeFulfillmentOrders(
+    intents: ReadonlyArray<{ fulfillmentOrderId: Gid; lineItems?: readonly LineQuantity[] | null }>,
+  ): FulfillmentOrderRecord {
+    const fos = intents.map(({ fulfillmentOrderId }) =>
+      this.fulfillmentOrderFor("mergeFulfillmentOrders", fulfillmentOrderId),
+    );
+    const [target, ...others] = fos;
+    if (!target || others.length === 0 || new Set(fos.map((fo) => fo.id)).size !== fos.length) {
+      throw new FulfillmentRuleError("At least two different fulfillment orders are needed to merge.", null, [
+        "fulfillmentOrderMergeInputs",
+      ]);
+    }
+    const forMerge = new Set(this.fulfillmentOrdersForMerge(target.id).map((fo) => fo.id));
+    const refused = others.find((fo) => !forMerge.has(fo.id));
+    if (refused) {
+      const message = `Fulfillment order ${refused.id} cannot be merged with ${target.id}.`;
+      throw new FulfillmentRuleError(message, null, ["fulfillmentOrderMergeInputs"]);
+    }
+    const taken = intents.map(({ lineItems }, index) =>
+      this.requestedLines(
+        fos[index]!,
+        lineItems,
+        { greater: "GREATER_THAN", invalid: "INVALID_LINE_ITEM_QUANTITY" },
+        ["fulfillmentOrderMergeInputs", "0", "mergeIntents", String(index), "fulfillmentOrderLineItems"],
+      ),
+    );
+    // The target keeps only what was named of it; the rest of it, if any, stays as a fulfillment order of its own.
+    const targetRest = new Map(
+      target.lineItems
+        .map((line) => [line, line.remainingQuantity - (taken[0]!.get(line) ?? 0)] as const)
+        .filter(([, quantity]) => quantity > 0),
+    );
+    if (targetRest.size > 0) this.carveOut(target, targetRest, target.assignedLocationId);
+    for (const fo of fos) this.commitUnits(fo, -1);
+    others.forEach((fo, index) => {
+      for (const [line, quantity] of taken[index + 1]!) {
+        const into = target.lineItems.find((candidate) => candidate.lineItemId === line.lineItemId);
+        if (into) {
+          into.totalQuantity += quantity;
+          into.remainingQuantity += quantity;
+        } else {
+          const id = this.newId("FulfillmentOrderLineItem");
+          target.lineItems.push({
+            id,
+            lineItemId: line.lineItemId,
+            totalQuantity: quantity,
+            remainingQuantity: quantity,
+          });
+        }
+        line.totalQuantity -= quantity;
+        line.remainingQuantity -= quantity;
+      }
+      fo.lineItems = fo.lineItems.filter((line) => line.totalQuantity > 0);
+      if (fo.lineItems.every((line) => line.remainingQuantity === 0)) fo.status = "CLOSED";
+    });
+    for (const fo of fos) this.commitUnits(fo, 1);
+    this.touch(...fos);
+    this.emitWebhook("fulfillment_orders/merged", {
+      // Shopify's documented example gives these as numeric ids; the fake follows it.
+      merge_intents: intents.map(({ fulfillmentOrderId, lineItems }, index) => ({
+        fulfillment_order_id: legacyId(fulfillmentOrderId),
+        fulfillment_order_line_items: (lineItems?.length
+          ? lineItems
+          : [...taken[index]!].map(([line, quantity]) => ({ id: line.id, quantity }))
+        ).map(({ id, quantity }) => ({ id: legacyId(id), quantity })),
+      })),
+      fulfillment_order_merges: { fulfillment_order: brief(target) },
+    });
+    return target;
+  }
+
+  /**
+   * `fulfillmentOrderCancel`: only for a fulfillment order awaiting its fulfillment service (request SUBMITTED,
+   * or CANCELLATION_REQUESTED); it is cancelled and a replacement at the same location, not requested, takes what
+   * remained. Raises `fulfillment_orders/cancelled`. (Shopify's mutation text says the original is "closed", its
+   * webhook example and the status's own description say CANCELLED: the fake uses CANCELLED.)
+   */
+  cancelFulfillmentOrder(fulfillmentOrderId: Gid): {
+    fulfillmentOrder: FulfillmentOrderRecord;
+    replacementFulfillmentOrder: FulfillmentOrderRecord | null;
+  } {
+    const fo = this.fulfillmentOrderFor("cancelFulfillmentOrder", fulfillmentOrderId);
+    if (
+      ShopStore.isClosed(fo) ||
+      (fo.requestStatus !== "SUBMITTED" && fo.requestStatus !== "CANCELLATION_REQUESTED")
+    ) {
+      const message = `Cannot cancel a fulfillment order with status ${fo.status.toLowerCase()} and request status ${fo.requestStatus.toLowerCase()}.`;
+      throw new FulfillmentRuleError(message, null, ["id"]);
+    }
+    const rest = this.requestedLines(fo, null, { greater: "", invalid: "" }, []);
+    const replacement =
+      rest.size > 0 ? this.carveOut(fo, rest, fo.assignedLocationId, { status: "OPEN" }) : null;
+    Object.assign(fo, { status: "CANCELLED", holds: [], statusBeforeHold: null });
+    this.touch(fo);
+    this.emitWebhook("fulfillment_orders/cancelled", {
+      fulfillment_order: brief(fo),
+      replacement_fulfillment_order: replacement && brief(replacement),
+    });
+    return { fulfillmentOrder: fo, replacementFulfillmentOrder: replacement };
+  }
+
+  /**
+   * `fulfillmentOrderReschedule`: a SCHEDULED fulfillment order gets another `fulfillAt` (Shopify may merge it
+   * with one due at the same time; the fake does not). Raises `fulfillment_orders/rescheduled`.
+   */
+  rescheduleFulfillmentOrder(fulfillmentOrderId: Gid, fulfillAt: string): FulfillmentOrderRecord {
+    const fo = this.fulfillmentOrderFor("rescheduleFulfillmentOrder", fulfillmentOrderId);
+    if (fo.status !== "SCHEDULED") {
+      const message = `Cannot reschedule a fulfillment order with status ${fo.status.toLowerCase()}.`;
+      throw new FulfillmentRuleError(message, null, ["id"]);
+    }
+    if (Number.isNaN(Date.parse(fulfillAt)))
+      throw new FulfillmentRuleError("fulfillAt is not a date.", null, ["fulfillAt"]);
+    fo.fulfillAt = new Date(fulfillAt).toISOString().replace(/\.\d{3}Z$/, "Z");
+    this.touch(fo);
+    this.emitWebhook("fulfillment_orders/rescheduled", {
+      fulfillment_order: { ...brief(fo), fulfill_at: fo.fulfillAt },
+    });
+    return fo;
+  }
+
+  /**
+   * Opens every SCHEDULED fulfillment order whose `fulfillAt` has come on the fake's clock, each raising
+   * `fulfillment_orders/scheduled_fulfillment_order_ready`. The server runs it before every request it answers;
+   * a test reading the store directly calls it. Answers the fulfillment orders it opened.
+   */
+  releaseDueSchedules(): FulfillmentOrderRecord[] {
+    const now = this.state.now();
+    const due = [...this.fulfillmentOrders.values()].filter(
+      (fo) => fo.status === "SCHEDULED" && fo.fulfillAt !== null && Date.parse(fo.fulfillAt) <= now,
+    );
+    for (const fo of due) {
+      fo.status = "OPEN";
+      this.touch(fo);
+      this.emitWebhook("fulfillment_orders/scheduled_fulfillment_order_ready", {
+        fulfillment_order: brief(fo),
+      });
+    }
+    return due;
+  }
+}
+
+/** A fulfillment order as Shopify's fulfillment_orders/* webhooks name one: its GID and lower-case status. */
+function brief(fo: FulfillmentOrderRecord): { id: Gid; status: string } {
+  return { id: fo.id, status: fo.status.toLowerCase() };
+}
+
+function holdPayload(hold: FulfillmentHoldRecord) {
+  return {
+    id: hold.id,
+    reason: hold.reason.toLowerCase(),
+    reason_notes: hold.reasonNotes,
+    held_by_requesting_app: hold.byRequestingApp,
+    handle: hold.handle ?? "",
+    held_by_app: hold.byRequestingApp ? { id: FAKE_APP_GID } : null,
+  };
+}
+
+function mergeable(fo: FulfillmentOrderRecord): boolean {
+  return fo.status === "OPEN" && fo.requestStatus === "UNSUBMITTED";
+}
+
+function legacyId(id: Gid): number {
+  return parseGid(id)?.id ?? 0;
 }

@@ -2,7 +2,16 @@
 // operation Shopify would refuse fails here rather than in a merchant's store.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { getNamedType, isCompositeType, parse, TypeInfo, visit, visitWithTypeInfo } from "graphql";
+import {
+  getNamedType,
+  isCompositeType,
+  Kind,
+  parse,
+  print,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+} from "graphql";
 import { describe, expect, it } from "vitest";
 import { ADMIN_SCHEMA_PATH } from "../../scripts/admin-schema-path";
 import { adminSchema, validateAdminOperation } from "../shopify-fake";
@@ -16,17 +25,60 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const operations = sourceFiles("app").flatMap((file) =>
+// A template's `${…}` is a fragment's text appended at run time (app/routing/fields.ts): codegen drops it and
+// finds the fragment by name across app/, and so does this test.
+const templates = sourceFiles("app").flatMap((file) =>
   [...readFileSync(file, "utf8").matchAll(/`#graphql([\s\S]*?)`/g)].map((match) => ({
     file,
-    name: /(?:query|mutation)\s+(\w+)/.exec(match[1]!)?.[1] ?? "(anonymous)",
-    source: match[1]!,
+    source: match[1]!.replace(/\$\{[^}]*\}/g, ""),
   })),
 );
+
+const fragments = new Map(
+  templates.flatMap(({ source }) =>
+    parse(source).definitions.flatMap((definition) =>
+      definition.kind === Kind.FRAGMENT_DEFINITION
+        ? [[definition.name.value, print(definition)] as const]
+        : [],
+    ),
+  ),
+);
+
+/** The operation's text with the fragments it spreads (and theirs) that it does not define itself. */
+function withFragments(source: string): string {
+  const defined = new Set(
+    parse(source).definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [d.name.value] : [])),
+  );
+  let text = source;
+  for (let added = true; added;) {
+    added = false;
+    for (const [, name] of text.matchAll(/\.\.\.\s*(\w+)/g)) {
+      if (name === "on" || defined.has(name!) || !fragments.has(name!)) continue;
+      defined.add(name!);
+      text += `\n${fragments.get(name!)}`;
+      added = true;
+    }
+  }
+  return text;
+}
+
+const operations = templates
+  .filter(({ source }) => /(?:query|mutation)\s+\w+/.test(source))
+  .map(({ file, source }) => ({
+    file,
+    name: /(?:query|mutation)\s+(\w+)/.exec(source)?.[1] ?? "(anonymous)",
+    source: withFragments(source),
+  }));
 
 describe("Admin GraphQL operations in app/", () => {
   it("are found (the extraction itself works)", () => {
     expect(operations.map((operation) => operation.name)).toContain("ShopFacts");
+  });
+
+  it("are given the fragments they spread, defined in another template", () => {
+    const page = operations.find((operation) => operation.name === "RoutingFulfillmentOrdersPage");
+    expect(page?.source).toContain("fragment RoutingFulfillmentOrder on FulfillmentOrder");
+    expect(page?.source).toContain("fragment RoutingFulfillmentOrderLine on FulfillmentOrderLineItem");
   });
 
   it.each(operations.map((operation) => [`${operation.name} in ${operation.file}`, operation] as const))(

@@ -41,8 +41,9 @@ describe("the status settings", () => {
       problem: null,
       settings: { notifyBuyer: false, pollMinutes: 60, statusRules: [{ name: "Резерв", stage: "none" }] },
     });
-    // The orders waiting for a location are told Shopify, and stock is synced at the new location.
-    expect(await schedules()).toEqual(["fulfillment", "statuses", "stock"]);
+    // The orders waiting for a location are told Shopify, stock is synced at the new location, and whether it is
+    // the shop's only online location is read afresh (routing's fast path).
+    expect(await schedules()).toEqual(["fulfillment", "online_locations", "statuses", "stock"]);
     expect(woken).toEqual([SHOP]);
   });
 

@@ -1,0 +1,3 @@
+import { fulfillmentOrderWebhookAction } from "../webhooks/routing.server";
+
+export const action = fulfillmentOrderWebhookAction;

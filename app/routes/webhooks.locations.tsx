@@ -1,0 +1,3 @@
+import { locationWebhookAction } from "../webhooks/routing.server";
+
+export const action = locationWebhookAction;

@@ -1,0 +1,39 @@
+// The engine's kinds for routing's reading side, as names and the calls other modules make to ask for a run:
+// a read of the shop's fulfillment orders (a webhook, an order recorded waiting for routing) and a read of its
+// locations (the warehouse's location chosen, a locations/* webhook). Apart from the work itself, so intake,
+// settings and webhook routes ask without a cycle.
+import type { Db } from "../db.server";
+import { requestRun } from "../work/schedule.server";
+
+/** The ShopSchedule kind that reads the shop's fulfillment orders changed since its watermark (work.server.ts). */
+export const FULFILLMENT_ORDERS_KIND = "fulfillment_orders";
+
+/** The ShopSchedule kind that reads the shop's locations that fulfil online orders (locations.server.ts). */
+export const ONLINE_LOCATIONS_KIND = "online_locations";
+
+/** The ShopSchedule kind of the fulfillment service's requests (app/service/, piece V). */
+export const FULFILLMENT_REQUESTS_KIND = "fulfillment_requests";
+
+/**
+ * Why fulfillment orders are to be read: a `fulfillment_orders/*` webhook, an order recorded waiting for routing
+ * (intake), or a location saved. Each asks for the same read; the reason is the caller's documentation.
+ */
+export type RoutingReadReason = "webhook" | "order_waiting" | "location_saved";
+
+/**
+ * Asks for a read of the shop's fulfillment orders at `at` (now) or sooner. Many asks before it runs make one
+ * read: it reads everything changed since its watermark. The caller wakes the worker (deps.wake).
+ */
+export async function requestRoutingRead(
+  db: Db,
+  shop: string,
+  _reason: RoutingReadReason,
+  at: Date = new Date(),
+): Promise<void> {
+  await requestRun(db, shop, FULFILLMENT_ORDERS_KIND, at);
+}
+
+/** Asks for a read of the shop's locations at `at` or sooner. */
+export async function requestOnlineLocationsRead(db: Db, shop: string, at: Date): Promise<void> {
+  await requestRun(db, shop, ONLINE_LOCATIONS_KIND, at);
+}

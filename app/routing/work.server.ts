@@ -1,0 +1,265 @@
+// The scheduled kind `fulfillment_orders`: the shop's fulfillment orders changed since a watermark, read from the
+// top-level `fulfillmentOrders` query page by page (50 a page, oldest change first, closed ones too), each page
+// stored (storeFulfillmentOrders) and the orders it changed reconciled (reconcileRouting) before the watermark
+// moves past it. Never a query per order.
+//
+// Shopify's search index lags behind its writes: a `updated_at:>=` search made now may not yet see a change made
+// a moment ago, while it sees a later one, and a watermark moved to the later one would skip the earlier for
+// good. So two watermarks, in the cursor:
+// - `tip`, the newest updatedAt read: a *tip pass* (asked for by a webhook or an order waiting for routing)
+//   reads from it, for speed;
+// - `settled`, before which every change has been read by a read that began SETTLE_MARGIN_MS or more after it:
+//   a *settle pass* reads from it up to its own start less the margin, and moves it there. One is due
+//   SETTLE_AFTER_TIP_MS after a tip pass began, and at the sweep (SWEEP_EVERY_MS; sooner while an order has
+//   waited for routing: ROUTING_WAIT_MS after it began to wait, then every ROUTING_REREAD_MS while it waits).
+// A change is so read at most about twice (once by a tip pass, once by a settle pass), not once per run within
+// the margin, which would multiply the cost by the runs a busy minute has. Re-reading is harmless: storing is
+// idempotent, and only rows whose facts changed are reconciled.
+import { reconcileRouting } from "./reconcile.server";
+import { ShopifyThrottled } from "../shopify/admin-graphql.server";
+import type { ShopWork, StepResult } from "../work/steps";
+import { requestRun, scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
+import { FULFILLMENT_ORDERS_KIND, ONLINE_LOCATIONS_KIND } from "./kinds";
+import { ONLINE_LOCATIONS_EVERY_MS } from "./locations.server";
+import { readFulfillmentOrdersPage } from "./read.server";
+import { storeFulfillmentOrders } from "./store.server";
+
+/**
+ * How long a change may take to reach Shopify's search index. Shopify documents no bound; the lag seen is
+ * seconds. A minute is ten times that and more, and costs nothing but the second read's delay: the settle pass
+ * that catches a change the tip pass missed runs a minute after it.
+ */
+export const SETTLE_MARGIN_MS = 60_000;
+/**
+ * A settle pass follows a tip pass this much later: past the margin, and past the engine's hold wait (65 s), so
+ * no shop keeps its lease idle for it (the engine's sweep starts it).
+ */
+export const SETTLE_AFTER_TIP_MS = 2 * 60_000;
+/** The safety net when no webhook comes: a settle pass at least this often. */
+export const SWEEP_EVERY_MS = 10 * 60_000;
+/** An order waiting for routing longer than this makes a settle pass due... */
+export const ROUTING_WAIT_MS = 60_000;
+/** ...and another this often while it still waits (beyond the engine's hold wait, as SETTLE_AFTER_TIP_MS). */
+export const ROUTING_REREAD_MS = 2 * 60_000;
+/** A first read starts this far back at most, whatever waits (an order waiting for routing since long ago). */
+export const FIRST_READ_AT_MOST_MS = 3 * 24 * 3600_000;
+/**
+ * A tip pass that began this long after the newest updatedAt it read moves its watermark a second past it: that
+ * second was whole when read, allowing for this much difference between this app's clock and Shopify's.
+ */
+export const WHOLE_SECOND_AFTER_MS = 5_000;
+/** After a reconcile that failed, the same page is read again this much later. */
+export const RECONCILE_RETRY_MS = 60_000;
+
+export interface RoutingPass {
+  kind: "tip" | "settle";
+  /** ISO: the pass reads fulfillment orders updated at or after this. */
+  from: string;
+  /** ISO, settle passes: read until a page reaches this updatedAt; then `settled` moves here. */
+  to: string | null;
+  /** The page cursor of the next page; null: the first. */
+  after: string | null;
+  /** Orders a page changed that reconcileRouting has not yet taken (it failed): taken with the page read again. */
+  pending: string[];
+  /** ISO: when the pass began (by this app's clock). */
+  startedAt?: string;
+}
+
+export interface RoutingCursor {
+  tip: string;
+  settled: string;
+  /** ISO: when the first tip pass not yet covered by a settle pass began; null: none. */
+  unsettledTipAt: string | null;
+  /** ISO: when the last tip pass began. */
+  lastTipAt: string | null;
+  /** ISO: when the last settle pass began. */
+  lastSettleAt: string;
+  pass: RoutingPass | null;
+  /** ISO: the next run this kind planned itself (a run due then and not asked for sooner may read nothing). */
+  plannedAt?: string;
+}
+
+export type Reconcile = typeof reconcileRouting;
+
+function iso(at: Date | number): string {
+  return new Date(at).toISOString();
+}
+
+export function readRoutingCursor(text: string | null): RoutingCursor | null {
+  if (!text) return null;
+  try {
+    const cursor = JSON.parse(text) as RoutingCursor;
+    return typeof cursor.tip === "string" && typeof cursor.settled === "string" ? cursor : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Since when the oldest order recorded as waiting for routing has waited; null: none waits. */
+async function oldestRoutingWait(work: Pick<ShopWork, "db" | "shop">): Promise<Date | null> {
+  const oldest = await work.db.warehouseOrder.findFirst({
+    where: { shop: work.shop, state: "waiting", waitReason: "routing" },
+    orderBy: { createdAt: "asc" },
+    select: { createdAt: true },
+  });
+  return oldest?.createdAt ?? null;
+}
+
+/** When the next settle pass is due (the sweep, a tip pass's margin, an order waiting for routing). */
+export function settleDueAt(cursor: RoutingCursor, routingWaitSince: Date | null): number {
+  const lastSettle = Date.parse(cursor.lastSettleAt);
+  const due = [lastSettle + SWEEP_EVERY_MS];
+  if (cursor.unsettledTipAt) due.push(Date.parse(cursor.unsettledTipAt) + SETTLE_AFTER_TIP_MS);
+  if (routingWaitSince) {
+    // A minute after the order began to wait; once a settle pass has run since then, every ROUTING_REREAD_MS.
+    const first = routingWaitSince.getTime() + ROUTING_WAIT_MS;
+    due.push(lastSettle < first ? first : lastSettle + ROUTING_REREAD_MS);
+  }
+  return Math.min(...due);
+}
+
+/** The kind, with the reconcile it calls (tests give a spy; the engine the real one). */
+export function fulfillmentOrdersKind(options: { reconcile?: Reconcile } = {}) {
+  const reconcile = options.reconcile ?? reconcileRouting;
+  return scheduledKind(FULFILLMENT_ORDERS_KIND, (work, schedule) => readRun(work, schedule, reconcile));
+}
+
+export const fulfillmentOrdersWork = fulfillmentOrdersKind();
+
+async function readRun(
+  work: ShopWork,
+  schedule: Schedule,
+  reconcile: Reconcile,
+): Promise<ScheduledRun | StepResult> {
+  const now = work.clock();
+  const waitSince = await oldestRoutingWait(work);
+  let cursor = readRoutingCursor(schedule.cursor);
+  if (!cursor) {
+    const start = Math.max(
+      now.getTime() - FIRST_READ_AT_MOST_MS,
+      Math.min(now.getTime(), waitSince?.getTime() ?? Infinity) - SETTLE_MARGIN_MS,
+    );
+    cursor = {
+      tip: iso(start),
+      settled: iso(start),
+      unsettledTipAt: null,
+      lastTipAt: null,
+      lastSettleAt: iso(now),
+      pass: null,
+    };
+  }
+  await askForLocationsIfStale(work, now);
+  let pass = cursor.pass;
+  const settleDue = settleDueAt(cursor, waitSince);
+  // Due at the time the last run planned, not asked for sooner by anyone, and no settle pass due (the order that
+  // waited for routing has its answer): nothing to read until the next one.
+  if (!pass && settleDue > now.getTime() && cursor.plannedAt === iso(schedule.nextRunAt))
+    return planned(cursor, settleDue);
+  if (!pass) {
+    if (settleDue <= now.getTime()) {
+      pass = {
+        kind: "settle",
+        from: cursor.settled,
+        to: iso(now.getTime() - SETTLE_MARGIN_MS),
+        after: null,
+        pending: [],
+        startedAt: iso(now),
+      };
+      cursor = { ...cursor, lastSettleAt: iso(now) };
+    } else {
+      pass = { kind: "tip", from: cursor.tip, to: null, after: null, pending: [], startedAt: iso(now) };
+      cursor = { ...cursor, lastTipAt: iso(now), unsettledTipAt: cursor.unsettledTipAt ?? iso(now) };
+    }
+  }
+
+  let page;
+  try {
+    page = await readFulfillmentOrdersPage(await work.admin(), new Date(pass.from), pass.after);
+  } catch (error) {
+    // Waited out by the client as long as it waits; longer, the run waits with the row still due.
+    if (error instanceof ShopifyThrottled)
+      return { did: "wait", until: new Date(work.clock().getTime() + error.retryAfterMs) };
+    throw error;
+  }
+  const changed = await storeFulfillmentOrders(work, work.shop, page.nodes);
+  const toReconcile = [...new Set([...pass.pending, ...changed])];
+  if (toReconcile.length) {
+    try {
+      await reconcile(work, work.shop, toReconcile);
+    } catch (error) {
+      work.log.error(
+        { event: "routing.reconcile_failed", orders: toReconcile.length, err: error },
+        "the orders a page of fulfillment orders changed could not be reconciled; the page is read again later",
+      );
+      // Where the pass was, with the orders still owed: the watermark does not move past them.
+      return {
+        nextRunAt: new Date(work.clock().getTime() + RECONCILE_RETRY_MS),
+        cursor: JSON.stringify({ ...cursor, pass: { ...pass, pending: toReconcile } }),
+        problem: error instanceof Error ? error.message : String(error),
+      };
+    }
+  }
+  const last = page.nodes.at(-1)?.updatedAt;
+  const newest = last && Date.parse(last) > Date.parse(cursor.tip) ? iso(Date.parse(last)) : cursor.tip;
+  cursor = { ...cursor, tip: newest };
+  work.log.info(
+    {
+      event: "routing.fulfillment_orders_read",
+      pass: pass.kind,
+      from: pass.from,
+      read: page.nodes.length,
+      changedOrders: changed.length,
+    },
+    "a page of fulfillment orders read",
+  );
+  const reachedEnd =
+    !page.hasNextPage ||
+    !page.endCursor ||
+    (pass.kind === "settle" && last !== undefined && Date.parse(last) >= Date.parse(pass.to!));
+  if (!reachedEnd) {
+    return {
+      nextRunAt: work.clock(),
+      cursor: JSON.stringify({ ...cursor, pass: { ...pass, after: page.endCursor, pending: [] } }),
+    };
+  }
+  if (pass.kind === "settle") {
+    const settled = pass.to!;
+    const stillUnsettled = cursor.lastTipAt && Date.parse(cursor.lastTipAt) > Date.parse(settled);
+    cursor = {
+      ...cursor,
+      settled: Date.parse(settled) > Date.parse(cursor.settled) ? settled : cursor.settled,
+      unsettledTipAt: stillUnsettled ? cursor.lastTipAt : null,
+    };
+  }
+  // Shopify's updatedAt has whole seconds and the search is `>=`: the newest second read is read again by the
+  // next tip pass, unless the pass began well after it (then that second was whole when read; a change of it
+  // the index showed late is the settle pass's). A burst is so not read twice by every tip pass.
+  if (
+    pass.kind === "tip" &&
+    Date.parse(pass.startedAt ?? cursor.lastTipAt ?? iso(now)) - Date.parse(cursor.tip) >=
+      WHOLE_SECOND_AFTER_MS
+  )
+    cursor = { ...cursor, tip: iso(Date.parse(cursor.tip) + 1000) };
+  return planned({ ...cursor, pass: null }, settleDueAt(cursor, waitSince));
+}
+
+/** The run's answer when no pass goes on: the next settle pass, the time noted in the cursor as its own. */
+function planned(cursor: RoutingCursor, at: number): ScheduledRun {
+  return { nextRunAt: new Date(at), cursor: JSON.stringify({ ...cursor, plannedAt: iso(at) }) };
+}
+
+/** The online locations never read, or not for longer than their daily read: a read is asked for. */
+async function askForLocationsIfStale(work: ShopWork, now: Date): Promise<void> {
+  const settings = await work.db.shopSettings.findUnique({
+    where: { shop: work.shop },
+    select: { onlineLocationsAt: true },
+  });
+  const readAt = settings?.onlineLocationsAt?.getTime();
+  if (readAt !== undefined && now.getTime() - readAt < ONLINE_LOCATIONS_EVERY_MS + 3600_000) return;
+  const scheduled = await work.db.shopSchedule.findUnique({
+    where: { shop_kind: { shop: work.shop, kind: ONLINE_LOCATIONS_KIND } },
+    select: { nextRunAt: true },
+  });
+  if (!scheduled || scheduled.nextRunAt > now)
+    await requestRun(work.db, work.shop, ONLINE_LOCATIONS_KIND, now);
+}
