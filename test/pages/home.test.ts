@@ -5,7 +5,7 @@ import { appContext } from "../../app/context.server";
 import { writeTexts } from "../../app/i18n/texts";
 import { loadOnboarding } from "../../app/onboarding/state.server";
 import { EVENT } from "../../app/orders/states";
-import { fakeServices } from "../shopify-fake/v-services-minimal";
+import { fulfillmentServices } from "../shopify-fake";
 import { seedOrder } from "../support/orders";
 import { DEFAULT_ACCOUNT, startWarehouseSimulator } from "../warehouse-sim";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
@@ -124,7 +124,7 @@ describe("the setup checklist", () => {
     await expect
       .poll(body)
       .toContain("The warehouse is the fulfillment service “Sklad Sync”, at its location Sklad Sync.");
-    const services = fakeServices(store);
+    const services = fulfillmentServices(store);
     expect(services).toHaveLength(1);
     expect(store.locations.get(services[0]!.locationId)!.address).toMatchObject({
       address1: "вул. Складська, 1",
@@ -147,7 +147,7 @@ describe("the setup checklist", () => {
     await expect
       .poll(body)
       .toContain("The warehouse is the fulfillment service “Sklad Sync”, at its location Sklad Sync.");
-    expect(fakeServices(store)).toHaveLength(1);
+    expect(fulfillmentServices(store)).toHaveLength(1);
   });
 
   it("shows the rules offered by the orders, with a preview that changes with the rules", async () => {

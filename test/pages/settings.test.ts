@@ -6,7 +6,7 @@ import { appContext } from "../../app/context.server";
 import { env } from "../../app/env.server";
 import { saveSettings } from "../../app/settings/settings.server";
 import { notifyTokenDigest } from "../../app/statuses/notify-token.server";
-import { fakeServices } from "../shopify-fake/v-services-minimal";
+import { fulfillmentServices } from "../shopify-fake";
 import { startWarehouseSimulator } from "../warehouse-sim";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
 
@@ -355,7 +355,7 @@ describe("status and fulfillment settings", () => {
       .toContain("Saved: the warehouse now appears in Shopify as the fulfillment service “Sklad Sync”");
 
     const row = await appContext().db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
-    const services = fakeServices(store);
+    const services = fulfillmentServices(store);
     expect(services).toHaveLength(1);
     expect(row).toMatchObject({
       fulfillmentMode: "service",

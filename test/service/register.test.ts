@@ -8,7 +8,7 @@ import { chooseLocationMode, chooseServiceMode, SERVICE_NAME } from "../../app/s
 import { createShopAdmin, type AdminGraphql, type ShopAdmin } from "../../app/shopify/admin-graphql.server";
 import { unauthenticated } from "../../app/shopify.server";
 import { startShopifyFake, type ShopifyFake, type ShopStore } from "../shopify-fake";
-import { fakeServices } from "../shopify-fake/v-services-minimal";
+import { fulfillmentServices } from "../shopify-fake";
 import { routeShopifyTo } from "../support/network";
 
 const { db, log } = appContext();
@@ -59,11 +59,11 @@ describe("choosing fulfillment-service mode", { timeout: 30_000 }, () => {
       address,
     });
     expect(lost).toMatchObject({ ok: false });
-    expect(fakeServices(store)).toHaveLength(1);
+    expect(fulfillmentServices(store)).toHaveLength(1);
     const chosen = await chooseServiceMode(deps, shop, await shopAdmin(), { appUrl: APP_URL, address });
     expect(chosen).toMatchObject({ ok: true, mode: "service", locationName: SERVICE_NAME });
-    const [service] = fakeServices(store);
-    expect(fakeServices(store)).toHaveLength(1);
+    const [service] = fulfillmentServices(store);
+    expect(fulfillmentServices(store)).toHaveLength(1);
     expect(service).toMatchObject({
       serviceName: SERVICE_NAME,
       callbackUrl: `${APP_URL}/fulfillment-service`,
@@ -82,7 +82,7 @@ describe("choosing fulfillment-service mode", { timeout: 30_000 }, () => {
     });
     // A second click changes nothing in Shopify.
     await chooseServiceMode(deps, shop, await shopAdmin(), { appUrl: APP_URL });
-    expect(fakeServices(store)).toHaveLength(1);
+    expect(fulfillmentServices(store)).toHaveLength(1);
     expect(await db.shopSchedule.findMany({ where: { shop, kind: "fulfillment_requests" } })).toHaveLength(1);
   });
 
@@ -102,6 +102,6 @@ describe("choosing fulfillment-service mode", { timeout: 30_000 }, () => {
       fulfillmentMode: "location",
       locationId: own.id,
     });
-    expect(fakeServices(store)).toHaveLength(1);
+    expect(fulfillmentServices(store)).toHaveLength(1);
   });
 });

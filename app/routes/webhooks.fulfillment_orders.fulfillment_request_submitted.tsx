@@ -1,3 +1,0 @@
-import { requestWebhookAction } from "../service/callback.server";
-
-export const action = requestWebhookAction;
