@@ -8,6 +8,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { loader } from "../../app/routes/fulfillment-service.fetch_tracking_numbers";
 import { loader as jsonLoader } from "../../app/routes/fulfillment-service.fetch_tracking_numbers[.]json";
+import {
+  configureServiceCallbacks,
+  createFulfillmentService,
+  fetchTrackingNumbers,
+  startShopifyFake,
+} from "../shopify-fake";
 import { serveOnLoopback, type RouteServer } from "../support/route-server";
 import { seedOrder } from "../support/orders";
 
@@ -79,4 +85,26 @@ describe("fetch_tracking_numbers", () => {
     expect(unsigned.status).toBe(401);
     expect((await shopifyGet(["#6101.1"], { shop: "stranger.myshopify.com" })).status).toBe(404);
   });
+});
+
+it("answers the fake's own signed GET, as Shopify sends it (the .json address, Rails' escaping, its timestamp)", async () => {
+  const fake = await startShopifyFake();
+  try {
+    const store = fake.state.addShop({ domain: SHOP, accessToken: "shpat_tracking" });
+    const { service } = createFulfillmentService(store, {
+      name: "Sklad Sync",
+      callbackUrl: "https://app.test/fulfillment-service",
+      trackingSupport: true,
+    });
+    expect(service).not.toBeNull();
+    configureServiceCallbacks(fake.state, { callbackOrigin: server.url });
+    const shipped = await seedOrder(db, { shop: SHOP, number: 6103, state: "accepted" });
+    await db.warehouseOrder.update({ where: { id: shipped.id }, data: { ttn: "20450000006103" } });
+    const asked = await fetchTrackingNumbers(fake.state, store, { orderNames: ["#6103.1", "#6104.1"] });
+    expect(asked.url).toContain("/fulfillment-service/fetch_tracking_numbers.json?");
+    expect(asked.status).toBe(200);
+    expect(asked.body).toMatchObject({ tracking_numbers: { "#6103.1": "20450000006103" }, success: true });
+  } finally {
+    await fake.close();
+  }
 });
