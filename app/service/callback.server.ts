@@ -1,14 +1,11 @@
 // What Shopify's signals of a fulfillment request do in service mode: the signed callback
 // (POST <callbackUrl>/fulfillment_order_notification, `{"kind": "FULFILLMENT_REQUEST" | "CANCELLATION_REQUEST"}`)
-// and the request webhooks only mark the shop's requests due and wake the worker, answering 200 at once. The
-// requests themselves are read by the fulfillment_requests kind (requests.server.ts), so a ping repeated, or a
-// ping and a webhook for the same request, make one run and one answer.
-import type { ActionFunctionArgs } from "@remix-run/node";
+// and the request webhooks (app/webhooks/routing.server.ts, with every fulfillment_orders topic) only mark the
+// shop's requests due and wake the worker, answering 200 at once. The requests themselves are read by the
+// fulfillment_requests kind (requests.server.ts), so a ping repeated, or a ping and a webhook for the same
+// request, make one run and one answer.
 import { z } from "zod";
 import type { ServiceDeps } from "../context.server";
-import { appContext } from "../context.server";
-import { receiveWebhook } from "../webhooks/receive.server";
-import { wakeWorker } from "../work/worker.server";
 import { requestFulfillmentRequests } from "./kinds";
 
 /** The callback's body: only the kind is read (Shopify may add fields). */
@@ -44,17 +41,5 @@ export async function takeFulfillmentNotification(
     { shop, event: "service.callback", kind: parsed.data.kind },
     "a fulfillment-service request was announced",
   );
-  return new Response(null, { status: 200 });
-}
-
-/** A fulfillment_orders/{fulfillment,cancellation}_request_submitted webhook: verified, parsed, marked due. */
-const requestWebhookSchema = z.looseObject({
-  original_fulfillment_order: z.looseObject({ id: z.string() }).optional(),
-  fulfillment_order: z.looseObject({ id: z.string() }).optional(),
-});
-
-export async function requestWebhookAction({ request }: ActionFunctionArgs): Promise<Response> {
-  const { shop } = await receiveWebhook(request, requestWebhookSchema);
-  await markRequestsDue({ ...appContext(), wake: wakeWorker }, shop);
   return new Response(null, { status: 200 });
 }
