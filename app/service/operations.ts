@@ -1,12 +1,12 @@
 // The Admin operations of fulfillment-service mode, checked against the real 2026-10 schema by the codegen.
-// Reading requests selects the fields of FulfillmentOrderNode (app/routing/store.server.ts), the contract with
-// the reading side (the codegen reads no interpolated text, so the fields are written out; once the shared
-// selection exists in app/routing/fields.ts, it should be used here).
+// Reading requests selects what every read of fulfillment orders selects (FULFILLMENT_ORDER_FIELDS, routing's
+// fragment), so the rows stored from a request and from the top-level read are the same facts.
+import { FULFILLMENT_ORDER_FIELDS } from "../routing/fields";
 
 /**
- * One page of the service's fulfillment orders with a request of one kind outstanding. 20 orders of 20 lines
- * each: Shopify refuses a query over 1,000 points, and 50 with 250 lines each cost 25,352 in the fake's
- * accounting (50 with 20 lines would be about 2,350).
+ * One page of the service's fulfillment orders with a request of one kind outstanding: 50, as routing's read,
+ * at the fragment's cost (under Shopify's 1,000 points a query; longer fulfillment orders have the rest of
+ * their lines read by routing's completeLines).
  */
 export const ASSIGNED_FULFILLMENT_ORDERS_QUERY = `#graphql
   query ServiceAssignedFulfillmentOrders(
@@ -14,25 +14,17 @@ export const ASSIGNED_FULFILLMENT_ORDERS_QUERY = `#graphql
     $locationIds: [ID!]
     $after: String
   ) {
-    assignedFulfillmentOrders(first: 20, after: $after, assignmentStatus: $status, locationIds: $locationIds) {
+    assignedFulfillmentOrders(first: 50, after: $after, assignmentStatus: $status, locationIds: $locationIds) {
       nodes {
-      id
-      orderId
-      status
-      requestStatus
-      updatedAt
-      fulfillAt
-      deliveryMethod { methodType }
-      assignedLocation { location { id } }
-      fulfillmentHolds { id reason heldByRequestingApp }
-      lineItems(first: 20) {
-        nodes { id sku totalQuantity remainingQuantity lineItem { id } }
+        ...RoutingFulfillmentOrder
       }
+      pageInfo {
+        hasNextPage
+        endCursor
       }
-      pageInfo { hasNextPage endCursor }
     }
   }
-`;
+${FULFILLMENT_ORDER_FIELDS}`;
 
 /** A fulfillment order's request status now: read before answering again after a call without an answer. */
 export const FULFILLMENT_ORDER_REQUEST_STATUS_QUERY = `#graphql

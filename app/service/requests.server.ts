@@ -1,6 +1,6 @@
 // Fulfillment-service mode's requests as a kind of the engine's work. Shopify's callback and the request
 // webhooks only mark the shop due; a run reads the service location's fulfillment orders with a request
-// outstanding (assignedFulfillmentOrders, fulfillment then cancellation requests, pages of 50), stores them
+// outstanding (assignedFulfillmentOrders, fulfillment then cancellation requests, pages of 50, routing's fields), stores them
 // and lets the order side apply them (storeFulfillmentOrders, reconcileRouting), then answers each from its
 // order's state (answer.ts). Each answer owed is kept on its ShopifyFulfillmentOrder row, and made exactly
 // once: the row is claimed with a write conditional on its version before the call (two workers: one call),
@@ -12,6 +12,7 @@ import type { ShopifyFulfillmentOrder as FoRow } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
 import { i18nFor } from "../i18n/i18n";
 import { supportedLocale, DEFAULT_LOCALE } from "../i18n/locales";
+import { completeLines } from "../routing/read.server";
 import type { FulfillmentOrderNode } from "../routing/store.server";
 import { storeFulfillmentOrders } from "../routing/store.server";
 import { reconcileRouting } from "../routing/reconcile.server";
@@ -98,7 +99,8 @@ export async function answerFulfillmentRequests(
             },
           );
           const page = data.assignedFulfillmentOrders;
-          const nodes = page.nodes as FulfillmentOrderNode[];
+          // Every line of each, so a stored row never holds part of what the warehouse should get.
+          const nodes = await completeLines(admin, page.nodes);
           const changed = await routing.store(work, shop, nodes);
           if (changed.length) await routing.reconcile(work, shop, changed);
           for (const node of nodes) {
@@ -152,6 +154,15 @@ class Answering {
     const { db, shop } = this.work;
     const row = await db.shopifyFulfillmentOrder.findUnique({ where: { shop_id: { shop, id } } });
     if (!row) return;
+    // Claimed by another worker whose call may still be under way: its to settle. Only once the claim's backoff
+    // has passed unsettled (a lost answer, a crash) does a run take it over, reading Shopify's word first.
+    const claimedElsewhere =
+      row.answer !== null &&
+      row.answerAttempts > 0 &&
+      row.answerProblem === null &&
+      row.answerDueAt !== null &&
+      row.answerDueAt > this.work.clock();
+    if (claimedElsewhere) return;
     let current = status ?? (await this.readStatus(id));
     let decision = await this.decide(row, current);
     // A claim never settled, or the same answer given before: Shopify's word on the request comes first.

@@ -1,12 +1,13 @@
 // The fulfillment_requests kind as the worker runs it, on a real database and over real HTTP to the Shopify
 // fake: requests read in pages, answered once from the order's state, under redelivery, two runs at once and
 // lost answers; cancellation requests answered from the warehouse's stage; retries that end.
-// Until pieces R1/R2 are merged, the reading and order sides are stand-ins (`routing` below): rows stored as
-// R1's storeFulfillmentOrders keeps them, and the order side's effect set on the order as a test step.
+// Rows are stored by routing's storeFulfillmentOrders; until piece R2 is merged, the order side is a stand-in
+// (`routing` below), its effect set on the order as a test step. Shopify's pings reach the app's own callback
+// route over HTTP (signed as Shopify signs them), as the merchant's requests are made in the fake.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { ORDER_STATE, STAGE } from "../../app/orders/states";
-import type { FulfillmentOrderNode } from "../../app/routing/store.server";
+import { storeFulfillmentOrders } from "../../app/routing/store.server";
 import { FULFILLMENT_REQUESTS_KIND } from "../../app/service/kinds";
 import {
   answerFulfillmentRequests,
@@ -16,19 +17,25 @@ import {
 import { createShopAdmin, type AdminGraphql, type ShopAdmin } from "../../app/shopify/admin-graphql.server";
 import { unauthenticated } from "../../app/shopify.server";
 import type { ShopWork } from "../../app/work/steps";
-import { startShopifyFake, type ShopifyFake, type ShopStore } from "../shopify-fake";
 import {
-  fakeAnswers,
+  configureServiceCallbacks,
+  deliverServiceCallbacks,
+  serviceAnswers,
+  startShopifyFake,
   submitCancellationRequest,
   submitFulfillmentRequest,
-} from "../shopify-fake/v-services-minimal";
+  type ShopifyFake,
+  type ShopStore,
+} from "../shopify-fake";
 import { routeShopifyTo } from "../support/network";
+import { startRouteServer, type RouteServer } from "../support/route-server";
 import { seedOrder } from "../support/orders";
 
 const { db, log } = appContext();
 const CUP = "CUP-KARP-BLUE";
 
 let fake: ShopifyFake;
+let appRoutes: RouteServer;
 let store: ShopStore;
 let shop: string;
 let serviceLocation: string;
@@ -37,10 +44,14 @@ let now: number;
 beforeAll(async () => {
   fake = await startShopifyFake();
   routeShopifyTo(fake.url);
+  appRoutes = await startRouteServer();
+  // The service's callbackUrl (https://app.test/fulfillment-service) reaches the app's routes on loopback.
+  configureServiceCallbacks(fake.state, { callbackOrigin: appRoutes.url });
 });
 afterAll(async () => {
   routeShopifyTo(undefined);
   await fake.close();
+  await appRoutes.close();
 });
 
 let shopCount = 0;
@@ -109,35 +120,24 @@ function failingCallsTo(operation: string) {
   });
 }
 
-/** The reading side as R1 stores rows (a stand-in until its storeFulfillmentOrders is merged). */
-const routing: RequestRouting = {
-  async store(deps, shopName, nodes: readonly FulfillmentOrderNode[]) {
-    const changed = new Set<string>();
-    for (const node of nodes) {
-      const shopifyOrderId = node.orderId.split("/").at(-1)!;
-      const fields = {
-        shopifyOrderId,
-        locationId: node.assignedLocation.location?.id ?? "",
-        status: node.status,
-        requestStatus: node.requestStatus,
-        deliveryMethod: node.deliveryMethod?.methodType ?? null,
-        fulfillAt: node.fulfillAt ? new Date(node.fulfillAt) : null,
-        lines: JSON.stringify(node.lineItems.nodes),
-        holds: JSON.stringify(node.fulfillmentHolds),
-        shopifyUpdatedAt: new Date(node.updatedAt),
-        readAt: deps.clock(),
-      };
-      await deps.db.shopifyFulfillmentOrder.upsert({
-        where: { shop_id: { shop: shopName, id: node.id } },
-        create: { shop: shopName, id: node.id, ...fields },
-        update: fields,
-      });
-      changed.add(shopifyOrderId);
-    }
-    return [...changed];
-  },
-  async reconcile() {},
-};
+/** The reading side is routing's own; the order side a stand-in until piece R2's reconcileRouting is merged. */
+const routing: RequestRouting = { store: storeFulfillmentOrders, async reconcile() {} };
+
+/** The merchant asks the service to fulfil: Shopify's ping reaches the app's callback, which marks it due. */
+async function requestFulfillment(id: string) {
+  const asked = submitFulfillmentRequest(store, id);
+  expect(asked.userErrors).toEqual([]);
+  const pings = await deliverServiceCallbacks(fake.state, store);
+  expect(pings.map((ping) => ping.status)).toEqual([200]);
+}
+
+/** The merchant asks the service to cancel, pinged as above. */
+async function requestCancellation(id: string) {
+  const asked = submitCancellationRequest(store, id);
+  expect(asked.userErrors).toEqual([]);
+  const pings = await deliverServiceCallbacks(fake.state, store);
+  expect(pings.map((ping) => ping.status)).toEqual([200]);
+}
 
 /** One run of the kind for the shop, as the worker makes it. */
 async function run(admin?: Promise<ShopAdmin>) {
@@ -175,13 +175,24 @@ async function serviceOrder(
 
 const foRow = (id: string) =>
   db.shopifyFulfillmentOrder.findUniqueOrThrow({ where: { shop_id: { shop, id } } });
-const answersOf = (id: string) => fakeAnswers(store).filter((answer) => answer.id === id);
+/** The fake's answer mutations, by the short names the tests use. */
+const SHORT: Record<string, string> = {
+  fulfillmentOrderAcceptFulfillmentRequest: "accept",
+  fulfillmentOrderRejectFulfillmentRequest: "reject",
+  fulfillmentOrderAcceptCancellationRequest: "accept_cancellation",
+  fulfillmentOrderRejectCancellationRequest: "reject_cancellation",
+};
+/** Every answer the app called Shopify with for this fulfillment order, refused ones too. */
+const answersOf = (id: string) =>
+  serviceAnswers(store)
+    .filter((answer) => answer.fulfillmentOrderId === id)
+    .map((answer) => ({ ...answer, mutation: SHORT[answer.mutation] ?? answer.mutation }));
 const later = (ms = 3_600_000) => void (now += ms);
 
 describe("a fulfillment request", { timeout: 30_000 }, () => {
   it("is accepted once when the callback, the webhook and two workers all run for it", async () => {
     const { fo } = await serviceOrder(5101, "accepted");
-    submitFulfillmentRequest(store, fo.id);
+    await requestFulfillment(fo.id);
     // The callback and the webhook each mark the shop due; two workers each run what they find due.
     await Promise.all([run(), run()]);
     await run();
@@ -192,7 +203,7 @@ describe("a fulfillment request", { timeout: 30_000 }, () => {
 
   it("is recorded, not made again, after a call whose answer was lost: the request's status is read", async () => {
     const { fo } = await serviceOrder(5106, "accepted");
-    submitFulfillmentRequest(store, fo.id);
+    await requestFulfillment(fo.id);
     await run(losingAnswerOf("ServiceAcceptFulfillmentRequest"));
     later();
     await run();
@@ -202,7 +213,7 @@ describe("a fulfillment request", { timeout: 30_000 }, () => {
 
   it("is not accepted again by the next run after a call left unsettled: the request's status is read first", async () => {
     const { fo } = await serviceOrder(5102, "accepted");
-    submitFulfillmentRequest(store, fo.id);
+    await requestFulfillment(fo.id);
     await run(losingAnswerOf("ServiceAcceptFulfillmentRequest", true));
     expect(fo.requestStatus).toBe("ACCEPTED");
     expect(await foRow(fo.id)).toMatchObject({ answer: "accept", answerAttempts: 1, answered: null });
@@ -215,7 +226,7 @@ describe("a fulfillment request", { timeout: 30_000 }, () => {
 
   it("waits while the order is held for the merchant, and is accepted once the warehouse takes it", async () => {
     const { fo, row } = await serviceOrder(5103, "held");
-    submitFulfillmentRequest(store, fo.id);
+    await requestFulfillment(fo.id);
     const first = await run();
     expect(answersOf(fo.id)).toEqual([]);
     const waiting = await foRow(fo.id);
@@ -245,7 +256,7 @@ describe("a fulfillment request", { timeout: 30_000 }, () => {
       },
     });
     const { fo } = await serviceOrder(5104, "rejected", "Невідомий артикул CUP-KARP-BLUE");
-    submitFulfillmentRequest(store, fo.id);
+    await requestFulfillment(fo.id);
     await run();
     const [answer] = answersOf(fo.id);
     expect(answer?.mutation).toBe("reject");
@@ -257,7 +268,7 @@ describe("a fulfillment request", { timeout: 30_000 }, () => {
 
   it("stops after its retries and keeps the problem for the merchant", async () => {
     const { fo } = await serviceOrder(5105, "accepted");
-    submitFulfillmentRequest(store, fo.id);
+    await requestFulfillment(fo.id);
     const failing = failingCallsTo("ServiceAcceptFulfillmentRequest");
     for (let attempt = 1; attempt <= MAX_ANSWER_ATTEMPTS; attempt++) {
       await run(failing);
@@ -276,9 +287,9 @@ describe("a fulfillment request", { timeout: 30_000 }, () => {
 describe("a cancellation request", { timeout: 30_000 }, () => {
   it("is accepted once the order is cancelled at the warehouse before picking", async () => {
     const { fo, row } = await serviceOrder(5201, "accepted");
-    submitFulfillmentRequest(store, fo.id);
+    await requestFulfillment(fo.id);
     await run();
-    submitCancellationRequest(store, fo.id);
+    await requestCancellation(fo.id);
     // The order side has queued the cancellation, which has not reached the warehouse yet.
     await db.warehouseOrder.update({ where: { id: row.id }, data: { pending: "cancel" } });
     later();
@@ -298,10 +309,10 @@ describe("a cancellation request", { timeout: 30_000 }, () => {
 
   it("is rejected with the stage in words once the warehouse picked the order", async () => {
     const { fo, row } = await serviceOrder(5202, "accepted");
-    submitFulfillmentRequest(store, fo.id);
+    await requestFulfillment(fo.id);
     await run();
     await db.warehouseOrder.update({ where: { id: row.id }, data: { stage: STAGE.picked } });
-    submitCancellationRequest(store, fo.id);
+    await requestCancellation(fo.id);
     later();
     await run();
     const answers = answersOf(fo.id);
@@ -316,4 +327,44 @@ describe("a cancellation request", { timeout: 30_000 }, () => {
 it("is due no more once nothing is owed", async () => {
   expect(FULFILLMENT_REQUESTS_KIND).toBe("fulfillment_requests");
   expect(await run()).toEqual({ nextRunAt: null });
+});
+
+it("keeps the answer owed and given on a row when routing stores a newer read of it", async () => {
+  const { fo } = await serviceOrder(5301, "accepted");
+  await requestFulfillment(fo.id);
+  await run();
+  const answered = await foRow(fo.id);
+  await db.shopifyFulfillmentOrder.update({
+    where: { shop_id: { shop, id: fo.id } },
+    data: {
+      answer: "reject_cancellation",
+      answerDueAt: new Date(now),
+      answerAttempts: 2,
+      answerProblem: "x",
+    },
+  });
+  // A newer read with other facts (the request to cancel) replaces the facts, never the answer's columns.
+  const node = {
+    id: fo.id,
+    orderId: fo.orderId,
+    status: "IN_PROGRESS",
+    requestStatus: "CANCELLATION_REQUESTED",
+    updatedAt: new Date(answered.shopifyUpdatedAt.getTime() + 1000).toISOString(),
+    assignedLocation: { location: { id: serviceLocation } },
+    fulfillmentHolds: [],
+    lineItems: { nodes: [] },
+  };
+  expect(
+    await storeFulfillmentOrders({ db, log, clock: () => new Date(now) } as never, shop, [node]),
+  ).toEqual([answered.shopifyOrderId]);
+  const after = await foRow(fo.id);
+  expect(after).toMatchObject({
+    requestStatus: "CANCELLATION_REQUESTED",
+    answered: "accept",
+    answer: "reject_cancellation",
+    answerDueAt: new Date(now),
+    answerAttempts: 2,
+    answerProblem: "x",
+  });
+  expect(after.version).toBeGreaterThan(answered.version);
 });
