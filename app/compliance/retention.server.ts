@@ -38,6 +38,12 @@ const BATCH = 200;
 export const FINAL_STAGES = [STAGE.delivered, STAGE.returned, STAGE.cancelledAtWarehouse];
 
 /**
+ * States in which the app has nothing more to do for an order, counted from its last change: cancelled, and not
+ * the warehouse's (routed elsewhere in Shopify and left there: its buyer is served by another location).
+ */
+const ENDED_STATES = [ORDER_STATE.cancelled, ORDER_STATE.elsewhere];
+
+/**
  * The shop's orders finished at or before `before` whose details are still kept. A cancelled order counts
  * from its last change (the row keeps no separate moment for its cancellation reaching the warehouse).
  */
@@ -47,7 +53,7 @@ function finishedBy(shop: string, before: Date) {
     dataErasedAt: null,
     OR: [
       { stage: { in: FINAL_STAGES }, stageAt: { lte: before } },
-      { state: ORDER_STATE.cancelled, updatedAt: { lte: before } },
+      { state: { in: ENDED_STATES }, updatedAt: { lte: before } },
     ],
   };
 }
@@ -130,7 +136,7 @@ async function nextDue(db: Db, shop: string, now: Date, cutoff: Date, days: numb
       select: { stageAt: true },
     }),
     db.warehouseOrder.findFirst({
-      where: { ...kept, state: ORDER_STATE.cancelled, updatedAt: { gt: cutoff } },
+      where: { ...kept, state: { in: ENDED_STATES }, updatedAt: { gt: cutoff } },
       orderBy: { updatedAt: "asc" },
       select: { updatedAt: true },
     }),

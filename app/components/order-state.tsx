@@ -8,6 +8,8 @@ type Tone = "info" | "success" | "warning" | "critical" | "attention" | undefine
 
 // Orange where the merchant must act, red where the warehouse said no, green once it has the order.
 const TONE: Record<OrderState, Tone> = {
+  waiting: "info",
+  elsewhere: undefined,
   held: "attention",
   ready: "info",
   submitting: "info",

@@ -157,7 +157,9 @@ async function callShopify(
       case "fulfil": {
         const outcome = await fulfilOrder(admin, {
           orderId: `gid://shopify/Order/${row.shopifyOrderId}`,
-          locationId,
+          // The location the order was routed to the warehouse under (fixed when it was first sent); the
+          // shop's setting for orders sent before routing. Only the fulfillment orders there are fulfilled.
+          locationId: row.locationId ?? locationId,
           ttn,
           company: tracking.company,
           url: tracking.url,

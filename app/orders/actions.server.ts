@@ -80,7 +80,13 @@ export async function cancelAtWarehouse(
 }
 
 /** States in which the warehouse certainly does not have the order. */
-const UNSENT: readonly string[] = [ORDER_STATE.held, ORDER_STATE.ready, ORDER_STATE.rejected];
+const UNSENT: readonly string[] = [
+  ORDER_STATE.held,
+  ORDER_STATE.ready,
+  ORDER_STATE.rejected,
+  ORDER_STATE.waiting,
+  ORDER_STATE.elsewhere,
+];
 
 /** Keeps the merchant's corrections (phone, delivery method, branch, address) and maps the order again. */
 export async function correctOrder(

@@ -6,7 +6,7 @@ import type { WarehouseOrder as OrderRow } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
 import { isUniqueViolation } from "../db.server";
 import { insertStatement, sqlTransaction } from "../db/sql.server";
-import { shopMapping, shopMappingIn } from "../settings/settings.server";
+import { checkedMapping, shopMapping } from "../settings/settings.server";
 import { idOrderFor } from "./mapping";
 import { customerIdOf, shopifyOrderSchema, type ShopifyOrder } from "./payload";
 import { orderOverridesSchema, type OrderOverrides, type ShopMapping } from "./settings";
@@ -22,6 +22,9 @@ import {
   type Transition,
 } from "./state-machine";
 import { EVENT, eventRow, recordEvents, timelineText } from "./timeline.server";
+import { parseWarehouseLines } from "../routing/decide";
+import { reconcileRouting } from "../routing/reconcile.server";
+import { requestOnlineLocationsRead, requestRoutingRead } from "../routing/kinds";
 
 export const ORDER_TOPICS = ["orders/create", "orders/updated", "orders/cancelled"] as const;
 export type OrderTopic = (typeof ORDER_TOPICS)[number];
@@ -177,11 +180,24 @@ async function createOrder(deps: ServiceDeps, input: OrderWebhook, delivery: Del
   const id = randomUUID();
   // Read before the transaction: a first read of the reference data builds its search.
   const matchers = await orderMatchersFor(deps, shop, order);
+  let waitForRouting = false;
+  let locationsNeverRead = false;
   await sqlTransaction(db, async (tx) => {
-    const settings = await shopMappingIn(tx, shop, deps.log);
+    const [row] = await tx.query(
+      `SELECT "mapping", "fulfillmentMode", "locationId", "onlineLocations" FROM "ShopSettings" WHERE "shop" = ?`,
+      [shop],
+    );
+    const settings = checkedMapping(
+      shop,
+      typeof row?.mapping === "string" ? row.mapping : undefined,
+      deps.log,
+    );
+    const routing = routingSettingsOf(row);
+    waitForRouting = !cancelled && !wholeAtOnce(routing, order);
+    locationsNeverRead = Boolean(routing?.locationId) && routing?.onlineLocations === null;
     const idOrder = idOrderFor(order, settings.mapping);
     const result = mapWithShopMapping({ order, shopMapping: settings, idOrder, ...matchers });
-    const { columns, events } = created({ result, cancelled, orderName: order.name, now });
+    const { columns, events } = created({ result, cancelled, orderName: order.name, now, waitForRouting });
     const statements = [
       insertStatement("WarehouseOrder", [
         {
@@ -208,6 +224,66 @@ async function createOrder(deps: ServiceDeps, input: OrderWebhook, delivery: Del
     ];
     for (const { sql, args } of statements) await tx.execute(sql, args);
   });
+  if (waitForRouting && !cancelled) await routeNewOrder(deps, shop, order.id);
+  // A location stands for the warehouse but the shop's locations were never read (a shop set up before
+  // routing): the order went whole, as before, and the read is asked for, so the next orders are routed.
+  if (locationsNeverRead) await requestOnlineLocationsRead(db, shop, now);
+}
+
+/** What intake needs of the shop's routing (ShopSettings), read in its transaction. */
+interface RoutingSettings {
+  fulfillmentMode: string;
+  locationId: string | null;
+  onlineLocations: string | null;
+}
+
+function routingSettingsOf(row: Record<string, unknown> | undefined): RoutingSettings | null {
+  if (!row) return null;
+  const text = (value: unknown) => (typeof value === "string" ? value : null);
+  return {
+    fulfillmentMode: text(row.fulfillmentMode) ?? "location",
+    locationId: text(row.locationId),
+    onlineLocations: text(row.onlineLocations),
+  };
+}
+
+/**
+ * Whether the order is the warehouse's whole at once, with no Shopify read (today's speed): in location mode,
+ * when the only location that fulfils online orders is the warehouse's and no line has a selling plan (a
+ * pre-order or a subscription, which Shopify may schedule). Also while no location stands for the warehouse
+ * (nothing could be routed to it) or the shop's locations were never read (ShopSettings.onlineLocations null:
+ * until the first read the order goes whole, as before routing). Otherwise it waits for Shopify's routing.
+ */
+export function wholeAtOnce(settings: RoutingSettings | null, order: ShopifyOrder): boolean {
+  if (!settings?.locationId) return true;
+  if (settings.fulfillmentMode !== "location") return false;
+  if (
+    (order.line_items ?? []).some(
+      (line) => line.selling_plan_id != null || line.selling_plan_allocation != null,
+    )
+  )
+    return false;
+  if (settings.onlineLocations === null) return true;
+  let online: unknown;
+  try {
+    online = JSON.parse(settings.onlineLocations);
+  } catch {
+    return false;
+  }
+  return Array.isArray(online) && online.length === 1 && online[0] === settings.locationId;
+}
+
+/**
+ * A new order waiting for routing: its fulfillment orders read before it arrived (the read ran first) are
+ * applied at once; otherwise a read is asked for.
+ */
+async function routeNewOrder(deps: ServiceDeps, shop: string, shopifyOrderId: string): Promise<void> {
+  const stored = await deps.db.shopifyFulfillmentOrder.findFirst({
+    where: { shop, shopifyOrderId },
+    select: { id: true },
+  });
+  if (stored) await reconcileRouting(deps, shop, [shopifyOrderId]);
+  else await requestRoutingRead(deps.db, shop, "order_waiting", deps.clock());
 }
 
 async function updateOrder(deps: ServiceDeps, row: OrderRow, input: OrderWebhook): Promise<IntakeOutcome> {
@@ -276,11 +352,14 @@ export async function applyChange(
         changed = !isRefusal(result) && result.events.length > 0;
       } else {
         const overrides = change.overrides ?? orderOverridesSchema.parse(JSON.parse(current.overrides));
+        const lines = parseWarehouseLines(current.warehouseLines);
         const mapping = mapWithShopMapping({
           order: change.order,
           shopMapping: change.settings,
           overrides,
           idOrder: current.idOrder,
+          // The warehouse's lines, when routing gave any (none left: the order is being cancelled there).
+          warehouseLines: lines?.length ? lines : null,
           ...matchers,
         });
         const columns = mappingColumns(mapping);

@@ -10,6 +10,7 @@ import { message, type Message, type MessageValues } from "../i18n/message";
 import { normaliseUkrainianPhone } from "./phone";
 import { percent, type BranchCandidate, type BranchMatch, type CityMatch } from "../reference/types";
 import { inEnglish } from "./words";
+import { unitsByLineItem, type WarehouseLine } from "../routing/decide";
 import {
   KYIV_CITY_REF,
   type DeliveryMethodKey,
@@ -51,11 +52,21 @@ export type HoldCode =
   | "sku_missing"
   | "no_shippable_lines"
   | "mapping_invalid"
+  /** Paid on delivery and split over locations: the cash the warehouse's parcel collects is the merchant's choice. */
+  | "split_cod_undecided"
   /** Something the mapping needs is missing from the payload, or was unreadable there. */
   | "order_incomplete";
 
 export type FixAction =
-  "phone" | "deliveryMethod" | "warehouseRef" | "courierAddress" | "postcode" | "settings" | "shopify";
+  | "phone"
+  | "deliveryMethod"
+  | "warehouseRef"
+  | "courierAddress"
+  | "postcode"
+  | "settings"
+  | "shopify"
+  /** One of the split cash-on-delivery choices (SPLIT_COD_CHOICES), one click on the order page. */
+  | "splitCod";
 
 export interface HoldReason {
   code: HoldCode;
@@ -130,6 +141,11 @@ export interface MappingInput {
    * one); without one, or below the shop's threshold, the courier goes to Kyiv as before there was a matcher.
    */
   cityMatcher?: CityMatcher | null;
+  /**
+   * The warehouse's lines (WarehouseOrder.warehouseLines): only these line items, with these quantities, are
+   * sent, and the amounts follow them. Null or absent: the whole order, as before routing.
+   */
+  warehouseLines?: readonly WarehouseLine[] | null;
 }
 
 /** `id_order`: the shop's prefix and the order number customers see ("#1001" → "1001", "UA-1001"). */
@@ -165,13 +181,18 @@ export function mapOrder(input: MappingInput): MappingResult {
     },
     hold,
   );
-  const goods = productsOf(order, hold);
+  const goods = productsOf(order, hold, input.warehouseLines ?? null);
+  const paid =
+    goods && payment && goods.split
+      ? splitPayment(order, settings, overrides, payment, goods, hold)
+      : payment;
 
   if (
     hold.length > 0 ||
     recPhone === null ||
     recipient === null ||
     payment === null ||
+    paid === null ||
     delivery === null ||
     goods === null
   ) {
@@ -188,8 +209,8 @@ export function mapOrder(input: MappingInput): MappingResult {
     ...(comment ? { comment } : {}),
     Cost: goods.cost,
     ...(settings.payerType ? { PayerType: settings.payerType } : {}),
-    payment_method: payment.method,
-    order_payment_sum: payment.sum,
+    payment_method: paid.method,
+    order_payment_sum: paid.sum,
     delivery_method: settings.deliveryLiterals[delivery.method],
     ...(settings.deliverySenderId ? { delivery_sender_id: settings.deliverySenderId } : {}),
     delivery_address: delivery.address,
@@ -721,16 +742,25 @@ function remainingQuantity(line: ShopifyLineItem & { quantity: number }, order: 
  * The units of each SKU the order still has to ship, as Shopify counts them committed: the lines productsOf
  * sends (no gift cards, nothing that needs no shipping), what remains after refunds and removals, less what was
  * fulfilled in Shopify meanwhile (`fulfillable_quantity`). Where a refund cannot be read the whole line counts:
- * for stock held back, more is the safe side. Lines without a SKU count nowhere.
+ * for stock held back, more is the safe side. Lines without a SKU count nowhere. With the warehouse's lines
+ * (routing), only those count, with their quantities: the rest is committed at other locations.
  */
-export function unitsBySku(order: ShopifyOrder): Map<string, number> {
+export function unitsBySku(
+  order: ShopifyOrder,
+  warehouseLines?: readonly WarehouseLine[] | null,
+): Map<string, number> {
   const units = new Map<string, number>();
+  const routed = warehouseLines ? unitsByLineItem(warehouseLines) : null;
   for (const line of order.line_items ?? []) {
     if (line.gift_card === true || line.requires_shipping === false || line.quantity == null) continue;
     const sku = clean(line.sku);
     if (!sku) continue;
     let count = remainingQuantity({ ...line, quantity: line.quantity }, order) ?? line.quantity;
     if (line.fulfillable_quantity != null) count = Math.min(count, Math.max(0, line.fulfillable_quantity));
+    if (routed) {
+      const gid = line.admin_graphql_api_id ?? (line.id ? `gid://shopify/LineItem/${line.id}` : null);
+      count = gid ? (routed.get(gid) ?? 0) : 0;
+    }
     if (count > 0) units.set(sku, (units.get(sku) ?? 0) + count);
   }
   return units;
@@ -764,17 +794,22 @@ const lineName = (line: ShopifyLineItem) =>
 function productsOf(
   order: ShopifyOrder,
   hold: HoldReason[],
-): { products: WarehouseOrder["products"]; cost: number } | null {
+  warehouseLines: readonly WarehouseLine[] | null,
+): Goods | null {
   if (!order.line_items) {
     hold.push(
       reason("order_incomplete", "shopify", "items.unreadable", { order: order.name }, INCOMPLETE_FIX),
     );
     return null;
   }
+  // The warehouse's units per line item, when routing gave them; each is taken from the order once.
+  const routed = warehouseLines ? unitsByLineItem(warehouseLines) : null;
   const bySku = new Map<string, { name: string; count: number; value: number }>();
   let missingSku = false;
   let incomplete = false;
   let refundsUnreadable = false;
+  let split = false;
+  let wholeValue = 0;
   for (const line of order.line_items) {
     // Absent flags read as Shopify's usual values: an ordinary item that is shipped.
     if (line.gift_card === true || line.requires_shipping === false) continue;
@@ -792,29 +827,50 @@ function productsOf(
       continue;
     }
     if (remaining === null) continue;
-    if (remaining <= 0) continue;
+    const unitBase = Math.max(quantity, 1);
+    const net = Math.max(0, toMinor(price) * quantity - discount);
+    const valueOf = (units: number) =>
+      quantity > 0 ? divideHalfUp(net * units, unitBase) : toMinor(price) * units;
+    if (remaining > 0) wholeValue += valueOf(remaining);
+    // Routed: the fulfillment orders' remaining quantity at the warehouse's location is what it ships.
+    const gid = line.admin_graphql_api_id ?? (line.id ? `gid://shopify/LineItem/${line.id}` : null);
+    const units = routed ? (gid ? (routed.get(gid) ?? 0) : 0) : remaining;
+    if (routed && gid) routed.delete(gid);
+    if (routed && remaining > units) split = true;
+    if (units <= 0) continue;
     const sku = clean(line.sku);
     if (!sku) {
       missingSku = true;
       hold.push(reason("sku_missing", "shopify", "items.noSku", { item: name || String(line.id) }, "sku"));
       continue;
     }
-    const unitBase = Math.max(quantity, 1);
-    const net = Math.max(0, toMinor(price) * quantity - discount);
-    const value = quantity > 0 ? divideHalfUp(net * remaining, unitBase) : toMinor(price) * remaining;
+    const value = valueOf(units);
     const merged = bySku.get(sku);
     if (merged) {
-      merged.count += remaining;
+      merged.count += units;
       merged.value += value;
     } else {
-      bySku.set(sku, { name, count: remaining, value });
+      bySku.set(sku, { name, count: units, value });
     }
   }
   if (refundsUnreadable) {
     const values = { order: order.name };
     hold.push(reason("order_incomplete", "shopify", "items.refundUnreadable", values, INCOMPLETE_FIX));
   }
-  if (missingSku || incomplete || refundsUnreadable) return null;
+  // A line routed to the warehouse that this copy of the order does not have (an edit not yet arrived).
+  const unknown = routed ? [...routed].filter(([, units]) => units > 0) : [];
+  if (unknown.length) {
+    hold.push(
+      reason(
+        "order_incomplete",
+        "shopify",
+        "items.routedNotInOrder",
+        { order: order.name, items: unknown.map(([gid]) => gid).join(", ") },
+        INCOMPLETE_FIX,
+      ),
+    );
+  }
+  if (missingSku || incomplete || refundsUnreadable || unknown.length) return null;
   if (bySku.size === 0) {
     hold.push(
       reason("no_shippable_lines", null, "items.nothingToShip", { order: order.name }, "nothingToSend"),
@@ -826,7 +882,69 @@ function productsOf(
     total += value;
     return { sku, name, count: String(count), price: formatMinor(divideHalfUp(value, count)) };
   });
-  return { products, cost: divideHalfUp(total, 100) };
+  return { products, cost: divideHalfUp(total, 100), value: total, wholeValue, split };
+}
+
+/** The goods the warehouse is sent, with what the amounts of a split order need. */
+interface Goods {
+  products: WarehouseOrder["products"];
+  /** The declared value, whole UAH. */
+  cost: number;
+  /** The warehouse's goods in kopecks, and the whole order's goods still to ship. */
+  value: number;
+  wholeValue: number;
+  /** Units of the order are left at other locations: the warehouse ships part of it. */
+  split: boolean;
+}
+
+/** The cash on delivery a split order's parcel may collect (OrderOverrides.splitCod), chosen on its page. */
+export const SPLIT_COD_CHOICES = ["whole_order", "parcel_share", "no_cash"] as const;
+export type SplitCodChoice = (typeof SPLIT_COD_CHOICES)[number];
+
+/** The shipping the buyer pays, in kopecks: the order's total, else its shipping lines' prices. */
+function shippingOf(order: ShopifyOrder): number {
+  const total = amountOf(null, order.total_shipping_price_set);
+  if (total !== null) return toMinor(total);
+  return order.shipping_lines
+    .filter((line) => line.is_removed !== true)
+    .reduce((sum, line) => sum + toMinor(line.price ?? "0"), 0);
+}
+
+/**
+ * The amounts of a parcel that carries part of the order. Paid on delivery, the cash it collects is the
+ * merchant's decision (OrderSettings.splitCashOnDelivery, or the order's own choice): the whole order's
+ * outstanding sum, the parcel's share (its goods plus the shipping, never more than is owed), or nothing; without
+ * a decision the order is held with the three choices. A prepaid parcel declares its share.
+ */
+function splitPayment(
+  order: ShopifyOrder,
+  settings: OrderSettings,
+  overrides: OrderOverrides,
+  payment: { method: WarehouseOrder["payment_method"]; sum: string },
+  goods: Goods,
+  hold: HoldReason[],
+): { method: WarehouseOrder["payment_method"]; sum: string } | null {
+  const share = (owed: string) => formatMinor(Math.min(toMinor(owed), goods.value + shippingOf(order)));
+  if (payment.method !== PAYMENT_METHOD.cashOnDelivery) return { ...payment, sum: share(payment.sum) };
+  const choice = overrides.splitCod ?? settings.splitCashOnDelivery;
+  switch (choice) {
+    case "whole_order":
+      return payment;
+    case "parcel_share":
+      return { method: PAYMENT_METHOD.cashOnDelivery, sum: share(payment.sum) };
+    case "no_cash":
+      // Nothing to collect: declared as prepaid, for the parcel's own value.
+      return { method: PAYMENT_METHOD.prepaid, sum: formatMinor(goods.value + shippingOf(order)) };
+    case "ask": {
+      const values = {
+        order: order.name,
+        sum: payment.sum,
+        share: share(payment.sum),
+      };
+      hold.push(reason("split_cod_undecided", "splitCod", "splitCod", values, "splitCod"));
+      return null;
+    }
+  }
 }
 
 /**

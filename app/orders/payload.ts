@@ -85,6 +85,12 @@ export const lineItemSchema = z
     id: tolerant(numericId),
     admin_graphql_api_id: tolerant(graphqlId),
     sku: text,
+    /**
+     * Set on a line bought with a selling plan (a pre-order or a subscription), which Shopify may schedule:
+     * `selling_plan_id` in orders webhooks since 2026-10, `selling_plan_allocation` where a payload carries it.
+     */
+    selling_plan_id: tolerant(z.union([z.number(), z.string()])),
+    selling_plan_allocation: tolerant(z.looseObject({})),
     name: text,
     title: text,
     variant_title: text,
@@ -132,6 +138,7 @@ export const shippingLineSchema = z.looseObject({
   title: text,
   code: text,
   source: text,
+  price: tolerant(amount),
   /** Set on a shipping line an order edit removed. */
   is_removed: flag,
 });
@@ -164,6 +171,8 @@ export const shopifyOrderSchema = z
     total_price: tolerant(amount),
     total_price_set: moneySetSchema,
     subtotal_price: tolerant(amount),
+    /** What the buyer pays for shipping (a split order's parcel share adds it). */
+    total_shipping_price_set: moneySetSchema,
     financial_status: text,
     note: text,
     note_attributes: listOf(z.looseObject({ name: z.string(), value: text })),

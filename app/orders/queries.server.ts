@@ -11,6 +11,7 @@ import { parseStatusSettings, type StatusSettings } from "../statuses/settings";
 import { carrierOfDeliveryMethod, trackingFor } from "../fulfillment/carriers";
 import { orderSettingsSchema, type OrderSettings } from "./settings";
 import { BATCH_PROOF, ORDER_STATES, STAGES, type OrderState, type Stage } from "./states";
+import { parseWarehouseLines, WAIT_REASONS, type WaitReason } from "../routing/decide";
 import { CARRIER_REF_PATTERN } from "../warehouse/wire";
 import { attentionTexts, eventTexts } from "./timeline";
 import { storedText } from "./words";
@@ -424,6 +425,10 @@ export interface OrderDetail {
   idOrderFF: string | null;
   keyOrder: string | null;
   state: OrderState;
+  /** While waiting: what for in Shopify (routing | on_hold | scheduled | request). */
+  waitReason: WaitReason | null;
+  /** How many of the order's lines are the warehouse's (routing); null: the whole order. */
+  warehouseLineCount: number | null;
   pending: string | null;
   attention: string | null;
   /** What the order needing the merchant says (empty when it needs nothing). */
@@ -452,6 +457,12 @@ export interface OrderDetail {
   events: OrderEventView[];
   /** The cursor of the next, older page of the timeline; null when this page reaches its start. */
   olderEvents: string | null;
+}
+
+/** The number of line items the warehouse's lines name; null for the whole order. */
+function lineCountOf(stored: string | null): number | null {
+  const lines = parseWarehouseLines(stored);
+  return lines ? new Set(lines.map((line) => line.lineItemId)).size : null;
 }
 
 /** Events shown on an order's page at a time: an order retried for days has thousands. */
@@ -495,6 +506,10 @@ export async function orderDetail(
     idOrder: row.idOrder,
     idOrderFF: row.idOrderFF,
     keyOrder: row.keyOrder,
+    waitReason: (WAIT_REASONS as readonly string[]).includes(row.waitReason ?? "")
+      ? (row.waitReason as WaitReason)
+      : null,
+    warehouseLineCount: lineCountOf(row.warehouseLines),
     pending: row.pending,
     attention: row.attention,
     attentionTexts: attentionTexts(row.attentionMessage),

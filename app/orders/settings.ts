@@ -5,6 +5,10 @@ import { z } from "zod";
 import { CARRIER_REF_PATTERN, DELIVERY_METHOD, PAYER_TYPE } from "../warehouse/wire";
 import { normaliseUkrainianPhone } from "./phone";
 
+/** OrderSettings.splitCashOnDelivery. */
+export const SPLIT_COD_SETTINGS = ["ask", "whole_order", "parcel_share"] as const;
+export type SplitCodSetting = (typeof SPLIT_COD_SETTINGS)[number];
+
 export const DELIVERY_METHOD_KEYS = ["novaPoshta", "ukrposhta", "kyivCourier", "pickup"] as const;
 export type DeliveryMethodKey = (typeof DELIVERY_METHOD_KEYS)[number];
 
@@ -80,6 +84,12 @@ export const orderSettingsSchema = z.object({
     .min(0.5, "the branch matching threshold is at least 0.5")
     .max(1, "the branch matching threshold is at most 1")
     .default(DEFAULT_BRANCH_MATCH_THRESHOLD),
+  /**
+   * An order paid on delivery whose lines Shopify split over locations: what the warehouse's parcel collects.
+   * "ask" (each such order is held until the merchant chooses on its page), "whole_order" (the whole sum still
+   * owed) or "parcel_share" (the parcel's goods plus the shipping, never more than is owed).
+   */
+  splitCashOnDelivery: z.enum(SPLIT_COD_SETTINGS).default("ask"),
 });
 export type OrderSettings = z.infer<typeof orderSettingsSchema>;
 export type OrderSettingsInput = z.input<typeof orderSettingsSchema>;
@@ -109,6 +119,8 @@ export const orderOverridesSchema = z.object({
     .regex(/^\d{5}$/, "must be a Ukrainian postcode of five digits")
     .optional(),
   courier: courierAddressSchema.optional(),
+  /** A split order paid on delivery: what its parcel collects (the order page's one-click choices). */
+  splitCod: z.enum(["whole_order", "parcel_share", "no_cash"]).optional(),
 });
 export type OrderOverrides = z.infer<typeof orderOverridesSchema>;
 export type OrderOverridesInput = z.input<typeof orderOverridesSchema>;

@@ -7,6 +7,7 @@ import type { UnshippedLine } from "../fulfillment/plan";
 import { message, type Message } from "../i18n/message";
 import type { HoldReason, MappingResult } from "./mapping";
 import { percent } from "../reference/types";
+import { warehouseLinesColumn, type RoutingDecision } from "../routing/decide";
 import { storedTexts, timelineText as said } from "./timeline";
 import { inEnglish, storedText } from "./words";
 import {
@@ -43,6 +44,9 @@ export type OrderFacts = Pick<
       | "fulfillmentAttempts"
       | "waybills"
       | "unshipped"
+      | "waitReason"
+      | "warehouseLines"
+      | "nextAttemptAt"
     >
   >;
 
@@ -79,6 +83,8 @@ export type OrderPatch = Partial<
     | "fulfillmentProblem"
     | "waybills"
     | "unshipped"
+    | "waitReason"
+    | "warehouseLines"
   >
 >;
 
@@ -139,7 +145,12 @@ export type OrderInput =
   /** What the Shopify side did for the order (app/fulfillment/), and how it reads carrier statuses. */
   | { type: "shopify_told"; told: ShopifyTold; eventFor: (carrierStatusId: string) => string | null }
   /** The merchant asks for the Shopify side again after a problem. */
-  | { type: "shopify_retry" };
+  | { type: "shopify_retry" }
+  /**
+   * What the order's fulfillment orders now say (app/routing/decide.ts), with the order mapped with the
+   * decision's lines (only for a decision of lines; null otherwise).
+   */
+  | { type: "routed"; decision: RoutingDecision; result: MappingResult | null };
 
 /** What the Shopify side did for an order in one step. */
 export interface ShopifyTold {
@@ -188,7 +199,13 @@ export interface StatusReport {
   record: unknown;
 }
 
-const UNSENT: readonly string[] = [ORDER_STATE.held, ORDER_STATE.ready, ORDER_STATE.rejected];
+const UNSENT: readonly string[] = [
+  ORDER_STATE.held,
+  ORDER_STATE.ready,
+  ORDER_STATE.rejected,
+  ORDER_STATE.waiting,
+  ORDER_STATE.elsewhere,
+];
 
 /** The attention column's value: one sentence of orders:timeline, or the hold reasons. */
 const attentionOf = (text: Message | readonly Message[]) => storedTexts(text);
@@ -241,15 +258,26 @@ function cityFound(result: MappingResult): TimelineEntry[] {
 }
 
 /** The columns and events of a new order, from its first webhook. */
-export function created(input: { result: MappingResult; cancelled: boolean; orderName: string; now: Date }) {
+export function created(input: {
+  result: MappingResult;
+  cancelled: boolean;
+  orderName: string;
+  now: Date;
+  /** Shopify has yet to say what of the order is the warehouse's (app/routing/): it waits for routing. */
+  waitForRouting?: boolean;
+}) {
   const { result, cancelled, orderName, now } = input;
+  const waiting = !cancelled && input.waitForRouting === true;
   const state: OrderState = cancelled
     ? ORDER_STATE.cancelled
-    : result.ok
-      ? ORDER_STATE.ready
-      : ORDER_STATE.held;
+    : waiting
+      ? ORDER_STATE.waiting
+      : result.ok
+        ? ORDER_STATE.ready
+        : ORDER_STATE.held;
   const events: TimelineEntry[] = [{ kind: EVENT.received, text: said("received", { order: orderName }) }];
   if (cancelled) events.push({ kind: EVENT.cancelled, text: said("cancelledBeforeSent") });
+  else if (waiting) events.push({ kind: EVENT.waiting, text: WAITING_TEXT.routing! });
   else if (result.ok)
     events.push(...branchFound(result), ...cityFound(result), {
       kind: EVENT.ready,
@@ -262,6 +290,7 @@ export function created(input: { result: MappingResult; cancelled: boolean; orde
       state,
       ...mappingColumnsOf(result),
       nextAttemptAt: state === ORDER_STATE.ready ? now : null,
+      ...(waiting && { waitReason: "routing" }),
     },
     events,
   };
@@ -308,6 +337,8 @@ export function transition(row: OrderFacts, input: OrderInput, now: Date): Trans
       const waybills = withWaybills(row, [input.ttn]);
       return waybills ? { patch: { waybills }, events: [] } : noChange();
     }
+    case "routed":
+      return routed(row, input.decision, input.result, now);
     case "shopify_retry":
       if (!row.fulfillmentProblem) return refuse("nothingForShopify");
       return {
@@ -659,7 +690,10 @@ function remapped(row: OrderFacts, result: MappingResult, now: Date): Transition
           text: said("changedWhileSending"),
         });
       break;
+    case ORDER_STATE.waiting:
+    case ORDER_STATE.elsewhere:
     case ORDER_STATE.cancelled:
+      // Waiting for Shopify, or not the warehouse's: the mapping is kept, routing decides when it goes.
       break;
   }
   return { patch, events };
@@ -704,6 +738,10 @@ function cancelledColumns(): OrderPatch {
 function submitNow(row: OrderFacts, now: Date): Transition | Refusal {
   const due = { nextAttemptAt: now, attempts: 0, attention: null, attentionMessage: null };
   switch (row.state) {
+    case ORDER_STATE.waiting:
+      return refuse("waitingForShopify");
+    case ORDER_STATE.elsewhere:
+      return refuse("notTheWarehouses");
     case ORDER_STATE.held:
       return refuse("heldFixFirst");
     case ORDER_STATE.ready:
@@ -1167,5 +1205,192 @@ export function lookUpFailed(row: OrderFacts, failure: Failure, now: Date): Tran
       attentionMessage: attentionOf(text),
     },
     events: [{ kind: EVENT.retriesExhausted, text, data: { at: now.toISOString() } }],
+  };
+}
+
+/** What the timeline says when an order starts waiting for Shopify, by what it waits for. */
+const WAITING_TEXT: Record<string, Message> = {
+  routing: said("waitingRouting"),
+  on_hold: said("waitingOnHold"),
+  scheduled: said("waitingScheduled"),
+  request: said("waitingRequest"),
+};
+
+/** The Shopify hold reasons the timeline names (FulfillmentHoldReason); any other reads as OTHER. */
+const HOLD_REASONS = new Set([
+  "AWAITING_PAYMENT",
+  "AWAITING_RETURN_ITEMS",
+  "HIGH_RISK_OF_FRAUD",
+  "INCORRECT_ADDRESS",
+  "INVENTORY_OUT_OF_STOCK",
+  "ONLINE_STORE_POST_PURCHASE_CROSS_SELL",
+  "OTHER",
+  "UNKNOWN_DELIVERY_DATE",
+]);
+
+/** What the timeline says of the waiting, with a hold's reasons each in a sentence of their own. */
+function waitingTexts(decision: Extract<RoutingDecision, { kind: "waiting" }>): Message[] {
+  if (decision.reason !== "on_hold") return [WAITING_TEXT[decision.reason]!];
+  const reasons = [
+    ...new Set(decision.holds.map((hold) => (HOLD_REASONS.has(hold.reason) ? hold.reason : "OTHER"))),
+  ];
+  return [WAITING_TEXT.on_hold!, ...reasons.map((reason) => message(`orders:shopifyHold.${reason}`))];
+}
+
+/** A stage at which Shopify's changes no longer reach the warehouse's order: it has left the warehouse. */
+const GONE_STAGES: readonly string[] = [
+  STAGE.shipped,
+  STAGE.delivered,
+  STAGE.returned,
+  STAGE.cancelledAtWarehouse,
+];
+
+/**
+ * What the order's fulfillment orders now say. Before the warehouse has the order: it waits for Shopify, is
+ * not the warehouse's, or is mapped with the warehouse's lines and made ready (or held with what to fix).
+ * Once sent: the warehouse's lines changing before picking become an edit, none left a cancellation (the paths
+ * an orders/updated or orders/cancelled takes); after picking the merchant is told; once shipped or fulfilled
+ * by the app, nothing (our own fulfillment closes the fulfillment order). A hold or a date placed after
+ * sending changes nothing here: the warehouse has the order, and fulfilling it says so if it matters. The
+ * same decision applied twice changes nothing the second time.
+ */
+function routed(
+  row: OrderFacts,
+  decision: RoutingDecision,
+  result: MappingResult | null,
+  now: Date,
+): Transition {
+  if (row.state === ORDER_STATE.cancelled) return noChange();
+  const current = row.warehouseLines ?? null;
+  if (UNSENT.includes(row.state)) {
+    if (decision.kind === "waiting") {
+      const lines = decision.reason === "routing" ? current : warehouseLinesColumn(decision.lines);
+      const same = row.state === ORDER_STATE.waiting && row.waitReason === decision.reason;
+      const patch: OrderPatch = {};
+      if (lines !== current) patch.warehouseLines = lines;
+      // Due at its date for a look at Shopify; a date already passed keeps the look-up's own schedule.
+      const at = decision.reason === "scheduled" ? decision.fulfillAt : null;
+      if (!same) patch.nextAttemptAt = at;
+      else if (at && at > now && at.getTime() !== row.nextAttemptAt?.getTime()) patch.nextAttemptAt = at;
+      if (same) return { patch, events: [] };
+      return {
+        patch: {
+          ...patch,
+          state: ORDER_STATE.waiting,
+          waitReason: decision.reason,
+          attempts: 0,
+          lastError: null,
+        },
+        events: [{ kind: EVENT.waiting, text: waitingTexts(decision), data: decision }],
+      };
+    }
+    if (decision.kind === "elsewhere") {
+      if (row.state === ORDER_STATE.elsewhere) return noChange();
+      return {
+        patch: {
+          state: ORDER_STATE.elsewhere,
+          waitReason: null,
+          warehouseLines: "[]",
+          nextAttemptAt: null,
+          attempts: 0,
+          lastError: null,
+        },
+        events: [{ kind: EVENT.elsewhere, text: said("elsewhere"), data: decision }],
+      };
+    }
+    if (!result) throw new Error("a routing decision of lines needs the order mapped with them");
+    const lines = warehouseLinesColumn(decision.lines);
+    const wasOut = row.state === ORDER_STATE.waiting || row.state === ORDER_STATE.elsewhere;
+    if (!wasOut) {
+      // Already routed: the lines changed, or not at all; the rules of a re-mapping apply.
+      if (lines === current) return noChange();
+      const remap = remapped(row, result, now);
+      return {
+        patch: { ...remap.patch, warehouseLines: lines },
+        events: [routedEvent(row, decision), ...remap.events],
+      };
+    }
+    const columns = mappingColumnsOf(result);
+    const mappedEvents: TimelineEntry[] = result.ok
+      ? [
+          ...branchFound(result),
+          ...cityFound(result),
+          { kind: EVENT.ready, text: said("mapped"), data: result.order },
+        ]
+      : [{ kind: EVENT.held, text: holdTextsOf(result.hold), data: result.hold }];
+    return {
+      patch: {
+        ...columns,
+        warehouseLines: lines,
+        waitReason: null,
+        state: result.ok ? ORDER_STATE.ready : ORDER_STATE.held,
+        nextAttemptAt: result.ok ? now : null,
+        attempts: 0,
+        lastError: null,
+      },
+      events: [routedEvent(row, decision), ...mappedEvents],
+    };
+  }
+
+  // Sent, or being sent: the warehouse has the order, or may have it.
+  if (row.fulfillmentId || GONE_STAGES.includes(row.stage ?? "")) return noChange();
+  if (row.pending === PENDING.cancel || decision.kind === "waiting") return noChange();
+  const lines = warehouseLinesColumn(decision.kind === "lines" ? decision.lines : []);
+  if (lines === current) return noChange();
+  const picked = row.stage === STAGE.picked;
+  if (decision.kind === "elsewhere") {
+    if (picked) return afterPicking(row, { warehouseLines: lines }, decision, "routingGoneAfterPicking");
+    return {
+      patch: { warehouseLines: lines, pending: PENDING.cancel, nextAttemptAt: now, attempts: 0 },
+      events: [{ kind: EVENT.cancelQueued, text: said("routingGoneCancel"), data: decision }],
+    };
+  }
+  if (!result) throw new Error("a routing decision of lines needs the order mapped with them");
+  const columns = mappingColumnsOf(result);
+  // The same goods as before (an order sent whole whose fulfillment orders are read now): only recorded.
+  if (columns.mapped === row.mapped && columns.holdReasons === row.holdReasons)
+    return { patch: { warehouseLines: lines }, events: [] };
+  if (picked)
+    return afterPicking(row, { warehouseLines: lines, ...columns }, decision, "routingChangedAfterPicking");
+  const remap = remapped(row, result, now);
+  const events =
+    row.state === ORDER_STATE.accepted && remap.patch.pending === PENDING.edit
+      ? [{ kind: EVENT.editQueued, text: said("routingEditQueued"), data: decision }]
+      : remap.events;
+  return { patch: { ...remap.patch, warehouseLines: lines }, events };
+}
+
+/** The timeline's word on the warehouse's lines being decided: how the order came to be the warehouse's. */
+function routedEvent(row: OrderFacts, decision: Extract<RoutingDecision, { kind: "lines" }>): TimelineEntry {
+  const key =
+    row.state === ORDER_STATE.elsewhere
+      ? "routedMovedIn"
+      : row.state === ORDER_STATE.waiting && row.waitReason === "on_hold"
+        ? "routedReleased"
+        : row.state === ORDER_STATE.waiting && row.waitReason === "scheduled"
+          ? "routedDue"
+          : row.state !== ORDER_STATE.waiting
+            ? "routedChanged"
+            : decision.split
+              ? "routedSplit"
+              : "routedWhole";
+  return { kind: EVENT.routed, text: said(key), data: decision };
+}
+
+/** The warehouse has picked the order: Shopify's change cannot follow it there, so the merchant decides. */
+function afterPicking(
+  row: OrderFacts,
+  columns: OrderPatch,
+  decision: RoutingDecision,
+  key: "routingGoneAfterPicking" | "routingChangedAfterPicking",
+): Transition {
+  const text = said(key);
+  return {
+    patch: {
+      ...columns,
+      attention: ATTENTION.routingChangedAfterPicking,
+      attentionMessage: attentionOf(text),
+    },
+    events: [{ kind: EVENT.routingChanged, text, data: decision }],
   };
 }

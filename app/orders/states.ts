@@ -1,7 +1,11 @@
 // The states an order passes through on its way to the warehouse, with what each means to a merchant.
 // held → (merchant fixes) → ready → submitting → accepted; a request without a definite answer leaves
 // it in_doubt until it is looked up; the warehouse refusing it leaves it rejected with its message.
+// Before any of that, Shopify decides what of the order is the warehouse's (app/routing/): until it has, the
+// order is waiting (WarehouseOrder.waitReason says for what); with nothing at the warehouse's location it is
+// elsewhere (not a hold: nothing is sent, and it becomes the warehouse's if its items are moved there).
 export const ORDER_STATE = {
+  waiting: "waiting",
   held: "held",
   ready: "ready",
   submitting: "submitting",
@@ -9,11 +13,16 @@ export const ORDER_STATE = {
   accepted: "accepted",
   rejected: "rejected",
   cancelled: "cancelled",
+  elsewhere: "elsewhere",
 } as const;
 export type OrderState = (typeof ORDER_STATE)[keyof typeof ORDER_STATE];
 export const ORDER_STATES = Object.values(ORDER_STATE);
 
 export const ORDER_STATE_DESCRIPTION: Record<OrderState, string> = {
+  waiting:
+    "Waiting for Shopify: the order is not routed yet, is on hold or scheduled for later there, or waits for its fulfillment request; it goes to the warehouse once Shopify is done.",
+  elsewhere:
+    "Not the warehouse's: Shopify assigned none of its items to the warehouse's location, so nothing is sent. It is sent if its items are moved there.",
   held: "Waiting for you: something in the order must be fixed before it can go to the warehouse.",
   ready: "Waiting to be sent to the warehouse; it goes out with the next batch.",
   submitting: "Being sent to the warehouse now.",
@@ -73,6 +82,8 @@ export const ATTENTION = {
   returned: "returned",
   /** Part of what was sent came back: the order keeps its stage, the merchant decides about what came back. */
   partlyReturned: "partly_returned",
+  /** Shopify moved, cancelled or split the warehouse's items after the warehouse picked the order. */
+  routingChangedAfterPicking: "routing_changed_after_picking",
 } as const;
 export type Attention = (typeof ATTENTION)[keyof typeof ATTENTION];
 
@@ -120,6 +131,11 @@ export const EVENT = {
   dataErased: "data_erased",
   branchFound: "branch_found",
   cityFound: "city_found",
+  /** Routing (app/routing/): waiting for Shopify, not the warehouse's, the warehouse's lines decided or changed. */
+  waiting: "waiting",
+  elsewhere: "elsewhere",
+  routed: "routed",
+  routingChanged: "routing_changed",
 } as const;
 export type EventKind = (typeof EVENT)[keyof typeof EVENT];
 

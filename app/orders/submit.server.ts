@@ -42,6 +42,8 @@ export function dueWorkWhere(now: Date): Prisma.WarehouseOrderWhereInput {
       { state: ORDER_STATE.ready, mapped: { not: null } },
       { state: ORDER_STATE.inDoubt },
       { state: ORDER_STATE.accepted, pending: { in: [PENDING.edit, PENDING.cancel] } },
+      // Waiting for a scheduled date that has come: Shopify is asked again (lookAtScheduledOrders).
+      { state: ORDER_STATE.waiting },
     ],
   };
 }
@@ -96,16 +98,25 @@ function orderRowOf(raw: Record<string, unknown>): OrderRow {
  * the statement.
  */
 async function claimForSubmission(db: ServiceDeps["db"], ids: string[], now: Date): Promise<OrderRow[]> {
-  const rows = await sqlTransaction(db, (tx) =>
-    tx.query(
+  const rows = await sqlTransaction(db, async (tx) => {
+    // The mode and location the order is routed under are fixed by its first claim: an order finishes under
+    // them after a mode switch (an order sent before routing gets the shop's, as it was).
+    const [routing] = await tx.query(
+      `SELECT "fulfillmentMode", "locationId" FROM "ShopSettings" WHERE "shop" = (SELECT "shop" FROM "WarehouseOrder" WHERE "id" = ?)`,
+      [ids[0]!],
+    );
+    const mode = typeof routing?.fulfillmentMode === "string" ? routing.fulfillmentMode : "location";
+    const locationId = typeof routing?.locationId === "string" ? routing.locationId : null;
+    return tx.query(
       `UPDATE "WarehouseOrder"
       SET "state" = ?, "sentOrder" = "mapped", "submittedAt" = COALESCE("submittedAt", ?), "updatedAt" = ?,
+        "fulfillmentMode" = COALESCE("fulfillmentMode", ?), "locationId" = COALESCE("locationId", ?),
         "version" = "version" + 1
       WHERE "id" IN (${ids.map(() => "?").join(", ")}) AND "state" = ? AND "mapped" IS NOT NULL
       RETURNING ${ORDER_FIELDS.map(({ name }) => `"${name}"`).join(", ")}`,
-      [ORDER_STATE.submitting, now, now, ...ids, ORDER_STATE.ready],
-    ),
-  );
+      [ORDER_STATE.submitting, now, now, mode, locationId, ...ids, ORDER_STATE.ready],
+    );
+  });
   return rows.map(orderRowOf);
 }
 

@@ -8,6 +8,7 @@ import { lookUpInDoubtOrders, recoverInterruptedSubmissions, type InDoubtSetting
 import { sendPendingChange } from "./changes.server";
 import type { ShopWorkDeps } from "./step.server";
 import { BatchesInFlight, dueWorkWhere, submitReadyOrders } from "./submit.server";
+import { lookAtScheduledOrders } from "../routing/reconcile.server";
 
 export interface OrdersWorkOptions {
   /** AddOrder batches of one shop out at once (see BatchesInFlight). */
@@ -89,6 +90,7 @@ export function ordersWork(options: OrdersWorkOptions): WorkKind {
             () => lookUpInDoubtOrders(deps, shop, options.inDoubt),
             () => submitReadyOrders(deps, shop, batches),
             () => sendPendingChange(deps, shop),
+            async (): Promise<StepResult> => ((await lookAtScheduledOrders(deps, shop)) ? WORK : NOTHING),
           ]) {
             if (work.signal.aborted) break;
             const result = await step();

@@ -77,6 +77,8 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       idOrderFF: order.idOrderFF,
       keyOrder: order.keyOrder,
       state: order.state,
+      waitReason: order.waitReason,
+      warehouseLineCount: order.warehouseLineCount,
       pending: order.pending,
       attention: order.attention,
       attentionTexts: order.attentionTexts,
@@ -122,7 +124,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   };
 };
 
-const FIXES = ["phone", "deliveryMethod", "warehouseRef", "courierAddress", "postcode"] as const;
+const FIXES = ["phone", "deliveryMethod", "warehouseRef", "courierAddress", "postcode", "splitCod"] as const;
 type Fix = (typeof FIXES)[number];
 
 const intentSchema = z.discriminatedUnion(
@@ -149,6 +151,8 @@ function overridesFrom(fix: Fix, form: FormData): Record<string, unknown> {
       return { warehouseRef: text(form.get("warehouseRef")) };
     case "postcode":
       return { postcode: text(form.get("postcode")) };
+    case "splitCod":
+      return { splitCod: text(form.get("splitCod")) };
     case "courierAddress":
       return {
         courier: {
@@ -304,6 +308,16 @@ export default function OrderPage() {
                   <OrderStateBadge state={order.state} />
                 </InlineStack>
                 <Text as="p">{t(`stateDescription.${order.state}`)}</Text>
+                {order.state === "waiting" && order.waitReason && (
+                  <Text as="p" tone="caution">
+                    {t(`waitReason.${order.waitReason}`)}
+                  </Text>
+                )}
+                {order.warehouseLineCount !== null && order.state !== "elsewhere" && (
+                  <Text as="p" tone="subdued">
+                    {t("detail.warehouseLines", { count: order.warehouseLineCount })}
+                  </Text>
+                )}
                 {order.pending && (
                   <Text as="p" tone="caution">
                     {order.pending === "cancel" ? t("detail.pendingCancel") : t("detail.pendingEdit")}
@@ -407,14 +421,18 @@ export default function OrderPage() {
                     {order.dataErasedAt ? t("detail.sentErased") : t("detail.nothingAccepted")}
                   </Text>
                 )}
-                {order.mappedJson && order.mappedJson !== order.sentOrderJson && (
-                  <>
-                    <Text as="p" tone="subdued">
-                      {order.sentOrderJson ? t("detail.differs") : t("detail.willBeSent")}
-                    </Text>
-                    <JsonBlock label={t("detail.orderToSend")} json={order.mappedJson} />
-                  </>
-                )}
+                {/* Nothing is to be sent while Shopify has not given the warehouse its lines. */}
+                {order.mappedJson &&
+                  order.mappedJson !== order.sentOrderJson &&
+                  order.state !== "waiting" &&
+                  order.state !== "elsewhere" && (
+                    <>
+                      <Text as="p" tone="subdued">
+                        {order.sentOrderJson ? t("detail.differs") : t("detail.willBeSent")}
+                      </Text>
+                      <JsonBlock label={t("detail.orderToSend")} json={order.mappedJson} />
+                    </>
+                  )}
               </BlockStack>
             </Card>
             <Card>
@@ -1016,6 +1034,39 @@ function FixForm({
     );
   }
   if (!(FIXES as readonly string[]).includes(action)) return null;
+  if (action === "splitCod") {
+    // Three choices, one click each: what the warehouse's parcel of a split order collects.
+    return (
+      <BlockStack gap="200">
+        <Text as="p" fontWeight="semibold">
+          {t("detail.splitCodTitle")}
+        </Text>
+        <InlineStack gap="200">
+          {(
+            [
+              ["whole_order", "detail.splitCodWhole"],
+              ["parcel_share", "detail.splitCodShare"],
+              ["no_cash", "detail.splitCodNone"],
+            ] as const
+          ).map(([choice, label]) => (
+            <Form method="post" key={choice}>
+              <input type="hidden" name="intent" value="correct" />
+              <input type="hidden" name="fix" value="splitCod" />
+              <input type="hidden" name="splitCod" value={choice} />
+              <Button submit disabled={busy}>
+                {t(label)}
+              </Button>
+            </Form>
+          ))}
+        </InlineStack>
+        {error && (
+          <Text as="p" tone="critical">
+            {error}
+          </Text>
+        )}
+      </BlockStack>
+    );
+  }
 
   return (
     <Form method="post">

@@ -1,7 +1,61 @@
 // Routing, the order side: what Shopify's fulfillment orders (ShopifyFulfillmentOrder rows) say of each order
 // becomes the order's state: waiting for Shopify, not the warehouse's, or the warehouse's lines, sent, edited or
-// cancelled as they change. STUB: the contract between the reading (store.server.ts) and the order side.
+// cancelled as they change. The decision is decide.ts's, the order's move the order rules' (a "routed" input of
+// app/orders/state-machine.ts), written conditionally on each order's version (app/orders/commit.server.ts), so
+// the same rows applied twice, by two workers or a redelivery, change nothing the second time.
+import type { ShopifyFulfillmentOrder, WarehouseOrder as OrderRow } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
+import { applyToOrders, asChange, type Change } from "../orders/commit.server";
+import type { MappingResult } from "../orders/mapping";
+import { shopifyOrderSchema, type ShopifyOrder } from "../orders/payload";
+import { orderOverridesSchema, type ShopMapping } from "../orders/settings";
+import { mapWithShopMapping } from "../orders/shop-mapping";
+import { isRefusal, transition } from "../orders/state-machine";
+import { ORDER_STATE } from "../orders/states";
+import type { OrderEventInput } from "../orders/timeline.server";
+import { orderMatchersFor } from "../reference/order-matcher.server";
+import { checkedMapping } from "../settings/settings.server";
+import { decideRouting, type FulfillmentMode, type RoutingDecision } from "./decide";
+import { requestRoutingRead } from "./kinds";
+
+/** The Shopify order a row was made from, as intake last stored it (intake's storedShopifyOrder, without the cycle). */
+function storedShopifyOrder(orderId: string, stored: { payload: string } | null): ShopifyOrder {
+  if (!stored) throw new Error(`order ${orderId} has no stored Shopify payload`);
+  return shopifyOrderSchema.parse(JSON.parse(stored.payload));
+}
+
+/** Orders decided in one commit. */
+const CHUNK = 100;
+
+/** The shop's side of a decision: the mode and location an order not yet sent goes under, and the mapping. */
+interface ShopRouting {
+  mode: FulfillmentMode;
+  locationId: string | null;
+  mapping: ShopMapping;
+}
+
+async function shopRouting(deps: ServiceDeps, shop: string): Promise<ShopRouting> {
+  const row = await deps.db.shopSettings.findUnique({
+    where: { shop },
+    select: { fulfillmentMode: true, locationId: true, mapping: true },
+  });
+  return {
+    mode: row?.fulfillmentMode === "service" ? "service" : "location",
+    locationId: row?.locationId ?? null,
+    mapping: checkedMapping(shop, row?.mapping, deps.log),
+  };
+}
+
+/** The mode and location an order is decided under: its own once sent, else the shop's now. */
+function routingOf(row: OrderRow, shop: ShopRouting): { mode: FulfillmentMode; locationId: string | null } {
+  return {
+    mode:
+      row.fulfillmentMode === "service" || row.fulfillmentMode === "location"
+        ? row.fulfillmentMode
+        : shop.mode,
+    locationId: row.locationId ?? shop.locationId,
+  };
+}
 
 /**
  * Applies the stored fulfillment orders of these orders (numeric Shopify order ids) to their WarehouseOrder rows.
@@ -9,9 +63,105 @@ import type { ServiceDeps } from "../context.server";
  * skipped (intake applies the stored rows when the order arrives).
  */
 export async function reconcileRouting(
-  _deps: ServiceDeps,
-  _shop: string,
-  _shopifyOrderIds: readonly string[],
+  deps: ServiceDeps,
+  shop: string,
+  shopifyOrderIds: readonly string[],
 ): Promise<void> {
-  throw new Error("reconcileRouting is not built yet");
+  const ids = [...new Set(shopifyOrderIds)];
+  if (!ids.length) return;
+  const settings = await shopRouting(deps, shop);
+  let woke = false;
+  for (let start = 0; start < ids.length; start += CHUNK) {
+    const chunk = ids.slice(start, start + CHUNK);
+    const [rows, fulfillmentOrders] = await Promise.all([
+      deps.db.warehouseOrder.findMany({
+        where: { shop, shopifyOrderId: { in: chunk }, dataErasedAt: null },
+        include: { shopifyOrder: true },
+      }),
+      deps.db.shopifyFulfillmentOrder.findMany({ where: { shop, shopifyOrderId: { in: chunk } } }),
+    ]);
+    if (!rows.length) continue;
+    const byOrder = new Map<string, ShopifyFulfillmentOrder[]>();
+    for (const fo of fulfillmentOrders)
+      byOrder.set(fo.shopifyOrderId, [...(byOrder.get(fo.shopifyOrderId) ?? []), fo]);
+    const decisionOf = (row: OrderRow): RoutingDecision | null => {
+      const { mode, locationId } = routingOf(row, settings);
+      // No location stands for the warehouse yet: nothing can be decided, the order stays as it is.
+      return locationId ? decideRouting(byOrder.get(row.shopifyOrderId) ?? [], mode, locationId) : null;
+    };
+    // The mapping needs the order's payload and, for a branch the order does not name, the matcher (read
+    // before the commit: a first read of the reference data builds its search).
+    const payloads = new Map(rows.map(({ shopifyOrder, ...row }) => [row.id, shopifyOrder]));
+    const matchers = new Map<string, Awaited<ReturnType<typeof orderMatchersFor>>>();
+    for (const { shopifyOrder: _payload, ...row } of rows) {
+      if (decisionOf(row)?.kind !== "lines") continue;
+      const order = storedShopifyOrder(row.id, payloads.get(row.id) ?? null);
+      const overrides = orderOverridesSchema.parse(JSON.parse(row.overrides));
+      matchers.set(row.id, await orderMatchersFor(deps, shop, order, overrides));
+    }
+    const mapped = (row: OrderRow, decision: RoutingDecision): MappingResult | null => {
+      if (decision.kind !== "lines") return null;
+      return mapWithShopMapping({
+        order: storedShopifyOrder(row.id, payloads.get(row.id) ?? null),
+        shopMapping: settings.mapping,
+        overrides: orderOverridesSchema.parse(JSON.parse(row.overrides)),
+        idOrder: row.idOrder,
+        warehouseLines: decision.lines,
+        ...matchers.get(row.id),
+      });
+    };
+    let ready = false;
+    await applyToOrders(
+      deps,
+      rows.map((row) => row.id),
+      (current, at) => {
+        ready = false;
+        const changes: Change[] = [];
+        const events: OrderEventInput[] = [];
+        for (const row of current) {
+          if (row.dataErasedAt) continue;
+          const decision = decisionOf(row);
+          if (!decision) continue;
+          const result = transition(row, { type: "routed", decision, result: mapped(row, decision) }, at);
+          if (isRefusal(result)) continue;
+          const written = asChange(row, result, at);
+          if (written.change) changes.push(written.change);
+          events.push(...written.events);
+          if (result.patch.state === ORDER_STATE.ready || result.patch.pending) ready = true;
+        }
+        return { changes, events };
+      },
+      rows.map(({ shopifyOrder: _payload, ...row }) => row),
+    );
+    woke ||= ready;
+  }
+  if (woke) deps.wake?.(shop, "new_orders");
+}
+
+/** How long after a scheduled date that Shopify has not yet made due the order looks again. */
+export const SCHEDULED_RECHECK_MS = 5 * 60_000;
+
+/**
+ * Orders waiting for a scheduled date that has come (nextAttemptAt): Shopify is asked again (a read of the
+ * shop's fulfillment orders, which finds them due and sends them), and the order looks again a few minutes
+ * later should Shopify not have made them due yet. Answers how many were due.
+ */
+export async function lookAtScheduledOrders(deps: ServiceDeps, shop: string): Promise<number> {
+  const now = deps.clock();
+  const due = await deps.db.warehouseOrder.findMany({
+    where: { shop, state: ORDER_STATE.waiting, nextAttemptAt: { lte: now } },
+    select: { id: true, version: true },
+    take: CHUNK,
+  });
+  if (!due.length) return 0;
+  await requestRoutingRead(deps.db, shop, "scheduled_due", deps.clock());
+  const later = new Date(now.getTime() + SCHEDULED_RECHECK_MS);
+  for (const row of due) {
+    // Conditional: a routing decision written meanwhile keeps its own schedule.
+    await deps.db.warehouseOrder.updateMany({
+      where: { id: row.id, version: row.version, state: ORDER_STATE.waiting },
+      data: { nextAttemptAt: later, version: { increment: 1 }, updatedAt: now },
+    });
+  }
+  return due.length;
 }

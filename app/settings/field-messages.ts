@@ -54,6 +54,7 @@ export const FIELD_RULES: readonly FieldRule[] = [
   { path: /^mapping\.idOrderPrefix$/, codes: ["custom"], text: fixed("settings:errors.prefix.endsInDigit") },
   { path: /^mapping\.sendNoteAsComment$/, text: fixed("settings:errors.checkbox") },
   { path: /^mapping\.branchMatchThreshold$/, text: fixed("settings:errors.branchThreshold") },
+  { path: /^mapping\.splitCashOnDelivery$/, text: fixed("settings:errors.splitCod") },
   // The status settings (app/statuses/settings.ts).
   { path: /^locationId$/, text: fixed("statuses:errors.location") },
   { path: /^trackingUrls\.\w+$/, text: fixed("statuses:errors.trackingUrl") },

@@ -7,6 +7,7 @@ import type { Log } from "../logger.server";
 import { storedShopifyOrder } from "../orders/intake.server";
 import { unitsBySku } from "../orders/mapping";
 import { ORDER_STATE, STAGE } from "../orders/states";
+import { parseWarehouseLines } from "../routing/decide";
 
 /**
  * States in which the warehouse has not taken the order, or may not have: held for the merchant, ready (due,
@@ -15,6 +16,10 @@ import { ORDER_STATE, STAGE } from "../orders/states";
  * refused (until the merchant sends it again or cancels it in Shopify). Cancelled orders' units Shopify releases.
  */
 export const NOT_TAKEN_STATES: readonly string[] = [
+  // Waiting for Shopify (routing, a hold, a date, a request): its units at the warehouse's location are
+  // committed there, and before routing the whole order counts (the safe side). Not the warehouse's
+  // (elsewhere): committed at other locations, so nothing here.
+  ORDER_STATE.waiting,
   ORDER_STATE.held,
   ORDER_STATE.ready,
   ORDER_STATE.submitting,
@@ -59,7 +64,7 @@ export async function unitsNotTaken(
         where: { ...where, ...(after && { id: { gt: after } }) },
         orderBy: { id: "asc" },
         take: PAGE,
-        select: { id: true, shopifyOrder: { select: { payload: true } } },
+        select: { id: true, warehouseLines: true, shopifyOrder: { select: { payload: true } } },
       });
       for (const row of rows) {
         let order;
@@ -73,7 +78,9 @@ export async function unitsNotTaken(
           );
           continue;
         }
-        for (const [sku, count] of unitsBySku(order)) units.set(sku, (units.get(sku) ?? 0) + count);
+        // Only the warehouse's lines, when routing gave them (null: the whole order, as before routing).
+        const lines = parseWarehouseLines(row.warehouseLines);
+        for (const [sku, count] of unitsBySku(order, lines)) units.set(sku, (units.get(sku) ?? 0) + count);
       }
       if (rows.length < PAGE) break;
       after = rows.at(-1)!.id;

@@ -1031,6 +1031,7 @@ describe("settings and overrides schemas", () => {
       idOrderPrefix: "",
       sendNoteAsComment: true,
       branchMatchThreshold: 0.8,
+      splitCashOnDelivery: "ask",
     });
     expect(DEFAULT_ORDER_SETTINGS).toEqual(orderSettingsSchema.parse({}));
   });

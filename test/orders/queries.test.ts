@@ -50,6 +50,8 @@ describe("order queries", () => {
     expect(await countOrdersByState(appContext().db, SHOP)).toEqual({
       all: 4,
       attention: 1,
+      waiting: 0,
+      elsewhere: 0,
       held: 1,
       ready: 1,
       submitting: 0,

@@ -34,6 +34,7 @@ import {
   type Transition,
 } from "../../app/orders/state-machine";
 import { ATTENTION, EVENT } from "../../app/orders/states";
+import type { RoutingDecision } from "../../app/routing/decide";
 import { UNAUTHORIZED_REASON } from "../../app/orders/step.server";
 import { recordEvents } from "../../app/orders/timeline.server";
 import { FIXTURE_ORDER } from "../support/orders";
@@ -247,8 +248,79 @@ function everyTransition(): Transition[] {
     ),
     lookUpFailed(lookedUp(), transient, now),
     lookUpFailed(lookedUp(), refused, now),
+    // Routing (app/routing/): waiting for each reason, every hold reason, not the warehouse's, each way of
+    // becoming the warehouse's, and the changes after sending.
+    fromCreate({ result: okResult, cancelled: false, orderName: "#1005", now, waitForRouting: true }),
+    ...(
+      [
+        { kind: "waiting", reason: "routing" },
+        {
+          kind: "waiting",
+          reason: "on_hold",
+          lines: [],
+          holds: [...HOLD_REASONS, "SOMETHING_NEW"].map((reason) => ({
+            id: "h",
+            reason,
+            heldByRequestingApp: false,
+          })),
+        },
+        { kind: "waiting", reason: "scheduled", fulfillAt: later, lines: [] },
+        { kind: "waiting", reason: "request", lines: [] },
+        { kind: "elsewhere" },
+      ] as RoutingDecision[]
+    ).map((decision) => run(facts({ state: "ready" }), { type: "routed", decision, result: null })),
+    ...[
+      facts({ state: "waiting", waitReason: "routing" }),
+      facts({ state: "waiting", waitReason: "routing", warehouseLines: null }),
+      facts({ state: "waiting", waitReason: "on_hold" }),
+      facts({ state: "waiting", waitReason: "scheduled" }),
+      facts({ state: "elsewhere" }),
+      facts({ state: "ready", warehouseLines: "[]" }),
+    ].flatMap((row, i) =>
+      [true, false].map((split) =>
+        run(row, { type: "routed", decision: routedLines(split, i), result: okResult }),
+      ),
+    ),
+    run(facts({ state: "accepted" }), { type: "routed", decision: { kind: "elsewhere" }, result: null }),
+    run(facts({ state: "accepted" }), { type: "routed", decision: routedLines(true, 9), result: okResult }),
+    run(facts({ state: "accepted", stage: "picked" }), {
+      type: "routed",
+      decision: { kind: "elsewhere" },
+      result: null,
+    }),
+    run(facts({ state: "accepted", stage: "picked" }), {
+      type: "routed",
+      decision: routedLines(true, 9),
+      result: okResult,
+    }),
   ];
 }
+
+/** The Shopify hold reasons of the 2026-10 schema (FulfillmentHoldReason). */
+const HOLD_REASONS = [
+  "AWAITING_PAYMENT",
+  "AWAITING_RETURN_ITEMS",
+  "HIGH_RISK_OF_FRAUD",
+  "INCORRECT_ADDRESS",
+  "INVENTORY_OUT_OF_STOCK",
+  "ONLINE_STORE_POST_PURCHASE_CROSS_SELL",
+  "OTHER",
+  "UNKNOWN_DELIVERY_DATE",
+];
+
+/** A decision of lines, each different (so the lines always change). */
+const routedLines = (split: boolean, n: number): RoutingDecision => ({
+  kind: "lines",
+  split,
+  fulfillmentOrderIds: ["gid://shopify/FulfillmentOrder/1"],
+  lines: [
+    {
+      lineItemId: `gid://shopify/LineItem/${n}`,
+      fulfillmentOrderId: "gid://shopify/FulfillmentOrder/1",
+      quantity: 1,
+    },
+  ],
+});
 const at0 = new Date("2026-03-02T09:00:00Z");
 
 /** The event kinds no code writes today (kept in EVENT for older rows and readers). */

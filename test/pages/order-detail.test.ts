@@ -6,6 +6,7 @@ import { erasePersonalDataDue } from "../../app/compliance/retention.server";
 import { takeInOrderWebhook } from "../../app/orders/intake.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
 import { readReturnRecord } from "../../app/returns/read";
+import { reconcileRouting } from "../../app/routing/reconcile.server";
 import { recordReturns } from "../../app/returns/work.server";
 import { saveSettings } from "../../app/settings/settings.server";
 import { OPERATIONS } from "../../app/warehouse/wire";
@@ -21,6 +22,50 @@ process.env.WAREHOUSE_API_V2_URL = sim.urlV2;
 afterAll(() => sim.close());
 
 const pages = useAdminPages();
+
+const WAREHOUSE = "gid://shopify/Location/81";
+const SHOWROOM = "gid://shopify/Location/82";
+
+/**
+ * An order of a shop with two online locations, taken in (so it waits for routing), with its fulfillment orders
+ * stored as the reading side stores them ([location, line item, units] each) and applied.
+ */
+async function routedOrder(n: number, lines: [string, string, number][]) {
+  const context = appContext();
+  const id = 6123456790000 + n;
+  await takeInOrderWebhook(context, {
+    shop: SHOP,
+    topic: "orders/create",
+    eventId: `routed-${n}`,
+    order: shopifyOrderSchema.parse({
+      ...FIXTURE_ORDER,
+      id,
+      admin_graphql_api_id: `gid://shopify/Order/${id}`,
+      name: `#${n}`,
+      order_number: n,
+    }),
+  });
+  for (const [i, [locationId, lineItemId, units]] of lines.entries()) {
+    const now = new Date();
+    await context.db.shopifyFulfillmentOrder.create({
+      data: {
+        shop: SHOP,
+        id: `gid://shopify/FulfillmentOrder/${n}${i}`,
+        shopifyOrderId: String(id),
+        locationId,
+        status: "OPEN",
+        requestStatus: "UNSUBMITTED",
+        lines: JSON.stringify([
+          { id: `l${i}`, lineItemId, sku: null, totalQuantity: units, remainingQuantity: units },
+        ]),
+        shopifyUpdatedAt: now,
+        readAt: now,
+      },
+    });
+  }
+  if (lines.length) await reconcileRouting(context, SHOP, [String(id)]);
+  return context.db.warehouseOrder.findFirstOrThrow({ where: { shop: SHOP, shopifyOrderId: String(id) } });
+}
 
 describe("order page", () => {
   it("shows why a held order waits, and a phone fix re-maps it so it becomes ready", async () => {
@@ -368,6 +413,52 @@ describe("order page", () => {
     await page.getByRole("button", { name: "Submit now" }).click();
     await expect.poll(() => textOf(page.locator("body"))).toContain("The order will be sent now.");
     expect(await db.orderEvent.count({ where: { orderId: order.id, kind: "retry_requested" } })).toBe(1);
+  });
+
+  it("shows what a waiting order waits for in Shopify", async () => {
+    const context = appContext();
+    const { db } = context;
+    await db.shopSettings.upsert({
+      where: { shop: SHOP },
+      create: { shop: SHOP, locationId: WAREHOUSE, onlineLocations: JSON.stringify([WAREHOUSE, SHOWROOM]) },
+      update: { locationId: WAREHOUSE, onlineLocations: JSON.stringify([WAREHOUSE, SHOWROOM]) },
+    });
+    const row = await routedOrder(1301, []);
+    await pages.admin.open(`/app/orders/${row.id}`);
+    const standing = pages.admin.page.getByText("Where it stands").locator("..");
+    expect(await textOf(standing)).toContain("Waiting for Shopify");
+    const body = await textOf(pages.admin.page.locator("body"));
+    expect(body).toContain("Shopify has not yet said which location fulfils the order.");
+    expect(body).toContain("Waiting for Shopify to route the order to its locations");
+    // Nothing is shown as about to be sent while Shopify has not given the warehouse its lines.
+    expect(await pages.admin.page.getByLabel("Order to send").count()).toBe(0);
+  });
+
+  it("offers three choices for a split order paid on delivery, and one click makes it ready", async () => {
+    const { db } = appContext();
+    await db.shopSettings.upsert({
+      where: { shop: SHOP },
+      create: { shop: SHOP, locationId: WAREHOUSE, onlineLocations: JSON.stringify([WAREHOUSE, SHOWROOM]) },
+      update: { locationId: WAREHOUSE, onlineLocations: JSON.stringify([WAREHOUSE, SHOWROOM]) },
+    });
+    const row = await routedOrder(1302, [
+      [WAREHOUSE, "gid://shopify/LineItem/15012345678901", 2],
+      [SHOWROOM, "gid://shopify/LineItem/15012345678902", 1],
+    ]);
+    expect((await db.warehouseOrder.findUniqueOrThrow({ where: { id: row.id } })).state).toBe("held");
+    const { page } = pages.admin;
+    await pages.admin.open(`/app/orders/${row.id}`);
+    const body = () => textOf(page.locator("body"));
+    expect(await body()).toContain("Shopify split #1302 over locations and it is paid on delivery");
+    expect(await body()).toContain("Collect the whole sum still owed");
+    expect(await body()).toContain("Collect nothing with this parcel");
+    await page.getByRole("button", { name: "Collect the parcel's share" }).click();
+    const standing = page.getByText("Where it stands").locator("..");
+    await expect.poll(() => textOf(standing)).toContain("Ready to send");
+    const after = await db.warehouseOrder.findUniqueOrThrow({ where: { id: row.id } });
+    expect(JSON.parse(after.overrides)).toEqual({ splitCod: "parcel_share" });
+    expect(JSON.parse(after.mapped!)).toMatchObject({ order_payment_sum: "630.00", Cost: 630 });
+    expect(await body()).toContain("Only the items Shopify assigned to the warehouse's location are sent");
   });
 
   it("another store's order is not found", async () => {

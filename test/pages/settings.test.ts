@@ -41,6 +41,11 @@ describe("settings", () => {
     await page.getByRole("button", { name: "Add delivery rule" }).click();
     await page.getByLabel("Shipping method contains (rule 1)").fill("express");
     await page.getByLabel("Method (rule 1)").selectOption("kyivCourier");
+    // Explained beside it; asking is the default.
+    const splitCod = page.getByLabel("A split order paid on delivery");
+    expect(await splitCod.inputValue()).toBe("ask");
+    expect(await textOf(page.locator("body"))).toContain("the warehouse's parcel must collect something");
+    await splitCod.selectOption("parcel_share");
     await page.getByRole("button", { name: "Save", exact: true }).last().click();
 
     const body = () => textOf(page.locator("body"));
@@ -55,6 +60,7 @@ describe("settings", () => {
     expect(row.apiKeyCiphertext).not.toContain(API_KEY);
     expect(JSON.parse(row.mapping)).toMatchObject({
       deliveryRules: [{ match: "express", method: "kyivCourier" }],
+      splitCashOnDelivery: "parcel_share",
     });
 
     // A fresh visit: the saved choices are shown, the key is not; a blank key keeps it.

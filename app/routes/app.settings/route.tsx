@@ -29,6 +29,7 @@ import {
   DELIVERY_METHOD_KEYS,
   PAYMENT_METHOD_KEYS,
   type OrderSettings,
+  SPLIT_COD_SETTINGS,
 } from "../../orders/settings";
 import { loadSettings, saveSettings, sharedKeyConflict } from "../../settings/settings.server";
 import { SenderCard } from "../../settings/sender-card";
@@ -116,7 +117,7 @@ type Mapping = OrderSettings;
 
 /** The error paths shown beside a field of this form. */
 const FIELD_PATH =
-  /^(apiKey|environment|batchAddOrder|mapping\.(paymentRules|deliveryRules)\.\d+\.(match|method)|mapping\.deliveryLiterals\.\w+|mapping\.(payerType|idOrderPrefix|sendNoteAsComment|branchMatchThreshold))$/;
+  /^(apiKey|environment|batchAddOrder|mapping\.(paymentRules|deliveryRules)\.\d+\.(match|method)|mapping\.deliveryLiterals\.\w+|mapping\.(payerType|idOrderPrefix|sendNoteAsComment|branchMatchThreshold|splitCashOnDelivery))$/;
 type Rule<M extends string> = { match: string; method: M };
 
 export default function Settings() {
@@ -310,6 +311,17 @@ export default function Settings() {
                 helpText={t("orders.branchThresholdHelp")}
                 error={error("mapping.branchMatchThreshold")}
               />
+              <Select
+                label={t("orders.splitCod")}
+                options={SPLIT_COD_SETTINGS.map((value) => ({
+                  label: t(`orders.splitCodOption.${value}`),
+                  value,
+                }))}
+                value={mapping.splitCashOnDelivery}
+                onChange={(value) => update({ splitCashOnDelivery: value as Mapping["splitCashOnDelivery"] })}
+                helpText={t("orders.splitCodHelp")}
+                error={error("mapping.splitCashOnDelivery")}
+              />
             </FormLayout>
           </Card>
         </Layout.AnnotatedSection>
@@ -422,6 +434,7 @@ function fieldName(t: ReturnType<typeof useTranslation<"settings">>["t"], path: 
     idOrderPrefix: t("orders.prefix"),
     sendNoteAsComment: t("orders.noteAsComment"),
     branchMatchThreshold: t("orders.branchThreshold"),
+    splitCashOnDelivery: t("orders.splitCod"),
   };
   return names[top ?? ""] ?? path;
 }

@@ -1,0 +1,300 @@
+// Routing end to end over real HTTP: orders/create signed to the app, the Shopify fake holding the order's
+// fulfillment orders at two locations (the warehouse's and a Kyiv showroom), the warehouse simulator taking what
+// is sent. Until the reading side (R1) and the fake's routing (F) are merged, a test stands in for them: it
+// stores the fake's fulfillment orders as the reading side stores them and calls reconcileRouting, as a page of
+// the read does. Everything after that is the app's own: the worker, the warehouse, the fulfillment in Shopify.
+import { afterEach, describe, expect, it } from "vitest";
+import { appContext } from "../../app/context.server";
+import { reconcileRouting, SCHEDULED_RECHECK_MS } from "../../app/routing/reconcile.server";
+import { FULFILLMENT_ORDERS_KIND } from "../../app/routing/kinds";
+import { saveStatusSettings } from "../../app/statuses/settings.server";
+import { notifyAddress } from "../../app/statuses/notify-token.server";
+import { offlineShopAdmin } from "../../app/work/engine.server";
+import type { FulfillmentOrderRecord, LocationRecord, OrderRecord, ShopStore } from "../shopify-fake";
+import { FIXTURE_ORDER } from "../support/orders";
+import { eventually, orderPayload, SHOP, startOrderFlow, type OrderFlow } from "./harness";
+import { addFlowOrder, useShopifyShop } from "./shopify-shop";
+
+const db = () => appContext().db;
+const LOOP_MS = 30_000;
+const shopify = useShopifyShop("routing");
+let flow: OrderFlow | undefined;
+let showroom: LocationRecord;
+
+afterEach(async () => {
+  await flow?.close();
+  flow = undefined;
+});
+
+/** The flow with the warehouse's location chosen, a second online location, and the simulator notifying. */
+async function loop(mapping: Record<string, unknown> = {}) {
+  flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
+  showroom = shopify.store.addLocation({ name: `Шоурум Київ ${shopify.test}` });
+  const saved = await saveStatusSettings(appContext(), SHOP, { locationId: shopify.warehouse.id }, [
+    { id: shopify.warehouse.id, name: shopify.warehouse.name },
+  ]);
+  if (!saved.ok) throw new Error(JSON.stringify(saved.errors));
+  await db().shopSettings.update({
+    where: { shop: SHOP },
+    data: {
+      onlineLocations: JSON.stringify([shopify.warehouse.id, showroom.id]),
+      ...(Object.keys(mapping).length && { mapping: JSON.stringify(mapping) }),
+    },
+  });
+  const address = await notifyAddress(db(), SHOP);
+  if (!address.ok) throw new Error(address.message.key);
+  flow.sim.setNotificationUrl(`${flow.app.url}${new URL(address.url).pathname}`);
+  return flow;
+}
+
+const numeric = (gid: string) => gid.split("/").at(-1)!;
+
+/** orders/create for the fake's order, its line items named by the fake's ids (as Shopify's payload does). */
+async function create(flow: OrderFlow, n: number, order: OrderRecord) {
+  const lines = (FIXTURE_ORDER.line_items as Record<string, unknown>[]).map((line, i) => {
+    const fake = order.lineItems[i];
+    return fake ? { ...line, id: Number(numeric(fake.id)), admin_graphql_api_id: fake.id } : line;
+  });
+  await flow.post({
+    topic: "orders/create",
+    payload: orderPayload(n, {
+      id: Number(numeric(order.id)),
+      admin_graphql_api_id: order.id,
+      line_items: lines,
+    }),
+  });
+  return eventually(
+    () => db().warehouseOrder.findFirst({ where: { shop: SHOP, shopifyOrderId: numeric(order.id) } }),
+    "the order to be recorded",
+    LOOP_MS,
+  );
+}
+
+/** Stocks every item of the store at `locationId`: Shopify moves a fulfillment order only where its items are stocked. */
+function stockEverything(store: ShopStore, locationId: string) {
+  for (const item of store.inventoryItems.values()) {
+    if (!store.level(item.id, locationId)) store.stock(item.id, locationId, { available: 10 });
+  }
+}
+
+/**
+ * What the reading side does for a page of fulfillment orders (R1's storeFulfillmentOrders, then
+ * reconcileRouting): the fake's fulfillment orders of the order, stored as rows, applied to the order.
+ */
+async function readRouting(store: ShopStore, order: OrderRecord) {
+  const shopifyOrderId = numeric(order.id);
+  for (const id of order.fulfillmentOrderIds) {
+    const fo = store.fulfillmentOrders.get(id)!;
+    const data = {
+      shopifyOrderId,
+      locationId: fo.assignedLocationId,
+      status: fo.status,
+      requestStatus: fo.requestStatus,
+      deliveryMethod: fo.deliveryMethod,
+      fulfillAt: fo.fulfillAt ? new Date(fo.fulfillAt) : null,
+      lines: JSON.stringify(
+        fo.lineItems.map((line) => ({
+          id: line.id,
+          lineItemId: line.lineItemId,
+          sku: null,
+          totalQuantity: line.totalQuantity,
+          remainingQuantity: line.remainingQuantity,
+        })),
+      ),
+      holds: JSON.stringify(
+        fo.holds.map((hold) => ({
+          id: hold.id,
+          reason: hold.reason,
+          heldByRequestingApp: hold.byRequestingApp,
+        })),
+      ),
+      shopifyUpdatedAt: new Date(fo.updatedAt),
+      readAt: new Date(),
+    };
+    await db().shopifyFulfillmentOrder.upsert({
+      where: { shop_id: { shop: SHOP, id } },
+      create: { shop: SHOP, id, ...data },
+      update: data,
+    });
+  }
+  await reconcileRouting(appContext(), SHOP, [shopifyOrderId]);
+}
+
+/** Splits the tea off the order's fulfillment order to another location, as Shopify's routing does. */
+function splitTeaTo(store: ShopStore, order: OrderRecord, locationId: string): FulfillmentOrderRecord {
+  const fo = store.fulfillmentOrders.get(order.fulfillmentOrderIds[0]!)!;
+  const tea = order.lineItems[1]!;
+  fo.lineItems = fo.lineItems.filter((line) => line.lineItemId !== tea.id);
+  const other: FulfillmentOrderRecord = {
+    ...fo,
+    id: `gid://shopify/FulfillmentOrder/${Date.now()}${shopify.test}`,
+    assignedLocationId: locationId,
+    lineItems: [{ id: `${tea.id}-fo`, lineItemId: tea.id, totalQuantity: 1, remainingQuantity: 1 }],
+    holds: [],
+  };
+  store.fulfillmentOrders.set(other.id, other);
+  order.fulfillmentOrderIds.push(other.id);
+  return other;
+}
+
+const atWarehouse = (idOrder: string) => flow!.sim.orders().find((order) => order.id_order === idOrder);
+const row = (id: string) => db().warehouseOrder.findUniqueOrThrow({ where: { id } });
+const inState = (id: string, state: string, what: string) =>
+  eventually(async () => ((await row(id)).state === state ? row(id) : null), what, LOOP_MS);
+
+describe("routing, end to end", { timeout: 90_000 }, () => {
+  it("sends nothing for a pickup order routed to the showroom, and sends the next order as usual", async () => {
+    const flow = await loop();
+    const { order: pickup, fulfillmentOrder } = addFlowOrder(shopify.store, showroom.id);
+    fulfillmentOrder.deliveryMethod = "PICK_UP";
+    const recorded = await create(flow, 4201, pickup);
+    expect(recorded.state).toBe("waiting");
+    await readRouting(shopify.store, pickup);
+    expect((await row(recorded.id)).state).toBe("elsewhere");
+
+    const { order: usual } = addFlowOrder(shopify.store, shopify.warehouse.id);
+    const next = await create(flow, 4202, usual);
+    await readRouting(shopify.store, usual);
+    await inState(next.id, "accepted", "the next order to be accepted");
+    expect(atWarehouse(recorded.idOrder)).toBeUndefined();
+    expect(atWarehouse(next.idOrder)).toBeDefined();
+  });
+
+  it("sends a split order's warehouse lines only, and fulfils only them in Shopify", async () => {
+    const flow = await loop({ splitCashOnDelivery: "parcel_share" });
+    const { order } = addFlowOrder(shopify.store, shopify.warehouse.id);
+    const tea = splitTeaTo(shopify.store, order, showroom.id);
+    const recorded = await create(flow, 4203, order);
+    await readRouting(shopify.store, order);
+    const accepted = await inState(recorded.id, "accepted", "the split order to be accepted");
+    // Fixed when first sent: it finishes under this mode and location whatever the settings say later.
+    expect([accepted.fulfillmentMode, accepted.locationId]).toEqual(["location", shopify.warehouse.id]);
+    const sent = atWarehouse(accepted.idOrder)!;
+    expect(
+      (sent.submitted.products as { sku: string; count: string }[]).map((p) => [p.sku, p.count]),
+    ).toEqual([["CUP-KARP-BLUE", "2"]]);
+    expect(sent.submitted.order_payment_sum).toBe("630.00");
+
+    // The merchant names another location meanwhile: the order is still fulfilled at its own.
+    const moved = await saveStatusSettings(appContext(), SHOP, { locationId: showroom.id }, [
+      { id: showroom.id, name: showroom.name },
+    ]);
+    if (!moved.ok) throw new Error(JSON.stringify(moved.errors));
+    flow.sim.advanceOrder({ id_order: accepted.idOrder, to: "shipped" });
+    const fulfilled = await eventually(
+      async () => ((await row(recorded.id)).fulfillmentId ? row(recorded.id) : null),
+      "the warehouse's part to be fulfilled in Shopify",
+      LOOP_MS,
+    );
+    expect(order.fulfillmentIds).toEqual([fulfilled.fulfillmentId]);
+    const made = shopify.store.fulfillments.get(fulfilled.fulfillmentId!)!;
+    expect([made.locationId, made.lines.map((line) => line.lineItemId)]).toEqual([
+      shopify.warehouse.id,
+      [order.lineItems[0]!.id],
+    ]);
+    // The showroom's tea is still to be fulfilled there.
+    expect(tea.lineItems[0]!.remainingQuantity).toBe(1);
+    expect(tea.status).toBe("OPEN");
+  });
+
+  it("cancels at the warehouse an order moved to the showroom before picking", async () => {
+    const flow = await loop();
+    const { order } = addFlowOrder(shopify.store, shopify.warehouse.id);
+    const recorded = await create(flow, 4204, order);
+    await readRouting(shopify.store, order);
+    const accepted = await inState(recorded.id, "accepted", "the order to be accepted");
+    stockEverything(shopify.store, showroom.id);
+    shopify.store.moveFulfillmentOrder(order.fulfillmentOrderIds[0]!, showroom.id);
+    await readRouting(shopify.store, order);
+    // The same read again (a redelivered webhook, the sweep) changes nothing more.
+    await readRouting(shopify.store, order);
+    await inState(recorded.id, "cancelled", "the order to be cancelled at the warehouse");
+    expect(atWarehouse(accepted.idOrder)!.stage).toBe("cancelled");
+    expect(await db().orderEvent.count({ where: { orderId: recorded.id, kind: "cancel_queued" } })).toBe(1);
+  });
+
+  it("edits at the warehouse an order whose tea was moved out before picking", async () => {
+    const flow = await loop({ splitCashOnDelivery: "whole_order" });
+    const { order } = addFlowOrder(shopify.store, shopify.warehouse.id);
+    const recorded = await create(flow, 4208, order);
+    await readRouting(shopify.store, order);
+    const accepted = await inState(recorded.id, "accepted", "the order to be accepted");
+    splitTeaTo(shopify.store, order, showroom.id);
+    await readRouting(shopify.store, order);
+    await eventually(
+      async () => {
+        const products = atWarehouse(accepted.idOrder)!.submitted.products as { sku: string }[];
+        return products.length === 1 && products[0]!.sku === "CUP-KARP-BLUE";
+      },
+      "the warehouse's copy to lose the tea",
+      LOOP_MS,
+    );
+  });
+
+  it("flags the merchant when the order is moved out after the warehouse picked it", async () => {
+    const flow = await loop();
+    const { order } = addFlowOrder(shopify.store, shopify.warehouse.id);
+    const recorded = await create(flow, 4205, order);
+    await readRouting(shopify.store, order);
+    const accepted = await inState(recorded.id, "accepted", "the order to be accepted");
+    flow.sim.advanceOrder({ id_order: accepted.idOrder, to: "picked" });
+    await eventually(
+      async () => ((await row(recorded.id)).stage === "picked" ? true : null),
+      "the warehouse's picking to be known",
+      LOOP_MS,
+    );
+    stockEverything(shopify.store, showroom.id);
+    shopify.store.moveFulfillmentOrder(order.fulfillmentOrderIds[0]!, showroom.id);
+    await readRouting(shopify.store, order);
+    const flagged = await row(recorded.id);
+    expect([flagged.attention, flagged.pending]).toEqual(["routing_changed_after_picking", null]);
+    expect(atWarehouse(accepted.idOrder)!.stage).toBe("picked");
+  });
+
+  it("waits while the order is on hold in Shopify, and sends it once released", async () => {
+    const flow = await loop();
+    const { order } = addFlowOrder(shopify.store, shopify.warehouse.id);
+    shopify.store.holdFulfillmentOrder(order.fulfillmentOrderIds[0]!, { reason: "AWAITING_PAYMENT" });
+    const recorded = await create(flow, 4206, order);
+    await readRouting(shopify.store, order);
+    const waiting = await row(recorded.id);
+    expect([waiting.state, waiting.waitReason]).toEqual(["waiting", "on_hold"]);
+    // Another order goes meanwhile: the held one did not.
+    const { order: other } = addFlowOrder(shopify.store, shopify.warehouse.id);
+    const next = await create(flow, 4216, other);
+    await readRouting(shopify.store, other);
+    await inState(next.id, "accepted", "the other order to be accepted");
+    expect(atWarehouse(recorded.idOrder)).toBeUndefined();
+
+    shopify.store.releaseHolds(order.fulfillmentOrderIds[0]!);
+    await readRouting(shopify.store, order);
+    await inState(recorded.id, "accepted", "the released order to be accepted");
+  });
+
+  it("sends a scheduled order when it is due, having asked Shopify again at its date", async () => {
+    const flow = await loop();
+    const { order, fulfillmentOrder } = addFlowOrder(shopify.store, shopify.warehouse.id);
+    const due = new Date(Date.now() + 1500);
+    Object.assign(fulfillmentOrder, { status: "SCHEDULED", fulfillAt: due.toISOString() });
+    const recorded = await create(flow, 4207, order);
+    await readRouting(shopify.store, order);
+    const waiting = await row(recorded.id);
+    expect([waiting.state, waiting.waitReason]).toEqual(["waiting", "scheduled"]);
+    // At its date the worker asks for a read of the shop's fulfillment orders, and looks again a while later:
+    // a look-up can only happen once the date has come, so its next look proves when it looked.
+    await eventually(
+      async () => (await row(recorded.id)).nextAttemptAt!.getTime() >= due.getTime() + SCHEDULED_RECHECK_MS,
+      "Shopify to be asked again at the date",
+      LOOP_MS,
+    );
+    const read = await db().shopSchedule.findUniqueOrThrow({
+      where: { shop_kind: { shop: SHOP, kind: FULFILLMENT_ORDERS_KIND } },
+    });
+    expect(read.nextRunAt.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(atWarehouse(recorded.idOrder)).toBeUndefined();
+    // Shopify makes it due (F's fake will do this by itself), and the read finds it.
+    Object.assign(fulfillmentOrder, { status: "OPEN", updatedAt: new Date().toISOString() });
+    await readRouting(shopify.store, order);
+    await inState(recorded.id, "accepted", "the due order to be accepted");
+  });
+});
