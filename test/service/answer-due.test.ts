@@ -25,10 +25,15 @@ async function shopIn(shop: string, mode: "service" | "location") {
 describe("an answer owed to Shopify", () => {
   it("is due as soon as a service-mode order is accepted, moves on or is cancelled at the warehouse", async () => {
     const shop = "answer-due.myshopify.com";
-    await shopIn(shop, "service");
+    // Taken in whole before the shop's locations were read, then the shop chose service mode.
+    await shopIn(shop, "location");
+    const ready = await seedOrder(db, { shop, number: 7101, state: "ready" });
+    await db.shopSettings.update({
+      where: { shop },
+      data: { fulfillmentMode: "service", fulfillmentServiceId: "gid://shopify/FulfillmentService/1" },
+    });
     const before = Date.now();
     // Taken by the warehouse: the state written through the one commit path.
-    const ready = await seedOrder(db, { shop, number: 7101, state: "ready" });
     expect(await due(shop)).toEqual([]);
     await commit(
       appContext(),

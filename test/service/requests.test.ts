@@ -1,19 +1,15 @@
 // The fulfillment_requests kind as the worker runs it, on a real database and over real HTTP to the Shopify
 // fake: requests read in pages, answered once from the order's state, under redelivery, two runs at once and
 // lost answers; cancellation requests answered from the warehouse's stage; retries that end.
-// Rows are stored by routing's storeFulfillmentOrders; until piece R2 is merged, the order side is a stand-in
-// (`routing` below), its effect set on the order as a test step. Shopify's pings reach the app's own callback
-// route over HTTP (signed as Shopify signs them), as the merchant's requests are made in the fake.
+// The reading and order sides are routing's own (storeFulfillmentOrders, reconcileRouting); Shopify's pings
+// reach the app's own callback route over HTTP (signed as Shopify signs them), as the merchant's requests are
+// made in the fake.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
-import { ORDER_STATE, STAGE } from "../../app/orders/states";
+import { ORDER_STATE } from "../../app/orders/states";
 import { storeFulfillmentOrders } from "../../app/routing/store.server";
 import { FULFILLMENT_REQUESTS_KIND } from "../../app/service/kinds";
-import {
-  answerFulfillmentRequests,
-  MAX_ANSWER_ATTEMPTS,
-  type RequestRouting,
-} from "../../app/service/requests.server";
+import { answerFulfillmentRequests, MAX_ANSWER_ATTEMPTS } from "../../app/service/requests.server";
 import { createShopAdmin, type AdminGraphql, type ShopAdmin } from "../../app/shopify/admin-graphql.server";
 import { unauthenticated } from "../../app/shopify.server";
 import type { ShopWork } from "../../app/work/steps";
@@ -22,7 +18,6 @@ import {
   deliverServiceCallbacks,
   serviceAnswers,
   startShopifyFake,
-  submitCancellationRequest,
   submitFulfillmentRequest,
   type ShopifyFake,
   type ShopStore,
@@ -30,6 +25,7 @@ import {
 import { routeShopifyTo } from "../support/network";
 import { startRouteServer, type RouteServer } from "../support/route-server";
 import { seedOrder } from "../support/orders";
+import { addFlowOrder, flowOrderPayload } from "../e2e/shopify-shop";
 
 const { db, log } = appContext();
 const CUP = "CUP-KARP-BLUE";
@@ -120,20 +116,9 @@ function failingCallsTo(operation: string) {
   });
 }
 
-/** The reading side is routing's own; the order side a stand-in until piece R2's reconcileRouting is merged. */
-const routing: RequestRouting = { store: storeFulfillmentOrders, async reconcile() {} };
-
 /** The merchant asks the service to fulfil: Shopify's ping reaches the app's callback, which marks it due. */
 async function requestFulfillment(id: string) {
   const asked = submitFulfillmentRequest(store, id);
-  expect(asked.userErrors).toEqual([]);
-  const pings = await deliverServiceCallbacks(fake.state, store);
-  expect(pings.map((ping) => ping.status)).toEqual([200]);
-}
-
-/** The merchant asks the service to cancel, pinged as above. */
-async function requestCancellation(id: string) {
-  const asked = submitCancellationRequest(store, id);
   expect(asked.userErrors).toEqual([]);
   const pings = await deliverServiceCallbacks(fake.state, store);
   expect(pings.map((ping) => ping.status)).toEqual([200]);
@@ -149,25 +134,30 @@ async function run(admin?: Promise<ShopAdmin>) {
     admin: () => admin ?? shopAdmin(),
     signal: new AbortController().signal,
   } as unknown as ShopWork;
-  return answerFulfillmentRequests(work, routing);
+  return answerFulfillmentRequests(work);
 }
 
-/** An order routed to the service's location and the app's order for it in `state`. */
+/**
+ * An order routed to the service's location whose fulfillment the merchant requested, read by a run before
+ * the order's webhook came (the answer waits for it), then the app's order for it in `state`: taken in by
+ * intake with the fake order's own line items, its stored fulfillment order applied (waiting, then ready).
+ */
 async function serviceOrder(
   number: number,
   state: "accepted" | "held" | "rejected" | "ready",
   lastError?: string,
 ) {
-  const { order, fulfillmentOrder } = store.addOrder({
-    lineItems: [{ sku: CUP, quantity: 1 }],
-    locationId: serviceLocation,
-  });
+  const { order, fulfillmentOrder } = addFlowOrder(store, serviceLocation, `#${number}`);
+  await requestFulfillment(fulfillmentOrder.id);
+  await run();
+  expect(answersOf(fulfillmentOrder.id)).toEqual([]);
   const shopifyOrderId = Number(order.id.split("/").at(-1));
   const row = await seedOrder(db, {
     shop,
     number,
     state,
     shopifyOrderId,
+    payload: flowOrderPayload(store, order.id),
     ...(lastError ? { lastError } : {}),
   });
   return { fo: fulfillmentOrder, row };
@@ -192,7 +182,6 @@ const later = (ms = 3_600_000) => void (now += ms);
 describe("a fulfillment request", { timeout: 30_000 }, () => {
   it("is accepted once when the callback, the webhook and two workers all run for it", async () => {
     const { fo } = await serviceOrder(5101, "accepted");
-    await requestFulfillment(fo.id);
     // The callback and the webhook each mark the shop due; two workers each run what they find due.
     await Promise.all([run(), run()]);
     await run();
@@ -203,7 +192,6 @@ describe("a fulfillment request", { timeout: 30_000 }, () => {
 
   it("is recorded, not made again, after a call whose answer was lost: the request's status is read", async () => {
     const { fo } = await serviceOrder(5106, "accepted");
-    await requestFulfillment(fo.id);
     await run(losingAnswerOf("ServiceAcceptFulfillmentRequest"));
     later();
     await run();
@@ -213,7 +201,6 @@ describe("a fulfillment request", { timeout: 30_000 }, () => {
 
   it("is not accepted again by the next run after a call left unsettled: the request's status is read first", async () => {
     const { fo } = await serviceOrder(5102, "accepted");
-    await requestFulfillment(fo.id);
     await run(losingAnswerOf("ServiceAcceptFulfillmentRequest", true));
     expect(fo.requestStatus).toBe("ACCEPTED");
     expect(await foRow(fo.id)).toMatchObject({ answer: "accept", answerAttempts: 1, answered: null });
@@ -226,7 +213,6 @@ describe("a fulfillment request", { timeout: 30_000 }, () => {
 
   it("waits while the order is held for the merchant, and is accepted once the warehouse takes it", async () => {
     const { fo, row } = await serviceOrder(5103, "held");
-    await requestFulfillment(fo.id);
     const first = await run();
     expect(answersOf(fo.id)).toEqual([]);
     const waiting = await foRow(fo.id);
@@ -256,7 +242,6 @@ describe("a fulfillment request", { timeout: 30_000 }, () => {
       },
     });
     const { fo } = await serviceOrder(5104, "rejected", "Невідомий артикул CUP-KARP-BLUE");
-    await requestFulfillment(fo.id);
     await run();
     const [answer] = answersOf(fo.id);
     expect(answer?.mutation).toBe("reject");
@@ -268,7 +253,6 @@ describe("a fulfillment request", { timeout: 30_000 }, () => {
 
   it("stops after its retries and keeps the problem for the merchant", async () => {
     const { fo } = await serviceOrder(5105, "accepted");
-    await requestFulfillment(fo.id);
     const failing = failingCallsTo("ServiceAcceptFulfillmentRequest");
     for (let attempt = 1; attempt <= MAX_ANSWER_ATTEMPTS; attempt++) {
       await run(failing);
@@ -284,45 +268,7 @@ describe("a fulfillment request", { timeout: 30_000 }, () => {
   });
 });
 
-describe("a cancellation request", { timeout: 30_000 }, () => {
-  it("is accepted once the order is cancelled at the warehouse before picking", async () => {
-    const { fo, row } = await serviceOrder(5201, "accepted");
-    await requestFulfillment(fo.id);
-    await run();
-    await requestCancellation(fo.id);
-    // The order side has queued the cancellation, which has not reached the warehouse yet.
-    await db.warehouseOrder.update({ where: { id: row.id }, data: { pending: "cancel" } });
-    later();
-    await run();
-    expect(answersOf(fo.id).map((answer) => answer.mutation)).toEqual(["accept"]);
-    // The warehouse cancelled it.
-    await db.warehouseOrder.update({
-      where: { id: row.id },
-      data: { state: ORDER_STATE.cancelled, pending: null },
-    });
-    later();
-    await run();
-    await run();
-    expect(answersOf(fo.id).map((answer) => answer.mutation)).toEqual(["accept", "accept_cancellation"]);
-    expect(fo.requestStatus).toBe("CANCELLATION_ACCEPTED");
-  });
-
-  it("is rejected with the stage in words once the warehouse picked the order", async () => {
-    const { fo, row } = await serviceOrder(5202, "accepted");
-    await requestFulfillment(fo.id);
-    await run();
-    await db.warehouseOrder.update({ where: { id: row.id }, data: { stage: STAGE.picked } });
-    await requestCancellation(fo.id);
-    later();
-    await run();
-    const answers = answersOf(fo.id);
-    expect(answers.map((answer) => answer.mutation)).toEqual(["accept", "reject_cancellation"]);
-    expect(answers[1]?.message).toBe(
-      "Too late to cancel at the warehouse: the order is already at the stage “Picked”.",
-    );
-    expect(fo.requestStatus).toBe("CANCELLATION_REJECTED");
-  });
-});
+// Cancellation requests go the order side's real way, with the worker and the warehouse: test/e2e/service-requests.test.ts.
 
 it("is due no more once nothing is owed", async () => {
   expect(FULFILLMENT_REQUESTS_KIND).toBe("fulfillment_requests");
@@ -331,7 +277,6 @@ it("is due no more once nothing is owed", async () => {
 
 it("keeps the answer owed and given on a row when routing stores a newer read of it", async () => {
   const { fo } = await serviceOrder(5301, "accepted");
-  await requestFulfillment(fo.id);
   await run();
   const answered = await foRow(fo.id);
   await db.shopifyFulfillmentOrder.update({
