@@ -190,6 +190,20 @@ describe("a fulfillment request", { timeout: 30_000 }, () => {
     expect(await foRow(fo.id)).toMatchObject({ answered: "accept", answer: null, answerDueAt: null });
   });
 
+  it("is not made by a second run while the first run's call is still on its way", async () => {
+    const { fo } = await serviceOrder(5107, "accepted");
+    // The first run's accept is held on the wire until a second run has gone through the same request.
+    let second: Promise<unknown> | undefined;
+    const slow = shopAdmin(async (query, send) => {
+      if (query.includes("mutation ServiceAcceptFulfillmentRequest")) await (second ??= run());
+      return send();
+    });
+    await run(slow);
+    await second;
+    expect(answersOf(fo.id).map((answer) => [answer.mutation, answer.refused])).toEqual([["accept", null]]);
+    expect(await foRow(fo.id)).toMatchObject({ answered: "accept", answer: null, answerDueAt: null });
+  });
+
   it("is recorded, not made again, after a call whose answer was lost: the request's status is read", async () => {
     const { fo } = await serviceOrder(5106, "accepted");
     await run(losingAnswerOf("ServiceAcceptFulfillmentRequest"));
