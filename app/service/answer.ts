@@ -39,6 +39,8 @@ export interface OrderFacts {
   lastError: string | null;
   /** Set once the warehouse had the order (its id there). */
   idOrderFF: string | null;
+  /** Why a waiting order waits for Shopify (routing, on_hold, scheduled, request). */
+  waitReason?: string | null;
 }
 
 /** Why a request waits: the order is on its way to the warehouse, or only the merchant can move it on. */
@@ -61,7 +63,12 @@ export type Decision =
 const TOO_LATE = new Set<string>([STAGE.picked, STAGE.shipped, STAGE.delivered, STAGE.returned]);
 
 /** Order states the warehouse never had an order in (nothing to cancel there). */
-const NEVER_SENT = new Set<string>([ORDER_STATE.held, ORDER_STATE.rejected, "waiting", "elsewhere"]);
+const NEVER_SENT = new Set<string>([
+  ORDER_STATE.held,
+  ORDER_STATE.rejected,
+  ORDER_STATE.waiting,
+  ORDER_STATE.elsewhere,
+]);
 
 export function decideAnswer(requestStatus: string, order: OrderFacts | null): Decision {
   const request = REQUEST_OF_STATUS[requestStatus];
@@ -90,6 +97,9 @@ function fulfillmentAnswer(order: OrderFacts | null): Decision {
       return { do: "answer", answer: "reject", why: "cancelled", said: null };
     case ORDER_STATE.held:
       return { do: "wait", why: "merchant" };
+    case ORDER_STATE.waiting:
+      // On hold in Shopify: only the merchant releases it; otherwise Shopify's routing moves it on soon.
+      return { do: "wait", why: order.waitReason === "on_hold" ? "merchant" : "in_flight" };
     default:
       // Not found at the warehouse after a lost answer, or retries run out: the merchant decides.
       if (order.attention === ATTENTION.notAtWarehouse || order.attention === ATTENTION.retriesExhausted) {

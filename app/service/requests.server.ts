@@ -204,6 +204,7 @@ class Answering {
         attentionMessage: true,
         lastError: true,
         idOrderFF: true,
+        waitReason: true,
       },
     });
     return decideAnswer(status, order);
