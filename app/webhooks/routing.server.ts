@@ -5,8 +5,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { appContext } from "../context.server";
-import { FULFILLMENT_REQUESTS_KIND, requestOnlineLocationsRead, requestRoutingRead } from "../routing/kinds";
-import { requestRun } from "../work/schedule.server";
+import { requestOnlineLocationsRead, requestRoutingRead } from "../routing/kinds";
+import { requestFulfillmentRequests } from "../service/kinds";
 import { wakeWorker } from "../work/worker.server";
 import { receiveWebhook } from "./receive.server";
 
@@ -53,7 +53,8 @@ export async function fulfillmentOrderWebhookAction({ request }: ActionFunctionA
   const { db, clock, log } = appContext();
   const now = clock();
   await requestRoutingRead(db, shop, "webhook", now);
-  if (FULFILLMENT_REQUEST_TOPICS.includes(topic)) await requestRun(db, shop, FULFILLMENT_REQUESTS_KIND, now);
+  // A request to the app's fulfillment service: the service mode's read and answers too (app/service/).
+  if (FULFILLMENT_REQUEST_TOPICS.includes(topic)) await requestFulfillmentRequests(db, shop, now);
   log.debug({ shop, event: "webhook.fulfillment_order", topic }, "fulfillment orders to be read");
   wakeWorker(shop, "due_now");
   return new Response(null, { status: 200 });
