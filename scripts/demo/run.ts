@@ -25,7 +25,15 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { createServer as createViteServer, type Plugin, type ViteDevServer } from "vite";
-import { orderWebhookPayload, startShopifyFake } from "../../test/shopify-fake";
+import {
+  configureServiceCallbacks,
+  deliverServiceCallbacks,
+  orderWebhookPayload,
+  serviceAnswers,
+  startShopifyFake,
+  submitCancellationRequest,
+  submitFulfillmentRequest,
+} from "../../test/shopify-fake";
 import { installNetworkGuard, routeShopifyTo } from "../../test/support/network";
 import { sendResponse, toRequest } from "../../test/support/app-server";
 import { appToml, routeFor, signedWebhookRequest, subscriptionFor } from "../../test/support/webhooks";
@@ -46,6 +54,7 @@ import {
   DEMO_PRODUCTS,
   DEMO_SHOP,
   DEMO_SHOP_NAME,
+  demoVariant,
   sampleOrders,
   samplePayload,
 } from "./samples";
@@ -108,13 +117,6 @@ const check = values.check;
 if (values.mode !== "location" && values.mode !== "service")
   fail(`--mode is "location" or "service", not ${values.mode}`);
 const serviceMode = values.mode === "service";
-if (serviceMode) {
-  console.error(
-    "npm run demo -- --mode service is not available yet: the app's fulfillment-service mode (branch h/v) is " +
-      "not merged into this branch. Run the demo without --mode (a location of the store's own).",
-  );
-  process.exit(2);
-}
 const seconds = (option: string, given: string, min: number) => {
   const value = Number(given);
   if (!Number.isFinite(value) || value < min)
@@ -258,7 +260,7 @@ const fake = await startShopifyFake({ app: { apiKey: DEMO_API_KEY, apiSecretKey:
 routeShopifyTo(fake.url);
 const { store, location, showroom, variantsBySku } = seedDemoStore(fake.state, DEMO_ACCESS_TOKEN);
 /** The location whose fulfillment orders are the warehouse's (service mode: the service's own, once registered). */
-const warehouseLocationId = location.id;
+let warehouseLocationId = location.id;
 
 // ---------------------------------------------------------------------------------------------------
 // The app, behind the admin stand-in.
@@ -341,7 +343,7 @@ const server = createServer((req, res) => {
       mintSessionToken({ shop: DEMO_SHOP, apiKey: DEMO_API_KEY, apiSecret: DEMO_API_SECRET }),
     );
   if (req.method === "GET" && url.pathname === STORE_VIEW_PATH) return send(200, "text/html", storeView());
-  if (req.method === "POST" && /^\/(webhooks|warehouse\/notify)\//.test(url.pathname))
+  if (req.method === "POST" && /^\/(webhooks|warehouse\/notify|fulfillment-service)\//.test(url.pathname))
     return void answerRoute(req, res);
   if (check) return send(404, "text/plain", "Headless demo: no pages.");
   if (!vite || !pages) return send(503, "text/plain", "The demo is starting; try again in a moment.");
@@ -380,6 +382,8 @@ const { RETURNS_KIND } = await import("../../app/returns/kinds");
 const { requestRun } = await import("../../app/work/schedule.server");
 const { createEngine } = await import("../../app/work/engine.server");
 const { startProcessWorker, stopProcessWorker, wakeWorker } = await import("../../app/work/worker.server");
+const { offlineShopAdmin } = await import("../../app/work/engine.server");
+const { chooseServiceMode } = await import("../../app/service/register.server");
 const { closeWarehouseConnections } = await import("../../app/warehouse/transport.server");
 const context = appContext();
 const { db } = context;
@@ -539,16 +543,21 @@ wakeWorker(DEMO_SHOP);
 // Shopify's webhooks the fake raises (fulfillment orders routed, moved, cancelled...), signed to the app.
 fake.webhooks.deliverTo({ appUrl: origin, secret: DEMO_API_SECRET });
 
-/** Resolves once `ready` holds, asked every tenth of a second; the check fails at its deadline instead. */
-async function until(what: string, ready: () => Promise<boolean>): Promise<void> {
+/** True once `ready` holds, asked every tenth of a second; false at the check's deadline, or once stopping. */
+async function reached(ready: () => boolean | Promise<boolean>): Promise<boolean> {
   while (!(await ready())) {
-    if (check && performance.now() > startedAt + timeoutMs) {
-      console.error(`demo check failed: ${what} within --timeout ${timeoutMs / 1000}`);
-      await stop();
-      process.exit(1);
-    }
+    if (stopping || (check && performance.now() > startedAt + timeoutMs)) return false;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  return true;
+}
+
+/** Waits until `ready` holds; the check fails, saying what did not happen, at its deadline. */
+async function until(what: string, ready: () => boolean | Promise<boolean>): Promise<void> {
+  if (await reached(ready)) return;
+  console.error(`demo check failed: ${what} within --timeout ${timeoutMs / 1000}`);
+  await stop();
+  process.exit(1);
 }
 // Saving the location made the app read the shop's online locations: until it has (two now, so every order's
 // fulfillment orders decide what is the warehouse's), an order would be taken in as a one-location shop's.
@@ -560,6 +569,34 @@ await until("the app did not read the shop's two online locations", async () => 
   const online = settings?.onlineLocations ? (JSON.parse(settings.onlineLocations) as string[]) : [];
   return online.includes(location.id) && online.includes(showroom.id);
 });
+
+if (serviceMode) {
+  // Shopify's pings to the service's callback URL reach the app here, signed with the app's secret.
+  configureServiceCallbacks(fake.state, { callbackOrigin: origin, apiSecretKey: DEMO_API_SECRET });
+  // The merchant chooses the fulfillment service on Settings: the app registers it (once) with the warehouse's
+  // address on its location, and makes that location the warehouse's.
+  const admin = await offlineShopAdmin(DEMO_SHOP, AbortSignal.timeout(30_000));
+  const chosen = await chooseServiceMode(deps, DEMO_SHOP, admin, {
+    appUrl: origin,
+    address: {
+      address1: location.address.address1 ?? "",
+      city: location.address.city ?? "",
+      zip: location.address.zip ?? "",
+    },
+  });
+  if (!chosen.ok) throw new Error(`service mode was refused: ${JSON.stringify(chosen.problem)}`);
+  const settings = await db.shopSettings.findUniqueOrThrow({
+    where: { shop: DEMO_SHOP },
+    select: { locationId: true },
+  });
+  warehouseLocationId = settings.locationId!;
+  // Then, as Settings' guidance asks, the merchant stocks the warehouse's items at the service's location and
+  // puts it first on the routing list in the old location's place (the showroom stays second).
+  for (const [sku, variant] of variantsBySku)
+    store.stock(variant.inventoryItemId, warehouseLocationId, { available: demoVariant(sku).shopQuantity });
+  store.setRouting([warehouseLocationId, showroom.id]);
+  say(`Service mode: the warehouse is the fulfillment service "${chosen.locationName ?? ""}" in Shopify.`);
+}
 
 // An inbound delivery the merchant announced, as the Inbound deliveries form sends it; the warehouse receives
 // part of it a little later, so its page shows planned against received.
@@ -593,6 +630,95 @@ let sent = 0;
 /** What each sample order asked for, by its name: a returned order sends some of it back. */
 const orderedLines = new Map<string, Array<{ sku: string; quantity: number }>>();
 
+// ---------------------------------------------------------------------------------------------------
+// Service mode: the merchant asks for two cancellations, of the first order of two samples, one before the
+// warehouse picks it and one after. While each is asked and answered the warehouse holds its own pace (its
+// automatic stage changes paused, every order's), so "before" and "after" are what the demo made them, not a
+// race against the warehouse's clock.
+
+/** Which sample's first order the merchant asks to cancel, and when. */
+const CANCELLATION_SAMPLES: Record<string, "beforePicking" | "afterPicking"> = {
+  "np-locker-prepaid": "beforePicking",
+  "kyiv-courier-prepaid": "afterPicking",
+};
+interface CancellationOutcome {
+  /** The fulfillment order's request status once answered (CANCELLATION_ACCEPTED or _REJECTED). */
+  answer: string;
+  /** The order's stage at the warehouse then, and whether it was ever picked. */
+  warehouseStage: string;
+  picked: boolean;
+}
+/** The cancellations asked for (once each), and how each ended. */
+const cancellations = new Set<"beforePicking" | "afterPicking">();
+const settled: Partial<Record<"beforePicking" | "afterPicking", CancellationOutcome>> = {};
+
+let paused = 0;
+/** The warehouse's automatic stage changes stop (nested: they resume once every pause has ended). */
+function pauseWarehouse(): () => void {
+  if (paused++ === 0) sim.setStageDelays(null);
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    if (--paused === 0) sim.setStageDelays({ picked, shipped, delivered });
+  };
+}
+
+async function askCancellation(
+  when: "beforePicking" | "afterPicking",
+  orderId: string,
+): Promise<CancellationOutcome> {
+  // Paused before the order reaches the warehouse: it stays new there until the demo says otherwise.
+  const resume = pauseWarehouse();
+  try {
+    const shopifyOrderId = orderId.split("/").at(-1)!;
+    const fos = () =>
+      store.orders
+        .get(orderId)!
+        .fulfillmentOrderIds.map((id) => store.fulfillmentOrders.get(id)!)
+        .filter((fo) => fo.assignedLocationId === warehouseLocationId);
+    const gaveUp = (stage: string) => ({ answer: `gave up: ${stage}`, warehouseStage: "", picked: false });
+    if (!(await reached(() => fos().every((fo) => fo.requestStatus === "ACCEPTED"))))
+      return gaveUp("its fulfillment request was not accepted");
+    const row = await db.warehouseOrder.findFirstOrThrow({
+      where: { shop: DEMO_SHOP, shopifyOrderId },
+      select: { id: true, idOrder: true, orderName: true },
+    });
+    const atWarehouse = () => sim.orders().find((order) => order.id_order === row.idOrder);
+    if (when === "afterPicking") {
+      sim.advanceOrder({ id_order: row.idOrder, to: "picked" });
+      const known = await reached(
+        async () =>
+          (await db.warehouseOrder.findUnique({ where: { id: row.id }, select: { stage: true } }))?.stage ===
+          "picked",
+      );
+      if (!known) return gaveUp("the app did not learn the warehouse picked it");
+    }
+    for (const fo of fos()) {
+      const asked = submitCancellationRequest(store, fo.id, { message: "Покупець передумав" });
+      if (asked.userErrors.length)
+        throw new Error(
+          `the cancellation request of ${fo.id} was refused: ${JSON.stringify(asked.userErrors)}`,
+        );
+    }
+    await deliverServiceCallbacks(fake.state, store);
+    say(
+      `  ${row.orderName}: the merchant asks the warehouse to cancel it (${when === "beforePicking" ? "before" : "after"} picking)`,
+    );
+    if (!(await reached(() => fos().every((fo) => fo.requestStatus !== "CANCELLATION_REQUESTED"))))
+      return gaveUp("its cancellation request was not answered");
+    const warehouse = atWarehouse();
+    const outcome = {
+      answer: fos()[0]!.requestStatus,
+      warehouseStage: warehouse?.stage ?? "none",
+      picked: warehouse?.history.some((entry) => entry.stage === "picked") ?? false,
+    };
+    return outcome;
+  } finally {
+    resume();
+  }
+}
+
 async function placeOrder(): Promise<void> {
   const sample = samples[sent % samples.length]!;
   const number = nextNumber++;
@@ -615,6 +741,31 @@ async function placeOrder(): Promise<void> {
     createdAt: new Date(order.createdAt),
   });
   const payload = orderWebhookPayload(store, order.id, buyer);
+  if (serviceMode) {
+    // The merchant (or Shopify's automation) asks the service to fulfil what is at its location.
+    for (const id of order.fulfillmentOrderIds) {
+      if (store.fulfillmentOrders.get(id)!.assignedLocationId !== warehouseLocationId) continue;
+      const asked = submitFulfillmentRequest(store, id);
+      if (asked.userErrors.length)
+        throw new Error(`the fulfillment request of ${id} was refused: ${JSON.stringify(asked.userErrors)}`);
+    }
+    await deliverServiceCallbacks(fake.state, store);
+    const cancel = CANCELLATION_SAMPLES[sample.key];
+    if (cancel && !cancellations.has(cancel)) {
+      cancellations.add(cancel);
+      askCancellation(cancel, order.id).then(
+        (outcome) => (settled[cancel] = outcome),
+        (error: unknown) => {
+          console.error(`asking for a cancellation failed: ${(error as Error).message}`);
+          settled[cancel] = {
+            answer: `failed: ${(error as Error).message}`,
+            warehouseStage: "",
+            picked: false,
+          };
+        },
+      );
+    }
+  }
   const request = signedWebhookRequest({
     topic: "orders/create",
     shop: DEMO_SHOP,
@@ -733,7 +884,7 @@ function storeView(): string {
   const events = (id: string) => store.fulfillments.get(id);
   return storeViewPage({
     shopName: DEMO_SHOP_NAME,
-    location: location.name,
+    location: store.locations.get(warehouseLocationId)!.name,
     orders: [...store.orders.values()].reverse().map((order) => ({
       name: order.name,
       createdAt: order.createdAt,
@@ -759,7 +910,7 @@ function storeView(): string {
     inventory: [...store.products.values()].flatMap((product) =>
       product.variantIds.map((variantId) => {
         const variant = store.variants.get(variantId)!;
-        const level = store.level(variant.inventoryItemId, location.id);
+        const level = store.level(variant.inventoryItemId, warehouseLocationId);
         return {
           product: product.title,
           variant: variant.title,
@@ -795,7 +946,11 @@ async function oversold(): Promise<number> {
     const idOrder = idOrders.get(order.id.split("/").at(-1)!);
     if (idOrder !== undefined && taken.has(idOrder)) continue;
     for (const fo of order.fulfillmentOrderIds.map((id) => store.fulfillmentOrders.get(id)!)) {
-      if (fo.assignedLocationId !== location.id || fo.status === "CLOSED" || fo.status === "CANCELLED")
+      if (
+        fo.assignedLocationId !== warehouseLocationId ||
+        fo.status === "CLOSED" ||
+        fo.status === "CANCELLED"
+      )
         continue;
       for (const line of fo.lineItems) {
         const sku = order.lineItems.find((item) => item.id === line.lineItemId)?.sku;
@@ -806,7 +961,7 @@ async function oversold(): Promise<number> {
   const warehouse = sim.store();
   let units = 0;
   for (const [sku, variant] of variantsBySku) {
-    const level = store.level(variant.inventoryItemId, location.id);
+    const level = store.level(variant.inventoryItemId, warehouseLocationId);
     if (!level) continue;
     const mayBeSold = Math.max(0, warehouse.available(sku) - (notTaken.get(sku) ?? 0));
     units += Math.max(0, level.quantities.available - mayBeSold);
@@ -882,6 +1037,31 @@ async function routingFigures() {
   return figures;
 }
 
+/**
+ * Service mode's figures: the fulfillment requests the app accepted and the cancellation requests it answered
+ * (from the fake's record of the app's answers), and whether the two cancellations ended as they should: the
+ * one asked before picking accepted with the order cancelled at the warehouse unpicked, the one asked after
+ * picking rejected with the order still at the warehouse, picked.
+ */
+function serviceFigures() {
+  const answers = serviceAnswers(store).filter((answer) => answer.refused === null);
+  const count = (...mutations: string[]) =>
+    answers.filter((answer) => mutations.includes(answer.mutation)).length;
+  const before = settled.beforePicking;
+  const after = settled.afterPicking;
+  return {
+    requestsAccepted: count("fulfillmentOrderAcceptFulfillmentRequest"),
+    cancellationRequestsAnswered: count(
+      "fulfillmentOrderAcceptCancellationRequest",
+      "fulfillmentOrderRejectCancellationRequest",
+    ),
+    cancelledBeforePicking:
+      before?.answer === "CANCELLATION_ACCEPTED" && before.warehouseStage === "cancelled" && !before.picked,
+    refusedAfterPicking:
+      after?.answer === "CANCELLATION_REJECTED" && after.warehouseStage !== "cancelled" && after.picked,
+  };
+}
+
 async function summary() {
   const rows = await db.warehouseOrder.findMany({
     where: { shop: DEMO_SHOP },
@@ -912,6 +1092,7 @@ async function summary() {
     /** Whether a stock sync started after the first held order was taken in (so it had a promise to keep). */
     syncedAfterHeld: firstHeld !== null && syncs.some((sync) => sync.startedAt > firstHeld),
     ...(await routingFigures()),
+    ...(serviceMode && serviceFigures()),
   };
 }
 
@@ -973,7 +1154,8 @@ if (!check) {
       last.itemsChanged > 0 &&
       last.syncedAfterHeld &&
       last.routedElsewhereRecorded > 0 &&
-      last.splitOrdersSent > 0
+      last.splitOrdersSent > 0 &&
+      (!serviceMode || (last.requestsAccepted! > 0 && settled.beforePicking && settled.afterPicking))
     ) {
       ok = true;
       break;
@@ -984,6 +1166,7 @@ if (!check) {
   // Read again at the end: a line routed elsewhere sent meanwhile fails the check too.
   const { linesSentForElsewhere } = await routingFigures();
   ok &&= unitsOversold === 0 && linesSentForElsewhere === 0;
+  if (serviceMode) ok &&= last.cancelledBeforePicking! && last.refusedAfterPicking!;
   const elapsedS = Math.round((performance.now() - startedAt) / 100) / 10;
   await stop();
   if (!ok) {
@@ -1004,6 +1187,13 @@ if (!check) {
         : null,
       linesSentForElsewhere > 0
         ? `the warehouse received ${linesSentForElsewhere} unit(s) of lines Shopify routed elsewhere`
+        : null,
+      serviceMode && !last.requestsAccepted ? "no fulfillment request was accepted" : null,
+      serviceMode && !last.cancelledBeforePicking
+        ? `the cancellation asked before picking did not end accepted with the order cancelled at the warehouse (${JSON.stringify(settled.beforePicking ?? "not answered")})`
+        : null,
+      serviceMode && !last.refusedAfterPicking
+        ? `the cancellation asked after picking did not end rejected with the order picked at the warehouse (${JSON.stringify(settled.afterPicking ?? "not answered")})`
         : null,
     ].filter(Boolean);
     console.error(
