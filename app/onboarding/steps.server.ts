@@ -10,6 +10,8 @@ import { keyConfirmed, loadSettings, saveSettings } from "../settings/settings.s
 import { rateLimitKey } from "../warehouse/limiter.server";
 import { fieldMessages } from "../settings/field-messages";
 import { settingsVersionField } from "../settings/versions.server";
+import { chooseLocationMode, chooseServiceMode } from "../service/register.server";
+import type { ShopAdmin } from "../shopify/admin-graphql.server";
 import { saveStatusSettings, type LocationChoice } from "../statuses/settings.server";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
 import {
@@ -91,12 +93,44 @@ export async function saveLocation(
 ): Promise<StepAnswer> {
   const parsed = locationFormSchema.safeParse(input);
   if (!parsed.success) return { ok: false, problems: [message("onboarding:location.choose")] };
+  const mode = await deps.db.shopSettings.findUnique({ where: { shop }, select: { fulfillmentMode: true } });
+  if (mode?.fulfillmentMode === "service") {
+    // Back from the fulfillment service to a location: the mode changes with it.
+    const location = locations.find((choice) => choice.id === parsed.data.locationId);
+    if (!location) return { ok: false, problems: [message("statuses:errors.location")] };
+    const chosen = await chooseLocationMode(deps, shop, { location });
+    if (!chosen.ok) return { ok: false, problems: [chosen.problem] };
+    await markStepDone(deps.db, shop, "location", deps.clock());
+    return { ok: true, done: message("onboarding:location.saved", { name: location.name }) };
+  }
   const saved = await saveStatusSettings(deps, shop, undefined, locations, {
     change: (current) => ({ ...current, locationId: parsed.data.locationId }),
   });
   if (!saved.ok) return { ok: false, problems: settingsProblems(saved.errors) };
   await markStepDone(deps.db, shop, "location", deps.clock());
   return { ok: true, done: message("onboarding:location.saved", { name: saved.view.locationName ?? "" }) };
+}
+
+const serviceFormSchema = z.object({
+  address1: z.string().trim().max(200).default(""),
+  city: z.string().trim().max(100).default(""),
+  zip: z.string().trim().max(20).default(""),
+});
+
+/** The location step in service mode: the app's fulfillment service, registered once, with the address. */
+export async function saveServiceLocation(
+  deps: ServiceDeps,
+  shop: string,
+  input: unknown,
+  admin: ShopAdmin,
+  appUrl: string,
+): Promise<StepAnswer> {
+  const parsed = serviceFormSchema.safeParse(input);
+  if (!parsed.success) return invalidForm();
+  const chosen = await chooseServiceMode(deps, shop, admin, { appUrl, address: parsed.data });
+  if (!chosen.ok) return { ok: false, problems: [chosen.problem] };
+  await markStepDone(deps.db, shop, "location", deps.clock());
+  return { ok: true, done: message("onboarding:location.serviceSaved", { name: chosen.locationName ?? "" }) };
 }
 
 export const rulesFormSchema = orderSettingsSchema.pick({ paymentRules: true, deliveryRules: true });

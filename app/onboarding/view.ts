@@ -11,6 +11,8 @@ export interface ChecklistView {
   connection: { hasApiKey: boolean; apiKeyHint: string | null; environment: string };
   /** Read only while its step is open: each costs a call to Shopify or the warehouse. */
   location: {
+    /** How the warehouse appears in Shopify now: a location of the merchant's, or the app's fulfillment service. */
+    mode: "location" | "service";
     current: string | null;
     currentName: string | null;
     choices: { id: string; name: string }[] | null;

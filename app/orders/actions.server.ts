@@ -5,7 +5,7 @@ import { message, type Message, type MessageValues } from "../i18n/message";
 import { shopMapping } from "../settings/settings.server";
 import { applyChange, storedShopifyOrder } from "./intake.server";
 import { orderOverridesSchema } from "./settings";
-import { ATTENTION, ORDER_STATE, PENDING } from "./states";
+import { ATTENTION, ORDER_STATE, PENDING, UNSENT_STATES } from "./states";
 import { applyToOrder } from "./commit.server";
 import { EVENT, recordEvents, timelineText } from "./timeline.server";
 import { inEnglish } from "./words";
@@ -70,7 +70,7 @@ export async function cancelAtWarehouse(
   if (!row) return answer(false, "noSuchOrder");
   let cancelledHere = false;
   const refusal = await applyToOrder(deps, row, (current) => {
-    cancelledHere = UNSENT.includes(current.state);
+    cancelledHere = UNSENT_STATES.includes(current.state);
     return { type: "cancel_requested" };
   });
   if (refusal) return refusedWith(refusal);
@@ -78,15 +78,6 @@ export async function cancelAtWarehouse(
   deps.wake?.(shop);
   return answer(true, "cancellationQueued");
 }
-
-/** States in which the warehouse certainly does not have the order. */
-const UNSENT: readonly string[] = [
-  ORDER_STATE.held,
-  ORDER_STATE.ready,
-  ORDER_STATE.rejected,
-  ORDER_STATE.waiting,
-  ORDER_STATE.elsewhere,
-];
 
 /** Keeps the merchant's corrections (phone, delivery method, branch, address) and maps the order again. */
 export async function correctOrder(

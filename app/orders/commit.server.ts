@@ -4,6 +4,7 @@
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
 import { insertStatement, sqlTransaction, type SqlArg, type SqlTransaction } from "../db/sql.server";
+import { decidesAnswer, requestAnswersFor } from "../service/kinds";
 import { isRefusal, transition, type OrderInput, type Refusal, type Transition } from "./state-machine";
 import { eventRow, type OrderEventInput } from "./timeline.server";
 
@@ -79,6 +80,11 @@ export async function commit(
     }
     await options.also?.(tx);
   });
+  // Taken, refused, cancelled or moved on at the warehouse: a fulfillment service's answer may be owed now.
+  await requestAnswersFor(
+    deps,
+    changes.filter(({ data }) => decidesAnswer(data)).map(({ row }) => row.id),
+  );
 }
 
 /** A transition as a commit takes it: the row's change and its events, dated `at`. */

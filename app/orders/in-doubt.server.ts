@@ -6,6 +6,7 @@ import type { ServiceDeps } from "../context.server";
 import { WarehouseError, WarehouseUnauthorized } from "../warehouse/errors";
 import type { OrderStatus } from "../warehouse/schemas";
 import { OPERATIONS } from "../warehouse/wire";
+import { decidesAnswer, requestAnswersFor } from "../service/kinds";
 import { FIRST_CHECK_AFTER_MS, requestStatusCheck } from "../statuses/kinds";
 import { ATTENTION, ORDER_STATE } from "./states";
 import { foundAtWarehouse, lookUpFailed, notFoundAtWarehouse, type Transition } from "./state-machine";
@@ -174,6 +175,7 @@ async function settle(
   outcome: (row: OrderRow) => Settled,
 ): Promise<void> {
   let todo = rows;
+  const answering: string[] = [];
   for (let round = 0; round < 3 && todo.length; round++) {
     const changed = await deps.db.$transaction(async (tx) => {
       const events: OrderEventInput[] = [];
@@ -185,7 +187,10 @@ async function settle(
           data: { ...data, ...NEXT_VERSION },
         });
         if (count === 0) moved.push(row.id);
-        else if (event) events.push(event);
+        else {
+          if (event) events.push(event);
+          if (decidesAnswer(data)) answering.push(row.id);
+        }
       }
       await recordEvents(tx, events);
       return moved;
@@ -195,6 +200,8 @@ async function settle(
       : [];
   }
   // Still moving after three rounds: left due, for the next look-up.
+  // Found at the warehouse (or not): a fulfillment service's answer may be owed now.
+  await requestAnswersFor(deps, answering);
 }
 
 /**

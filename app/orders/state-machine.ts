@@ -17,6 +17,7 @@ import {
   PENDING,
   STAGE,
   STAGE_RANK,
+  UNSENT_STATES,
   type EventKind,
   type OrderState,
   type Stage,
@@ -198,14 +199,6 @@ export interface StatusReport {
   /** The record as the warehouse sent it, kept on the events it causes. */
   record: unknown;
 }
-
-const UNSENT: readonly string[] = [
-  ORDER_STATE.held,
-  ORDER_STATE.ready,
-  ORDER_STATE.rejected,
-  ORDER_STATE.waiting,
-  ORDER_STATE.elsewhere,
-];
 
 /** The attention column's value: one sentence of orders:timeline, or the hold reasons. */
 const attentionOf = (text: Message | readonly Message[]) => storedTexts(text);
@@ -702,7 +695,7 @@ function remapped(row: OrderFacts, result: MappingResult, now: Date): Transition
 function shopifyCancelled(row: OrderFacts, cancelledAt: Date, now: Date): Transition {
   const patch: OrderPatch = { cancelledAt: row.cancelledAt ?? cancelledAt };
   if (row.state === ORDER_STATE.cancelled || row.pending === PENDING.cancel) return { patch, events: [] };
-  if (UNSENT.includes(row.state)) {
+  if (UNSENT_STATES.includes(row.state)) {
     return {
       patch: { ...patch, ...cancelledColumns() },
       events: [
@@ -792,7 +785,7 @@ function submitNow(row: OrderFacts, now: Date): Transition | Refusal {
 
 function cancelRequested(row: OrderFacts, now: Date): Transition | Refusal {
   if (row.state === ORDER_STATE.cancelled) return refuse("alreadyCancelled");
-  if (UNSENT.includes(row.state)) {
+  if (UNSENT_STATES.includes(row.state)) {
     return {
       patch: cancelledColumns(),
       events: [{ kind: EVENT.cancelled, text: said("cancelledFromAdmin") }],
@@ -1262,7 +1255,7 @@ function routed(
 ): Transition {
   if (row.state === ORDER_STATE.cancelled) return noChange();
   const current = row.warehouseLines ?? null;
-  if (UNSENT.includes(row.state)) {
+  if (UNSENT_STATES.includes(row.state)) {
     if (decision.kind === "waiting") {
       const lines = decision.reason === "routing" ? current : warehouseLinesColumn(decision.lines);
       const same = row.state === ORDER_STATE.waiting && row.waitReason === decision.reason;

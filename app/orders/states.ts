@@ -18,6 +18,15 @@ export const ORDER_STATE = {
 export type OrderState = (typeof ORDER_STATE)[keyof typeof ORDER_STATE];
 export const ORDER_STATES = Object.values(ORDER_STATE);
 
+/** States in which the warehouse certainly does not have the order: a cancellation needs no CancelOrder. */
+export const UNSENT_STATES: readonly string[] = [
+  ORDER_STATE.held,
+  ORDER_STATE.ready,
+  ORDER_STATE.rejected,
+  ORDER_STATE.waiting,
+  ORDER_STATE.elsewhere,
+];
+
 export const ORDER_STATE_DESCRIPTION: Record<OrderState, string> = {
   waiting:
     "Waiting for Shopify: the order is not routed yet, is on hold or scheduled for later there, or waits for its fulfillment request; it goes to the warehouse once Shopify is done.",

@@ -27,6 +27,7 @@ import {
   rulesOfForm,
   saveConnection,
   saveLocation,
+  saveServiceLocation,
   saveRules,
   startFirstSync,
   type StepAnswer,
@@ -76,7 +77,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       apiKeyHint: settings.apiKeyHint,
       environment: settings.environment,
     },
-    location: { current: null, currentName: null, choices: null },
+    location: { mode: "location", current: null, currentName: null, choices: null },
     rules: null,
     sender: null,
     notifications: null,
@@ -85,6 +86,11 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const statuses = await loadStatusSettings(db, shop);
   view.location.current = statuses.locationId;
   view.location.currentName = statuses.locationName;
+  const fulfillmentMode = await db.shopSettings.findUnique({
+    where: { shop },
+    select: { fulfillmentMode: true },
+  });
+  view.location.mode = fulfillmentMode?.fulfillmentMode === "service" ? "service" : "location";
   if (open === "location") view.location.choices = await locationChoices(createShopAdmin(admin.graphql));
   if (open === "rules") {
     const orders = await recentOrders(db, shop);
@@ -129,6 +135,7 @@ const intentSchema = z.object({
     "testConnection",
     "saveConnection",
     "saveLocation",
+    "saveServiceLocation",
     "previewRules",
     "saveRules",
     "saveSender",
@@ -178,6 +185,11 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<HomeAnswe
       }
       return answerOf(intent, await saveLocation(deps, shop, input, locations));
     }
+    case "saveServiceLocation":
+      return answerOf(
+        intent,
+        await saveServiceLocation(deps, shop, input, createShopAdmin(admin.graphql), env().SHOPIFY_APP_URL),
+      );
     case "previewRules": {
       const rules = await rulesOfForm(deps, shop, input);
       if (!rules.ok) return { ok: false, intent, problems: rules.problems };

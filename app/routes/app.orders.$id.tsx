@@ -40,6 +40,8 @@ import { ATTENTION, STAGE, type Attention, type OrderState, type Stage } from ".
 import { percent, type BranchCandidate } from "../reference/types";
 import { returnsOfOrder } from "../returns/queries.server";
 import { authenticate } from "../shopify.server";
+import { OrderRequests } from "../service/order-requests";
+import { orderRequests, retryOrderAnswers } from "../service/order-requests.server";
 import { CARRIER_REF_PATTERN } from "../warehouse/wire";
 import type { BranchSearchAnswer } from "./app.branches";
 import type { StreetSearchAnswer } from "./app.streets";
@@ -65,6 +67,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   // Moments travel as instants; the page says them in the admin's language and the shop's time zone.
   const time = (date: Date | null) => (date ? date.toISOString() : null);
   const returns = await returnsOfOrder(db, session.shop, order.id);
+  const serviceRequests = await orderRequests(db, session.shop, order.shopifyOrderId);
   return {
     order: {
       id: order.id,
@@ -115,6 +118,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       olderEvents: order.olderEvents,
       olderPage: before.success,
       returns: returns.map((booked) => ({ ...booked, returnedAt: time(booked.returnedAt) })),
+      serviceRequests,
     },
     deliveryMethods: DELIVERY_METHOD_KEYS,
   };
@@ -129,6 +133,7 @@ const intentSchema = z.discriminatedUnion(
     z.object({ intent: z.literal("submit") }),
     z.object({ intent: z.literal("retry") }),
     z.object({ intent: z.literal("cancel") }),
+    z.object({ intent: z.literal("retryServiceAnswer") }),
     z.object({ intent: z.literal("correct"), fix: z.enum(FIXES) }),
   ],
   { error: "orders:answer.unknownAction" },
@@ -176,6 +181,14 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
       return said(await submitNow(deps, session.shop, orderId), null);
     case "cancel":
       return said(await cancelAtWarehouse(deps, session.shop, orderId), null);
+    case "retryServiceAnswer": {
+      const row = await deps.db.warehouseOrder.findFirst({
+        where: { id: orderId, shop: session.shop },
+        select: { shopifyOrderId: true },
+      });
+      if (!row) return { ok: false, text: message("orders:answer.notUnderstood"), fix: null };
+      return said(await retryOrderAnswers(deps, session.shop, row.shopifyOrderId), null);
+    }
     case "correct": {
       const { fix } = parsed.data;
       return said(await correctOrder(deps, session.shop, orderId, overridesFrom(fix, form)), fix);
@@ -343,6 +356,11 @@ export default function OrderPage() {
                 )}
               </Banner>
             )}
+            <OrderRequests
+              requests={order.serviceRequests}
+              busy={busy && navigation.formData?.get("intent") === "retryServiceAnswer"}
+              onRetry={() => submit({ intent: "retryServiceAnswer" }, { method: "post" })}
+            />
             {(order.state === "accepted" || order.shipment.stage) && (
               <ShipmentCard shipment={order.shipment} fulfillment={order.fulfillment} />
             )}

@@ -10,6 +10,7 @@ import {
   Button,
   Card,
   Checkbox,
+  ChoiceList,
   FormLayout,
   InlineStack,
   Layout,
@@ -33,6 +34,9 @@ import { loadStatusSettings, saveStatusSettings } from "../statuses/settings.ser
 import { BUILT_IN_STATUSES } from "../statuses/status-table";
 import { TTN_PLACEHOLDER, type StatusRule } from "../statuses/settings";
 import { wakeWorker } from "../work/worker.server";
+import { env } from "../env.server";
+import { chooseLocationMode, chooseServiceMode } from "../service/register.server";
+import { z } from "zod";
 
 /** The shop's locations as Shopify lists them now; null when Shopify could not be asked. */
 async function locationsOf(request: Request) {
@@ -55,8 +59,16 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     loadStatusSettings(db, session.shop),
     locationsOf(request),
   ]);
+  const mode = await db.shopSettings.findUnique({
+    where: { shop: session.shop },
+    select: { fulfillmentMode: true, locationName: true },
+  });
   return {
     view,
+    mode: {
+      current: mode?.fulfillmentMode === "service" ? ("service" as const) : ("location" as const),
+      locationName: mode?.locationName ?? null,
+    },
     lastCheck: lastCheck && {
       at: lastCheck.at.toISOString(),
       // What kept the look-up from working, as the run recorded it (words of its own, shown as they are).
@@ -68,7 +80,20 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 };
 
 /** Saved: with the settings' version now, which the page's next save stands on. */
-type ActionAnswer = { ok: true; version: number } | { ok: false; errors: Record<string, Message> };
+type ActionAnswer =
+  | { ok: true; version: number; mode?: "service" | "location" }
+  | { ok: false; errors: Record<string, Message> };
+
+/** The mode card's form: which mode, the warehouse's address for a service, the location for a location. */
+const modeFormSchema = z.object({
+  intent: z.literal("mode"),
+  mode: z.enum(["service", "location"]),
+  address1: z.string().trim().max(200).default(""),
+  city: z.string().trim().max(100).default(""),
+  zip: z.string().trim().max(20).default(""),
+  locationId: z.string().trim().max(200).default(""),
+  version: z.number().int().min(0).optional(),
+});
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAnswer> => {
   const { session } = await authenticate.admin(request);
@@ -76,26 +101,56 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAns
   if (typeof input !== "object" || input === null) {
     return { ok: false, errors: { form: message("settings:errors.unreadableForm") } };
   }
-  const locations = await locationsOf(request);
-  if (locations === null) {
+  const deps = { ...appContext(), wake: wakeWorker };
+  if ((input as { intent?: unknown }).intent === "mode") {
+    const form = modeFormSchema.safeParse(input);
+    if (!form.success) return { ok: false, errors: { mode: message("settings:errors.unreadableForm") } };
+    const { mode, version, address1, city, zip, locationId } = form.data;
+    let chosen;
+    if (mode === "service") {
+      const { admin } = await authenticate.admin(request);
+      chosen = await chooseServiceMode(deps, session.shop, createShopAdmin(admin.graphql), {
+        appUrl: env().SHOPIFY_APP_URL,
+        ...(version === undefined ? {} : { shown: version }),
+        address: { address1, city, zip },
+      });
+    } else {
+      const location = (await locationsOf(request))?.find((choice) => choice.id === locationId);
+      if (!location) return { ok: false, errors: { mode: message("statuses:errors.location") } };
+      chosen = await chooseLocationMode(deps, session.shop, {
+        location,
+        ...(version === undefined ? {} : { shown: version }),
+      });
+    }
+    return chosen.ok
+      ? { ok: true, version: chosen.version, mode: chosen.mode }
+      : { ok: false, errors: { mode: chosen.problem } };
+  }
+  const listed = await locationsOf(request);
+  if (listed === null) {
     return {
       ok: false,
       errors: { form: message("statuses:errors.locationsUnreadable") },
     };
   }
-  const saved = await saveStatusSettings(
-    { ...appContext(), wake: wakeWorker },
-    session.shop,
-    input,
-    locations,
-  );
+  // Shopify does not list a fulfillment service's location among the shop's: in service mode the saved one
+  // (the service's) is the choice the form keeps.
+  const current = await deps.db.shopSettings.findUnique({
+    where: { shop: session.shop },
+    select: { fulfillmentMode: true, locationId: true, locationName: true },
+  });
+  const locations =
+    current?.fulfillmentMode === "service" && current.locationId
+      ? [...listed, { id: current.locationId, name: current.locationName ?? "" }]
+      : listed;
+  const saved = await saveStatusSettings(deps, session.shop, input, locations);
   return saved.ok ? { ok: true, version: saved.version } : { ok: false, errors: saved.errors };
 };
 
 type Rule = { id: string; name: string; stage: StatusRule["stage"] };
 
 export default function StatusSettings() {
-  const { view, lastCheck, locations, builtIn } = useLoaderData<typeof loader>();
+  const { view, mode, lastCheck, locations, builtIn } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const submit = useSubmit();
   const saving = useNavigation().state === "submitting";
@@ -114,6 +169,17 @@ export default function StatusSettings() {
   useEffect(() => {
     if (answer?.ok) setVersion(answer.version);
   }, [answer]);
+  const [choice, setChoice] = useState<"service" | "location">(mode.current);
+  const [address1, setAddress1] = useState("");
+  const [city, setCity] = useState("");
+  const [zip, setZip] = useState("");
+  const [modeLocationId, setModeLocationId] = useState("");
+  const chooseMode = () =>
+    submit(
+      { intent: "mode", mode: choice, address1, city, zip, locationId: modeLocationId, version },
+      { method: "post", encType: "application/json" },
+    );
+  const inService = mode.current === "service";
   const errors: Record<string, Message> = answer && !answer.ok ? answer.errors : {};
   const error = (path: string) => {
     const text = errors[path];
@@ -156,7 +222,17 @@ export default function StatusSettings() {
     <Page title={t("title")} backAction={{ content: t("back"), url: "/app/settings" }}>
       <form onSubmit={save}>
         <BlockStack gap="400">
-          {answer?.ok && <Banner tone="success">{t("saved")}</Banner>}
+          {answer?.ok && !answer.mode && <Banner tone="success">{t("saved")}</Banner>}
+          {answer?.ok && answer.mode && (
+            <Banner tone="success">
+              {t("mode.saved", {
+                mode:
+                  answer.mode === "service"
+                    ? t("mode.currentService", { name: mode.locationName ?? "" })
+                    : t("mode.currentLocation"),
+              })}
+            </Banner>
+          )}
           {errors.form && <Banner tone="critical">{error("form")}</Banner>}
           {view.issues && (
             <Banner tone="warning" title={t("problem.title")}>
@@ -175,13 +251,89 @@ export default function StatusSettings() {
             </Banner>
           )}
           <Layout>
+            <Layout.AnnotatedSection title={t("mode.title")}>
+              <Card>
+                <BlockStack gap="300">
+                  <Text as="p">
+                    {t("mode.current", {
+                      mode: inService
+                        ? t("mode.currentService", { name: mode.locationName ?? "" })
+                        : t("mode.currentLocation"),
+                    })}
+                  </Text>
+                  <ChoiceList
+                    title={t("mode.title")}
+                    titleHidden
+                    choices={[
+                      { label: t("mode.location"), value: "location", helpText: t("mode.locationHelp") },
+                      { label: t("mode.service"), value: "service", helpText: t("mode.serviceHelp") },
+                    ]}
+                    selected={[choice]}
+                    onChange={(selected) => setChoice(selected[0] === "service" ? "service" : "location")}
+                    error={error("mode")}
+                  />
+                  {choice === "service" && (
+                    <FormLayout>
+                      <TextField
+                        label={t("mode.address1")}
+                        autoComplete="off"
+                        value={address1}
+                        onChange={setAddress1}
+                        helpText={t("mode.addressHelp")}
+                      />
+                      <FormLayout.Group>
+                        <TextField
+                          label={t("mode.city")}
+                          autoComplete="off"
+                          value={city}
+                          onChange={setCity}
+                        />
+                        <TextField label={t("mode.zip")} autoComplete="off" value={zip} onChange={setZip} />
+                      </FormLayout.Group>
+                    </FormLayout>
+                  )}
+                  {choice === "location" && inService && locations && (
+                    <Select
+                      label={t("fulfillment.location")}
+                      options={[
+                        { label: t("fulfillment.locationNone"), value: "" },
+                        ...locations.map(({ id, name }) => ({ label: name, value: id })),
+                      ]}
+                      value={modeLocationId}
+                      onChange={setModeLocationId}
+                    />
+                  )}
+                  {choice !== mode.current && (
+                    <Banner tone="info" title={t("mode.switchTitle")}>
+                      <BlockStack gap="200">
+                        <p>{choice === "service" ? t("mode.switchToService") : t("mode.switchToLocation")}</p>
+                        <p>{t("mode.switchInFlight")}</p>
+                      </BlockStack>
+                    </Banner>
+                  )}
+                  {(choice !== mode.current || choice === "service") && (
+                    <InlineStack>
+                      <Button
+                        onClick={chooseMode}
+                        loading={saving}
+                        disabled={choice === "location" && !modeLocationId}
+                      >
+                        {choice === "service" ? t("mode.register") : t("mode.useLocation")}
+                      </Button>
+                    </InlineStack>
+                  )}
+                </BlockStack>
+              </Card>
+            </Layout.AnnotatedSection>
             <Layout.AnnotatedSection
               title={t("fulfillment.title")}
               description={t("fulfillment.description")}
             >
               <Card>
                 <FormLayout>
-                  {locations ? (
+                  {inService ? (
+                    <Text as="p">{t("mode.currentService", { name: mode.locationName ?? "" })}</Text>
+                  ) : locations ? (
                     <Select
                       label={t("fulfillment.location")}
                       options={[

@@ -6,13 +6,12 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { appContext } from "../context.server";
 import {
-  FULFILLMENT_REQUESTS_KIND,
   fulfillmentOrderIdsIn,
   hintFulfillmentOrders,
   requestOnlineLocationsRead,
   requestRoutingRead,
 } from "../routing/kinds";
-import { requestRun } from "../work/schedule.server";
+import { requestFulfillmentRequests } from "../service/kinds";
 import { wakeWorker } from "../work/worker.server";
 import { receiveWebhook } from "./receive.server";
 
@@ -60,7 +59,8 @@ export async function fulfillmentOrderWebhookAction({ request }: ActionFunctionA
   const now = clock();
   await hintFulfillmentOrders(db, shop, fulfillmentOrderIdsIn(payload), now);
   await requestRoutingRead(db, shop, "webhook", now);
-  if (FULFILLMENT_REQUEST_TOPICS.includes(topic)) await requestRun(db, shop, FULFILLMENT_REQUESTS_KIND, now);
+  // A request to the app's fulfillment service: the service mode's read and answers too (app/service/).
+  if (FULFILLMENT_REQUEST_TOPICS.includes(topic)) await requestFulfillmentRequests(db, shop, now);
   log.debug({ shop, event: "webhook.fulfillment_order", topic }, "fulfillment orders to be read");
   wakeWorker(shop, "due_now");
   return new Response(null, { status: 200 });

@@ -19,6 +19,7 @@ import { returnsWork } from "../returns/work.server";
 import { personalDataWork } from "../compliance/retention.server";
 import { fulfillmentOrdersWork } from "../routing/work.server";
 import { onlineLocationsWork } from "../routing/locations.server";
+import { fulfillmentRequestsWork } from "../service/requests.server";
 import {
   pauseShop,
   PAUSE_REASONS,
@@ -142,6 +143,7 @@ export function createWorker(options: WorkerOptions): Worker {
     returnsWork,
     catalogueSyncWork,
     personalDataWork,
+    fulfillmentRequestsWork,
     ...(options.kinds ?? []),
   ];
   const periodic = options.periodic ?? [pruneWebhookEvents];

@@ -25,10 +25,18 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { createServer as createViteServer, type Plugin, type ViteDevServer } from "vite";
-import { startShopifyFake, type LocationRecord, type ShopStore } from "../../test/shopify-fake";
+import {
+  configureServiceCallbacks,
+  deliverServiceCallbacks,
+  orderWebhookPayload,
+  serviceAnswers,
+  startShopifyFake,
+  submitCancellationRequest,
+  submitFulfillmentRequest,
+} from "../../test/shopify-fake";
 import { installNetworkGuard, routeShopifyTo } from "../../test/support/network";
 import { sendResponse, toRequest } from "../../test/support/app-server";
-import { appToml, routeFor, signedWebhookRequest } from "../../test/support/webhooks";
+import { appToml, routeFor, signedWebhookRequest, subscriptionFor } from "../../test/support/webhooks";
 import { startWarehouseSimulator } from "../../test/warehouse-sim";
 import { defaultReferenceData } from "../../test/warehouse-sim/reference-data";
 import {
@@ -46,9 +54,11 @@ import {
   DEMO_PRODUCTS,
   DEMO_SHOP,
   DEMO_SHOP_NAME,
+  demoVariant,
   sampleOrders,
   samplePayload,
 } from "./samples";
+import { seedDemoStore } from "./store";
 
 const USAGE = `usage: npm run demo -- [options]
 
@@ -57,6 +67,9 @@ const USAGE = `usage: npm run demo -- [options]
   --stage-delays P,S,D  seconds the warehouse takes to pick, ship and deliver an order (default 5,10,15)
   --reset             start from an empty database (removes the demo's own files only)
   --data-dir DIR      where the database is kept (default .demo; --check: a temporary folder)
+  --mode M            how the warehouse appears in Shopify: "location" (default; a location of the store's
+                      own) or "service" (the app's fulfillment service, registered as Settings does; the
+                      demo asks for fulfillment as the merchant, and for two cancellations)
   --check             run headless on free ports and a temporary database; exit 0 once an order has gone
                       from its webhook to Delivered with its fulfillment in the store and a stock sync wrote
                       inventory; prints one JSON line last
@@ -83,6 +96,7 @@ function parseOptions() {
         "stage-delays": { type: "string" },
         reset: { type: "boolean", default: false },
         check: { type: "boolean", default: false },
+        mode: { type: "string", default: "location" },
         timeout: { type: "string", default: "120" },
         "data-dir": { type: "string" },
         verbose: { type: "boolean", default: false },
@@ -100,6 +114,9 @@ if (values.help) {
 }
 
 const check = values.check;
+if (values.mode !== "location" && values.mode !== "service")
+  fail(`--mode is "location" or "service", not ${values.mode}`);
+const serviceMode = values.mode === "service";
 const seconds = (option: string, given: string, min: number) => {
   const value = Number(given);
   if (!Number.isFinite(value) || value < min)
@@ -214,9 +231,23 @@ const sim = await startWarehouseSimulator({
   onUnexpectedError: (error) => console.error("warehouse simulator: unexpected error", error),
 });
 process.env.WAREHOUSE_API_URL = sim.url;
+// Every order as the warehouse received it by AddOrder: an order later edited (EditOrder changes the record in
+// place) or cancelled still counts what it was first sent with (see routingFigures).
+const addedOrders: Array<{ idOrder: string; lines: Array<{ sku: string; count: number }> }> = [];
+{
+  const warehouse = sim.store();
+  const addOrder = warehouse.addOrder.bind(warehouse);
+  warehouse.addOrder = (order) => {
+    addedOrders.push({
+      idOrder: order.id_order,
+      lines: order.lines.map(({ sku, count }) => ({ sku, count })),
+    });
+    addOrder(order);
+  };
+}
 process.env.WAREHOUSE_API_V2_URL = sim.urlV2;
 sim.seedProducts(
-  DEMO_PRODUCTS.flatMap((product) =>
+  DEMO_PRODUCTS.filter((product) => !product.showroomOnly).flatMap((product) =>
     product.variants.map((variant) => ({
       sku: variant.sku,
       name: variant.title ? `${product.title} (${variant.title})` : product.title,
@@ -227,47 +258,9 @@ sim.seedProducts(
 
 const fake = await startShopifyFake({ app: { apiKey: DEMO_API_KEY, apiSecretKey: DEMO_API_SECRET, scopes } });
 routeShopifyTo(fake.url);
-const store: ShopStore = fake.state.addShop({
-  domain: DEMO_SHOP,
-  accessToken: DEMO_ACCESS_TOKEN,
-  name: DEMO_SHOP_NAME,
-  email: "owner@demo-magazyn.example",
-  currencyCode: "UAH",
-  ianaTimezone: "Europe/Kyiv",
-  locales: [{ locale: "uk", primary: true }, { locale: "en" }],
-});
-const location: LocationRecord = store.addLocation({
-  name: "Склад фулфілменту (Київ)",
-  address1: "вул. Складська, 1",
-  city: "Київ",
-  zip: "02000",
-});
-const variantsBySku = new Map<
-  string,
-  { variantId: string; productId: string; inventoryItemId: string; name: string }
->();
-for (const product of DEMO_PRODUCTS) {
-  const { product: made, variants } = store.addProduct({
-    title: product.title,
-    vendor: product.vendor,
-    variants: product.variants.map((variant) => ({
-      ...(variant.title ? { title: variant.title } : {}),
-      sku: variant.sku,
-      price: variant.price,
-      inventory: [{ locationId: location.id, available: variant.shopQuantity }],
-    })),
-  });
-  variants.forEach((variant, index) =>
-    variantsBySku.set(product.variants[index]!.sku, {
-      variantId: variant.id,
-      productId: made.id,
-      inventoryItemId: variant.inventoryItemId,
-      name: product.variants[index]!.title
-        ? `${product.title} (${product.variants[index]!.title})`
-        : product.title,
-    }),
-  );
-}
+const { store, location, showroom, variantsBySku } = seedDemoStore(fake.state, DEMO_ACCESS_TOKEN);
+/** The location whose fulfillment orders are the warehouse's (service mode: the service's own, once registered). */
+let warehouseLocationId = location.id;
 
 // ---------------------------------------------------------------------------------------------------
 // The app, behind the admin stand-in.
@@ -300,7 +293,9 @@ async function answerRoute(req: IncomingMessage, res: ServerResponse): Promise<v
   let response: Response;
   try {
     const request = toRequest(req, res, origin);
-    const route = routeFor(new URL(request.url).pathname);
+    const pathname = webhookPath(new URL(request.url).pathname, request.headers.get("x-shopify-topic"));
+    if (pathname === null) return void res.writeHead(200).end();
+    const route = routeFor(pathname);
     const file = path.resolve(route.file);
     let module = routeModules.get(file);
     if (!module) {
@@ -314,6 +309,20 @@ async function answerRoute(req: IncomingMessage, res: ServerResponse): Promise<v
       thrown instanceof Response ? thrown : new Response("The demo failed on this request.", { status: 500 });
   }
   await sendResponse(response, res);
+}
+
+/**
+ * The fake delivers its webhooks to `/webhooks/<topic>`; Shopify sends each topic to the address its
+ * subscription in shopify.app.toml names (all fulfillment_orders/* topics to one route), so that is where it
+ * goes. A topic the app does not subscribe to Shopify would not send: null (answered 200 and dropped).
+ */
+function webhookPath(pathname: string, topic: string | null): string | null {
+  if (!topic || pathname !== `/webhooks/${topic}`) return pathname;
+  try {
+    return subscriptionFor(topic).uri;
+  } catch {
+    return null;
+  }
 }
 
 const server = createServer((req, res) => {
@@ -334,7 +343,7 @@ const server = createServer((req, res) => {
       mintSessionToken({ shop: DEMO_SHOP, apiKey: DEMO_API_KEY, apiSecret: DEMO_API_SECRET }),
     );
   if (req.method === "GET" && url.pathname === STORE_VIEW_PATH) return send(200, "text/html", storeView());
-  if (req.method === "POST" && /^\/(webhooks|warehouse\/notify)\//.test(url.pathname))
+  if (req.method === "POST" && /^\/(webhooks|warehouse\/notify|fulfillment-service)\//.test(url.pathname))
     return void answerRoute(req, res);
   if (check) return send(404, "text/plain", "Headless demo: no pages.");
   if (!vite || !pages) return send(503, "text/plain", "The demo is starting; try again in a moment.");
@@ -373,6 +382,8 @@ const { RETURNS_KIND } = await import("../../app/returns/kinds");
 const { requestRun } = await import("../../app/work/schedule.server");
 const { createEngine } = await import("../../app/work/engine.server");
 const { startProcessWorker, stopProcessWorker, wakeWorker } = await import("../../app/work/worker.server");
+const { offlineShopAdmin } = await import("../../app/work/engine.server");
+const { chooseServiceMode } = await import("../../app/service/register.server");
 const { closeWarehouseConnections } = await import("../../app/warehouse/transport.server");
 const context = appContext();
 const { db } = context;
@@ -529,6 +540,63 @@ await requestStockSync(db, DEMO_SHOP, new Date(), true);
 // The work engine, as the web process runs it (entry.server would start the same one on the first page).
 startProcessWorker(() => createEngine(context, env()));
 wakeWorker(DEMO_SHOP);
+// Shopify's webhooks the fake raises (fulfillment orders routed, moved, cancelled...), signed to the app.
+fake.webhooks.deliverTo({ appUrl: origin, secret: DEMO_API_SECRET });
+
+/** True once `ready` holds, asked every tenth of a second; false at the check's deadline, or once stopping. */
+async function reached(ready: () => boolean | Promise<boolean>): Promise<boolean> {
+  while (!(await ready())) {
+    if (stopping || (check && performance.now() > startedAt + timeoutMs)) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return true;
+}
+
+/** Waits until `ready` holds; the check fails, saying what did not happen, at its deadline. */
+async function until(what: string, ready: () => boolean | Promise<boolean>): Promise<void> {
+  if (await reached(ready)) return;
+  console.error(`demo check failed: ${what} within --timeout ${timeoutMs / 1000}`);
+  await stop();
+  process.exit(1);
+}
+// Saving the location made the app read the shop's online locations: until it has (two now, so every order's
+// fulfillment orders decide what is the warehouse's), an order would be taken in as a one-location shop's.
+await until("the app did not read the shop's two online locations", async () => {
+  const settings = await db.shopSettings.findUnique({
+    where: { shop: DEMO_SHOP },
+    select: { onlineLocations: true },
+  });
+  const online = settings?.onlineLocations ? (JSON.parse(settings.onlineLocations) as string[]) : [];
+  return online.includes(location.id) && online.includes(showroom.id);
+});
+
+if (serviceMode) {
+  // Shopify's pings to the service's callback URL reach the app here, signed with the app's secret.
+  configureServiceCallbacks(fake.state, { callbackOrigin: origin, apiSecretKey: DEMO_API_SECRET });
+  // The merchant chooses the fulfillment service on Settings: the app registers it (once) with the warehouse's
+  // address on its location, and makes that location the warehouse's.
+  const admin = await offlineShopAdmin(DEMO_SHOP, AbortSignal.timeout(30_000));
+  const chosen = await chooseServiceMode(deps, DEMO_SHOP, admin, {
+    appUrl: origin,
+    address: {
+      address1: location.address.address1 ?? "",
+      city: location.address.city ?? "",
+      zip: location.address.zip ?? "",
+    },
+  });
+  if (!chosen.ok) throw new Error(`service mode was refused: ${JSON.stringify(chosen.problem)}`);
+  const settings = await db.shopSettings.findUniqueOrThrow({
+    where: { shop: DEMO_SHOP },
+    select: { locationId: true },
+  });
+  warehouseLocationId = settings.locationId!;
+  // Then, as Settings' guidance asks, the merchant stocks the warehouse's items at the service's location and
+  // puts it first on the routing list in the old location's place (the showroom stays second).
+  for (const [sku, variant] of variantsBySku)
+    store.stock(variant.inventoryItemId, warehouseLocationId, { available: demoVariant(sku).shopQuantity });
+  store.setRouting([warehouseLocationId, showroom.id]);
+  say(`Service mode: the warehouse is the fulfillment service "${chosen.locationName ?? ""}" in Shopify.`);
+}
 
 // An inbound delivery the merchant announced, as the Inbound deliveries form sends it; the warehouse receives
 // part of it a little later, so its page shows planned against received.
@@ -562,25 +630,142 @@ let sent = 0;
 /** What each sample order asked for, by its name: a returned order sends some of it back. */
 const orderedLines = new Map<string, Array<{ sku: string; quantity: number }>>();
 
+// ---------------------------------------------------------------------------------------------------
+// Service mode: the merchant asks for two cancellations, of the first order of two samples, one before the
+// warehouse picks it and one after. While each is asked and answered the warehouse holds its own pace (its
+// automatic stage changes paused, every order's), so "before" and "after" are what the demo made them, not a
+// race against the warehouse's clock.
+
+/** Which sample's first order the merchant asks to cancel, and when. */
+const CANCELLATION_SAMPLES: Record<string, "beforePicking" | "afterPicking"> = {
+  "np-locker-prepaid": "beforePicking",
+  "kyiv-courier-prepaid": "afterPicking",
+};
+interface CancellationOutcome {
+  /** The fulfillment order's request status once answered (CANCELLATION_ACCEPTED or _REJECTED). */
+  answer: string;
+  /** The order's stage at the warehouse then, and whether it was ever picked. */
+  warehouseStage: string;
+  picked: boolean;
+}
+/** The cancellations asked for (once each), and how each ended. */
+const cancellations = new Set<"beforePicking" | "afterPicking">();
+const settled: Partial<Record<"beforePicking" | "afterPicking", CancellationOutcome>> = {};
+
+let paused = 0;
+/** The warehouse's automatic stage changes stop (nested: they resume once every pause has ended). */
+function pauseWarehouse(): () => void {
+  if (paused++ === 0) sim.setStageDelays(null);
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    if (--paused === 0) sim.setStageDelays({ picked, shipped, delivered });
+  };
+}
+
+async function askCancellation(
+  when: "beforePicking" | "afterPicking",
+  orderId: string,
+): Promise<CancellationOutcome> {
+  // Paused before the order reaches the warehouse: it stays new there until the demo says otherwise.
+  const resume = pauseWarehouse();
+  try {
+    const shopifyOrderId = orderId.split("/").at(-1)!;
+    const fos = () =>
+      store.orders
+        .get(orderId)!
+        .fulfillmentOrderIds.map((id) => store.fulfillmentOrders.get(id)!)
+        .filter((fo) => fo.assignedLocationId === warehouseLocationId);
+    const gaveUp = (stage: string) => ({ answer: `gave up: ${stage}`, warehouseStage: "", picked: false });
+    if (!(await reached(() => fos().every((fo) => fo.requestStatus === "ACCEPTED"))))
+      return gaveUp("its fulfillment request was not accepted");
+    const row = await db.warehouseOrder.findFirstOrThrow({
+      where: { shop: DEMO_SHOP, shopifyOrderId },
+      select: { id: true, idOrder: true, orderName: true },
+    });
+    const atWarehouse = () => sim.orders().find((order) => order.id_order === row.idOrder);
+    if (when === "afterPicking") {
+      sim.advanceOrder({ id_order: row.idOrder, to: "picked" });
+      const known = await reached(
+        async () =>
+          (await db.warehouseOrder.findUnique({ where: { id: row.id }, select: { stage: true } }))?.stage ===
+          "picked",
+      );
+      if (!known) return gaveUp("the app did not learn the warehouse picked it");
+    }
+    for (const fo of fos()) {
+      const asked = submitCancellationRequest(store, fo.id, { message: "Покупець передумав" });
+      if (asked.userErrors.length)
+        throw new Error(
+          `the cancellation request of ${fo.id} was refused: ${JSON.stringify(asked.userErrors)}`,
+        );
+    }
+    await deliverServiceCallbacks(fake.state, store);
+    say(
+      `  ${row.orderName}: the merchant asks the warehouse to cancel it (${when === "beforePicking" ? "before" : "after"} picking)`,
+    );
+    if (!(await reached(() => fos().every((fo) => fo.requestStatus !== "CANCELLATION_REQUESTED"))))
+      return gaveUp("its cancellation request was not answered");
+    const warehouse = atWarehouse();
+    const outcome = {
+      answer: fos()[0]!.requestStatus,
+      warehouseStage: warehouse?.stage ?? "none",
+      picked: warehouse?.history.some((entry) => entry.stage === "picked") ?? false,
+    };
+    return outcome;
+  } finally {
+    resume();
+  }
+}
+
 async function placeOrder(): Promise<void> {
   const sample = samples[sent % samples.length]!;
   const number = nextNumber++;
   sent++;
   orderedLines.set(`#${number}`, sample.lines);
+  // Shopify's routing (the fake's) decides where each line goes: the first location on the routing list that
+  // stocks it; a pickup order goes whole to the showroom the buyer chose. The orders/create payload is the fake's own order, with the sample's buyer, delivery and payment.
   const { order } = store.addOrder({
     name: `#${number}`,
     email: sample.email,
     lineItems: sample.lines.map((line) => ({ sku: line.sku, quantity: line.quantity })),
-    locationId: location.id,
+    ...(sample.pickup && { locationId: showroom.id, deliveryMethod: "PICK_UP" as const }),
   });
   const numeric = (gid: string) => Number(gid.split("/").at(-1));
-  const payload = samplePayload(sample, {
+  const { line_items: _sampleLines, ...buyer } = samplePayload(sample, {
     id: numeric(order.id),
     graphqlId: order.id,
     number,
     lineItemIds: order.lineItems.map((line) => numeric(line.id)),
-    createdAt: new Date(),
+    createdAt: new Date(order.createdAt),
   });
+  const payload = orderWebhookPayload(store, order.id, buyer);
+  if (serviceMode) {
+    // The merchant (or Shopify's automation) asks the service to fulfil what is at its location.
+    for (const id of order.fulfillmentOrderIds) {
+      if (store.fulfillmentOrders.get(id)!.assignedLocationId !== warehouseLocationId) continue;
+      const asked = submitFulfillmentRequest(store, id);
+      if (asked.userErrors.length)
+        throw new Error(`the fulfillment request of ${id} was refused: ${JSON.stringify(asked.userErrors)}`);
+    }
+    await deliverServiceCallbacks(fake.state, store);
+    const cancel = CANCELLATION_SAMPLES[sample.key];
+    if (cancel && !cancellations.has(cancel)) {
+      cancellations.add(cancel);
+      askCancellation(cancel, order.id).then(
+        (outcome) => (settled[cancel] = outcome),
+        (error: unknown) => {
+          console.error(`asking for a cancellation failed: ${(error as Error).message}`);
+          settled[cancel] = {
+            answer: `failed: ${(error as Error).message}`,
+            warehouseStage: "",
+            picked: false,
+          };
+        },
+      );
+    }
+  }
   const request = signedWebhookRequest({
     topic: "orders/create",
     shop: DEMO_SHOP,
@@ -595,7 +780,7 @@ async function placeOrder(): Promise<void> {
   if (!response.ok)
     throw new Error(`orders/create #${number} was answered ${response.status}: ${await response.text()}`);
   say(
-    `#${number} ${sample.firstName} ${sample.lastName}: ${sample.shipping.title}, ${sample.gateway}${sample.held ? " (will be held)" : ""}`,
+    `#${number} ${sample.firstName} ${sample.lastName}: ${sample.shipping.title}, ${sample.gateway}${sample.held ? " (will be held)" : ""}${sample.routed === "elsewhere" ? " (the showroom's: nothing goes to the warehouse)" : ""}${sample.routed === "split" ? " (split: the showroom's lines stay there)" : ""}`,
   );
 }
 
@@ -699,7 +884,7 @@ function storeView(): string {
   const events = (id: string) => store.fulfillments.get(id);
   return storeViewPage({
     shopName: DEMO_SHOP_NAME,
-    location: location.name,
+    location: store.locations.get(warehouseLocationId)!.name,
     orders: [...store.orders.values()].reverse().map((order) => ({
       name: order.name,
       createdAt: order.createdAt,
@@ -725,7 +910,7 @@ function storeView(): string {
     inventory: [...store.products.values()].flatMap((product) =>
       product.variantIds.map((variantId) => {
         const variant = store.variants.get(variantId)!;
-        const level = store.level(variant.inventoryItemId, location.id);
+        const level = store.level(variant.inventoryItemId, warehouseLocationId);
         return {
           product: product.title,
           variant: variant.title,
@@ -761,7 +946,11 @@ async function oversold(): Promise<number> {
     const idOrder = idOrders.get(order.id.split("/").at(-1)!);
     if (idOrder !== undefined && taken.has(idOrder)) continue;
     for (const fo of order.fulfillmentOrderIds.map((id) => store.fulfillmentOrders.get(id)!)) {
-      if (fo.assignedLocationId !== location.id || fo.status === "CLOSED" || fo.status === "CANCELLED")
+      if (
+        fo.assignedLocationId !== warehouseLocationId ||
+        fo.status === "CLOSED" ||
+        fo.status === "CANCELLED"
+      )
         continue;
       for (const line of fo.lineItems) {
         const sku = order.lineItems.find((item) => item.id === line.lineItemId)?.sku;
@@ -772,12 +961,105 @@ async function oversold(): Promise<number> {
   const warehouse = sim.store();
   let units = 0;
   for (const [sku, variant] of variantsBySku) {
-    const level = store.level(variant.inventoryItemId, location.id);
+    const level = store.level(variant.inventoryItemId, warehouseLocationId);
     if (!level) continue;
     const mayBeSold = Math.max(0, warehouse.available(sku) - (notTaken.get(sku) ?? 0));
     units += Math.max(0, level.quantities.available - mayBeSold);
   }
   return units;
+}
+
+/**
+ * What Shopify's routing made of the sample orders, against what the warehouse got. From the fake's fulfillment
+ * orders: `routedElsewhere` (orders with no line at the warehouse's location), `splitOrders` (lines there and
+ * elsewhere). From the simulator's orders against them: `linesSentForElsewhere`, the units the warehouse
+ * received beyond what its location was assigned, SKU by SKU (0 unless a line routed elsewhere was sent).
+ * And whether those orders ended as they should: `routedElsewhereRecorded` (recorded by the app as not the
+ * warehouse's, nothing at the warehouse), `splitOrdersSent` (at the warehouse with exactly its location's lines).
+ */
+async function routingFigures() {
+  const rows = new Map(
+    (
+      await db.warehouseOrder.findMany({
+        where: { shop: DEMO_SHOP },
+        select: { shopifyOrderId: true, idOrder: true, state: true },
+      })
+    ).map((row) => [row.shopifyOrderId, row]),
+  );
+  // Per id_order and SKU, the most units the warehouse held of the order: as first added, or as edited since.
+  const received = new Map<string, Map<string, number>>();
+  const held = [
+    ...addedOrders,
+    ...sim.orders().map((order) => ({ idOrder: order.id_order, lines: order.lines })),
+  ];
+  for (const order of held) {
+    const units = received.get(order.idOrder) ?? new Map<string, number>();
+    const lines = new Map<string, number>();
+    for (const line of order.lines) lines.set(line.sku, (lines.get(line.sku) ?? 0) + line.count);
+    for (const [sku, count] of lines) units.set(sku, Math.max(units.get(sku) ?? 0, count));
+    received.set(order.idOrder, units);
+  }
+  const figures = {
+    routedElsewhere: 0,
+    routedElsewhereRecorded: 0,
+    splitOrders: 0,
+    splitOrdersSent: 0,
+    linesSentForElsewhere: 0,
+  };
+  for (const order of store.orders.values()) {
+    const atWarehouse = new Map<string, number>();
+    let elsewhere = 0;
+    for (const fo of order.fulfillmentOrderIds.map((id) => store.fulfillmentOrders.get(id)!)) {
+      for (const line of fo.lineItems) {
+        if (fo.assignedLocationId !== warehouseLocationId) {
+          elsewhere += line.totalQuantity;
+          continue;
+        }
+        const sku = order.lineItems.find((item) => item.id === line.lineItemId)?.sku ?? "";
+        atWarehouse.set(sku, (atWarehouse.get(sku) ?? 0) + line.totalQuantity);
+      }
+    }
+    const row = rows.get(order.id.split("/").at(-1)!);
+    const got = row ? received.get(row.idOrder) : undefined;
+    for (const [sku, count] of got ?? [])
+      figures.linesSentForElsewhere += Math.max(0, count - (atWarehouse.get(sku) ?? 0));
+    if (elsewhere === 0) continue;
+    if (atWarehouse.size === 0) {
+      figures.routedElsewhere++;
+      if (row?.state === "elsewhere" && !got) figures.routedElsewhereRecorded++;
+    } else {
+      figures.splitOrders++;
+      const same =
+        got?.size === atWarehouse.size && [...atWarehouse].every(([sku, count]) => got.get(sku) === count);
+      if (same) figures.splitOrdersSent++;
+    }
+  }
+  return figures;
+}
+
+/**
+ * Service mode's figures: the fulfillment requests the app accepted and the cancellation requests it answered
+ * (from the fake's record of the app's answers), and whether the two cancellations ended as they should: the
+ * one asked before picking accepted with the order cancelled at the warehouse unpicked, the one asked after
+ * picking rejected with the order still at the warehouse, picked.
+ */
+function serviceFigures() {
+  const answers = serviceAnswers(store).filter((answer) => answer.refused === null);
+  const count = (...mutations: string[]) =>
+    answers.filter((answer) => mutations.includes(answer.mutation)).length;
+  const before = settled.beforePicking;
+  const after = settled.afterPicking;
+  return {
+    requestsAccepted: count("fulfillmentOrderAcceptFulfillmentRequest"),
+    cancellationRequestsAnswered: count(
+      "fulfillmentOrderAcceptCancellationRequest",
+      "fulfillmentOrderRejectCancellationRequest",
+    ),
+    cancelledBeforePicking:
+      before?.answer === "CANCELLATION_ACCEPTED" && before.warehouseStage === "cancelled" && !before.picked,
+    refusedAfterPicking:
+      after?.answer === "CANCELLATION_REJECTED" && after.warehouseStage !== "cancelled" && after.picked,
+  };
 }
 
 async function summary() {
@@ -809,6 +1091,8 @@ async function summary() {
     itemsChanged: syncs.reduce((sum, sync) => sum + sync.changed, 0),
     /** Whether a stock sync started after the first held order was taken in (so it had a promise to keep). */
     syncedAfterHeld: firstHeld !== null && syncs.some((sync) => sync.startedAt > firstHeld),
+    ...(await routingFigures()),
+    ...(serviceMode && serviceFigures()),
   };
 }
 
@@ -868,7 +1152,10 @@ if (!check) {
       last.deliveredWithFulfillment > 0 &&
       last.inventoryWrites > 0 &&
       last.itemsChanged > 0 &&
-      last.syncedAfterHeld
+      last.syncedAfterHeld &&
+      last.routedElsewhereRecorded > 0 &&
+      last.splitOrdersSent > 0 &&
+      (!serviceMode || (last.requestsAccepted! > 0 && settled.beforePicking && settled.afterPicking))
     ) {
       ok = true;
       break;
@@ -876,7 +1163,10 @@ if (!check) {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const unitsOversold = await oversold();
-  ok &&= unitsOversold === 0;
+  // Read again at the end: a line routed elsewhere sent meanwhile fails the check too.
+  const { linesSentForElsewhere } = await routingFigures();
+  ok &&= unitsOversold === 0 && linesSentForElsewhere === 0;
+  if (serviceMode) ok &&= last.cancelledBeforePicking! && last.refusedAfterPicking!;
   const elapsedS = Math.round((performance.now() - startedAt) / 100) / 10;
   await stop();
   if (!ok) {
@@ -889,11 +1179,27 @@ if (!check) {
       unitsOversold > 0
         ? `the store offers more than the warehouse has free for orders it has not taken (oversold: ${unitsOversold})`
         : null,
+      last.routedElsewhereRecorded === 0
+        ? "no pickup order routed to the showroom was recorded as not the warehouse's with nothing sent"
+        : null,
+      last.splitOrdersSent === 0
+        ? "no split order reached the warehouse with exactly its location's lines"
+        : null,
+      linesSentForElsewhere > 0
+        ? `the warehouse received ${linesSentForElsewhere} unit(s) of lines Shopify routed elsewhere`
+        : null,
+      serviceMode && !last.requestsAccepted ? "no fulfillment request was accepted" : null,
+      serviceMode && !last.cancelledBeforePicking
+        ? `the cancellation asked before picking did not end accepted with the order cancelled at the warehouse (${JSON.stringify(settled.beforePicking ?? "not answered")})`
+        : null,
+      serviceMode && !last.refusedAfterPicking
+        ? `the cancellation asked after picking did not end rejected with the order picked at the warehouse (${JSON.stringify(settled.afterPicking ?? "not answered")})`
+        : null,
     ].filter(Boolean);
     console.error(
       `demo check failed: after ${elapsedS} s (--timeout ${timeoutMs / 1000}), ${missing.join("; ")}`,
     );
   }
-  console.log(JSON.stringify({ ok, ...last, oversold: unitsOversold, elapsedS }));
+  console.log(JSON.stringify({ ok, ...last, linesSentForElsewhere, oversold: unitsOversold, elapsedS }));
   process.exit(ok ? 0 : 1);
 }

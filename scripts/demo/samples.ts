@@ -19,20 +19,38 @@ export interface DemoVariant {
   warehouseQuantity: number;
   /** What Shopify shows at the warehouse location before the first stock sync. */
   shopQuantity: number;
+  /** What the Kyiv showroom holds in Shopify; absent: the showroom does not stock it. */
+  showroomQuantity?: number;
 }
 
 export interface DemoProduct {
   title: string;
   vendor: string;
   variants: DemoVariant[];
+  /**
+   * Sold from the showroom only: stocked at the showroom in Shopify, never at the warehouse's location, unknown
+   * to the warehouse (no card there, not in the simulator). Shopify routes its lines to the showroom.
+   */
+  showroomOnly?: boolean;
 }
+
+/** The demo store's second location: a showroom in Kyiv, where buyers pick up and some items are sold only. */
+export const DEMO_SHOWROOM = {
+  name: "Шоурум, Київ",
+  address1: "вул. Ярославів Вал, 14",
+  city: "Київ",
+  zip: "01034",
+} as const;
 
 export const DEMO_PRODUCTS: readonly DemoProduct[] = [
   {
     title: "Чашка керамічна «Карпати»",
     vendor: "Гончарня",
     variants: [
-      { title: "Синя", sku: "CUP-KARP-BLUE", price: "350.00", warehouseQuantity: 120, shopQuantity: 100 },
+      {
+        ...{ title: "Синя", sku: "CUP-KARP-BLUE", price: "350.00" },
+        ...{ warehouseQuantity: 120, shopQuantity: 100, showroomQuantity: 6 },
+      },
       { title: "Зелена", sku: "CUP-KARP-GREEN", price: "350.00", warehouseQuantity: 80, shopQuantity: 75 },
     ],
   },
@@ -62,9 +80,26 @@ export const DEMO_PRODUCTS: readonly DemoProduct[] = [
   {
     title: "Свічка соєва «Львів»",
     vendor: "Світло",
-    variants: [{ sku: "CANDLE-LVIV", price: "310.00", warehouseQuantity: 45, shopQuantity: 50 }],
+    variants: [
+      { sku: "CANDLE-LVIV", price: "310.00", warehouseQuantity: 45, shopQuantity: 50, showroomQuantity: 8 },
+    ],
+  },
+  {
+    title: "Ваза керамічна «Опішня»",
+    vendor: "Гончарня",
+    showroomOnly: true,
+    variants: [
+      { sku: "VASE-OPISH", price: "1250.00", warehouseQuantity: 0, shopQuantity: 0, showroomQuantity: 5 },
+    ],
   },
 ];
+
+/** The SKUs only the showroom stocks: Shopify routes their lines there, never to the warehouse. */
+export const SHOWROOM_ONLY_SKUS: ReadonlySet<string> = new Set(
+  DEMO_PRODUCTS.filter((product) => product.showroomOnly).flatMap((product) =>
+    product.variants.map((variant) => variant.sku),
+  ),
+);
 
 export function demoVariant(sku: string): DemoVariant & { productTitle: string } {
   for (const product of DEMO_PRODUCTS) {
@@ -99,14 +134,26 @@ export interface SampleOrder {
   note?: string;
   /** The hold reasons the app must give it; absent: it maps and goes to the warehouse. */
   held?: HoldCode[];
-  /** What the mapping makes of it when it maps. */
+  /** What the mapping makes of it when it maps (of the warehouse's lines only, for a split order). */
   expected?: { payment: "cashOnDelivery" | "prepaid"; delivery: "novaPoshta" | "ukrposhta" | "kyivCourier" };
+  /**
+   * Where Shopify's routing sends it when not all of it is the warehouse's: "elsewhere", wholly to the showroom
+   * (the app sends nothing); "split", some lines to the showroom (the app sends the warehouse's lines only).
+   */
+  routed?: "elsewhere" | "split";
+  /**
+   * The buyer chose to collect it at the showroom: Shopify assigns the whole order to the pickup location the
+   * buyer chose (a PICK_UP fulfillment order there), whatever the routing list says. Absent: shipped, and each
+   * line routed by the routing list.
+   */
+  pickup?: boolean;
 }
 
 const NOVA_POSHTA_BRANCH = { title: "Нова Пошта: у відділення", code: "nova-poshta-branch", price: "0.00" };
 const NOVA_POSHTA_LOCKER = { title: "Нова Пошта: у поштомат", code: "nova-poshta-locker", price: "0.00" };
 const UKRPOSHTA = { title: "Укрпошта: стандарт", code: "ukrposhta-standard", price: "45.00" };
 const KYIV_COURIER = { title: "Кур'єр по Києву", code: "kyiv-courier", price: "120.00" };
+const SHOWROOM_PICKUP = { title: "Самовивіз: шоурум, Київ", code: "pickup-showroom-kyiv", price: "0.00" };
 const COD = "Накладений платіж";
 const CARD = "Оплата карткою (LiqPay)";
 
@@ -266,6 +313,46 @@ export function sampleOrders(reference: ReferenceData): SampleOrder[] {
       // The cart's branch picker was skipped: the city is known, the branch is not.
       noteAttributes: [{ name: "_np_city_ref", value: odesa }],
       held: ["branch_missing"],
+    },
+    {
+      // Collected at the showroom, which stocks these too: Shopify assigns it there, so the warehouse, which
+      // stocks them as well (and would take them), gets nothing of it.
+      key: "showroom-pickup",
+      ...{ firstName: "Оксана", lastName: "Литвиненко", phone: "+380 68 222 33 44" },
+      email: "oksana.lytvynenko@example.com",
+      address: { address1: "вул. Ярославів Вал, 14", city: "Київ", province: "Київ", zip: "01034" },
+      shipping: SHOWROOM_PICKUP,
+      gateway: CARD,
+      financialStatus: "paid",
+      lines: [
+        { sku: "CANDLE-LVIV", quantity: 2 },
+        { sku: "CUP-KARP-BLUE", quantity: 1 },
+      ],
+      noteAttributes: [],
+      routed: "elsewhere",
+      pickup: true,
+    },
+    {
+      // A vase the showroom alone holds, with a cup from the warehouse: the warehouse sends the cups only.
+      key: "split-np-prepaid",
+      ...{ firstName: "Богдан", lastName: "Гнатюк", phone: "+380 95 303 30 30" },
+      email: "bohdan.hnatiuk@example.com",
+      address: {
+        address1: "вул. Грушевського, 5",
+        city: "Львів",
+        province: "Львівська область",
+        zip: "79005",
+      },
+      shipping: NOVA_POSHTA_BRANCH,
+      gateway: CARD,
+      financialStatus: "paid",
+      lines: [
+        { sku: "CUP-KARP-GREEN", quantity: 2 },
+        { sku: "VASE-OPISH", quantity: 1 },
+      ],
+      noteAttributes: npAttributes(reference, lviv),
+      expected: { payment: "prepaid", delivery: "novaPoshta" },
+      routed: "split",
     },
   ];
 }

@@ -120,21 +120,15 @@ async function readRouting(store: ShopStore, order: OrderRecord) {
   await reconcileRouting(appContext(), SHOP, [shopifyOrderId]);
 }
 
-/** Splits the tea off the order's fulfillment order to another location, as Shopify's routing does. */
+/**
+ * Moves the order's tea to `locationId` as the merchant does in Shopify (fulfillmentOrderMove naming the tea's
+ * line): the fake splits the tea off into a fulfillment order of its own at the new location.
+ */
 function splitTeaTo(store: ShopStore, order: OrderRecord, locationId: string): FulfillmentOrderRecord {
   const fo = store.fulfillmentOrders.get(order.fulfillmentOrderIds[0]!)!;
-  const tea = order.lineItems[1]!;
-  fo.lineItems = fo.lineItems.filter((line) => line.lineItemId !== tea.id);
-  const other: FulfillmentOrderRecord = {
-    ...fo,
-    id: `gid://shopify/FulfillmentOrder/${Date.now()}${shopify.test}`,
-    assignedLocationId: locationId,
-    lineItems: [{ id: `${tea.id}-fo`, lineItemId: tea.id, totalQuantity: 1, remainingQuantity: 1 }],
-    holds: [],
-  };
-  store.fulfillmentOrders.set(other.id, other);
-  order.fulfillmentOrderIds.push(other.id);
-  return other;
+  const tea = fo.lineItems.find((line) => line.lineItemId === order.lineItems[1]!.id)!;
+  stockEverything(store, locationId);
+  return store.moveFulfillmentOrder(fo.id, locationId, [{ id: tea.id, quantity: tea.remainingQuantity }]);
 }
 
 const atWarehouse = (idOrder: string) => flow!.sim.orders().find((order) => order.id_order === idOrder);

@@ -3,7 +3,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { writeTexts } from "../../app/i18n/texts";
+import { loadOnboarding } from "../../app/onboarding/state.server";
 import { EVENT } from "../../app/orders/states";
+import { fulfillmentServices } from "../shopify-fake";
 import { seedOrder } from "../support/orders";
 import { DEFAULT_ACCOUNT, startWarehouseSimulator } from "../warehouse-sim";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
@@ -107,6 +109,46 @@ describe("the setup checklist", () => {
       expect(await body()).not.toContain("Setup is not finished");
     },
   );
+
+  it("registers the app's fulfillment service at the location step, once, with the warehouse's address", async () => {
+    const store = pages.fake.state.shop(SHOP)!;
+    store.addLocation({ name: "Магазин на Подолі" });
+    const { page } = pages.admin;
+    const body = () => textOf(page.locator("body"));
+    await pages.admin.open("/app?step=location");
+    await page.getByText("A fulfillment service that the app registers").click();
+    await page.getByLabel("Warehouse street and building").fill("вул. Складська, 1");
+    await page.getByLabel("Warehouse city").fill("Бровари");
+    await page.getByLabel("Warehouse postal code").fill("07400");
+    await page.getByRole("button", { name: "Use the fulfillment service" }).click();
+    await expect
+      .poll(body)
+      .toContain("The warehouse is the fulfillment service “Sklad Sync”, at its location Sklad Sync.");
+    const services = fulfillmentServices(store);
+    expect(services).toHaveLength(1);
+    expect(store.locations.get(services[0]!.locationId)!.address).toMatchObject({
+      address1: "вул. Складська, 1",
+      city: "Бровари",
+      zip: "07400",
+    });
+    const { db } = appContext();
+    expect(await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } })).toMatchObject({
+      fulfillmentMode: "service",
+      locationId: services[0]!.locationId,
+    });
+    expect((await loadOnboarding(db, SHOP)).steps.location).toBeDefined();
+
+    // Opened again, the step says what is chosen; a second registration makes no second service.
+    await pages.admin.open("/app?step=location");
+    await expect
+      .poll(body)
+      .toContain("Now: the fulfillment service “Sklad Sync”, at its location Sklad Sync.");
+    await page.getByRole("button", { name: "Use the fulfillment service" }).click();
+    await expect
+      .poll(body)
+      .toContain("The warehouse is the fulfillment service “Sklad Sync”, at its location Sklad Sync.");
+    expect(fulfillmentServices(store)).toHaveLength(1);
+  });
 
   it("shows the rules offered by the orders, with a preview that changes with the rules", async () => {
     const { db } = appContext();

@@ -167,6 +167,53 @@ describe("order page", () => {
     expect(await db.orderEvent.count({ where: { orderId: order.id } })).toBe(events);
   });
 
+  it("shows Shopify's requests in service mode, and sends again an answer whose retries ran out", async () => {
+    const { db } = appContext();
+    const order = await seedOrder(db, { shop: SHOP, number: 1401, state: "accepted" });
+    const row = {
+      shop: SHOP,
+      shopifyOrderId: order.shopifyOrderId,
+      locationId: "gid://shopify/Location/77",
+      status: "OPEN",
+      lines: "[]",
+      shopifyUpdatedAt: new Date(),
+      readAt: new Date(),
+    };
+    await db.shopifyFulfillmentOrder.create({
+      data: {
+        ...row,
+        id: "gid://shopify/FulfillmentOrder/91",
+        requestStatus: "ACCEPTED",
+        answered: "accept",
+      },
+    });
+    await db.shopifyFulfillmentOrder.create({
+      data: {
+        ...row,
+        id: "gid://shopify/FulfillmentOrder/92",
+        requestStatus: "SUBMITTED",
+        answer: "accept",
+        answerAttempts: 6,
+        answerProblem: "Shopify rejected ServiceAcceptFulfillmentRequest: Internal error",
+      },
+    });
+    const { page } = pages.admin;
+    const body = () => textOf(page.locator("body"));
+    await pages.admin.open(`/app/orders/${order.id}`);
+    await expect.poll(body).toContain("Requests from Shopify");
+    expect(await body()).toContain("Fulfillment request accepted in Shopify.");
+    expect(await body()).toContain("The answer to Shopify's request did not go through");
+    expect(await body()).toContain("Shopify rejected ServiceAcceptFulfillmentRequest: Internal error");
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect.poll(body).toContain("The answer is sent again now.");
+    const retried = await db.shopifyFulfillmentOrder.findUniqueOrThrow({
+      where: { shop_id: { shop: SHOP, id: "gid://shopify/FulfillmentOrder/92" } },
+    });
+    expect(retried).toMatchObject({ answerProblem: null, answerAttempts: 0, answer: "accept" });
+    expect(retried.answerDueAt).not.toBeNull();
+    expect(await db.shopSchedule.count({ where: { shop: SHOP, kind: "fulfillment_requests" } })).toBe(1);
+  });
+
   it("shows the exact body the warehouse has, its ids, and the timeline newest first with request and answer", async () => {
     const { db } = appContext();
     const order = await seedOrder(db, { shop: SHOP, number: 1003, state: "accepted", idOrderFF: "77001" });

@@ -6,6 +6,7 @@ import { appContext } from "../../app/context.server";
 import { env } from "../../app/env.server";
 import { saveSettings } from "../../app/settings/settings.server";
 import { notifyTokenDigest } from "../../app/statuses/notify-token.server";
+import { fulfillmentServices } from "../shopify-fake";
 import { startWarehouseSimulator } from "../warehouse-sim";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
 
@@ -336,6 +337,49 @@ describe("status and fulfillment settings", () => {
       notifyBuyer: false,
       idsPerReport: 50,
       statusRules: [{ id: "", name: "Передано перевізнику", stage: "shipped" }],
+    });
+  });
+
+  it("switch to the app's fulfillment service with the warehouse's address, saying what to do in Shopify first", async () => {
+    const store = pages.fake.state.shop(SHOP)!;
+    const own = store.addLocation({ name: "Склад у Броварах" });
+    await appContext().db.shopSettings.create({
+      data: { shop: SHOP, locationId: own.id, locationName: own.name },
+    });
+    const { page } = pages.admin;
+    await pages.admin.open("/app/settings/statuses");
+    const body = () => textOf(page.locator("body"));
+    await expect.poll(body).toContain("Now: a location of yours");
+    await page.getByText("A fulfillment service that the app registers").click();
+    await expect.poll(body).toContain("put that location first in your order routing rules");
+    expect(await body()).toContain("Orders the warehouse already has finish as they started");
+    await page.getByLabel("Warehouse street and building").fill("вул. Складська, 1");
+    await page.getByLabel("Warehouse city").fill("Бровари");
+    await page.getByRole("button", { name: "Use the fulfillment service" }).click();
+    await expect
+      .poll(body)
+      .toContain("Saved: the warehouse now appears in Shopify as the fulfillment service “Sklad Sync”");
+
+    const row = await appContext().db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    const services = fulfillmentServices(store);
+    expect(services).toHaveLength(1);
+    expect(row).toMatchObject({
+      fulfillmentMode: "service",
+      fulfillmentServiceId: services[0]!.id,
+      locationId: services[0]!.locationId,
+    });
+    expect(store.locations.get(services[0]!.locationId)!.address).toMatchObject({
+      address1: "вул. Складська, 1",
+      city: "Бровари",
+    });
+    // The rest of the page still saves, keeping the service's location.
+    await pages.admin.open("/app/settings/statuses");
+    await expect.poll(body).toContain("Now: the fulfillment service “Sklad Sync”");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect.poll(body).toContain("Status settings saved.");
+    expect(await appContext().db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } })).toMatchObject({
+      fulfillmentMode: "service",
+      locationId: services[0]!.locationId,
     });
   });
 

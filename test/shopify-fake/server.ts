@@ -364,6 +364,9 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
     );
   });
 
+  // Longer than the app's idle keep-alive (undici's pool), so a pooled connection is never closed under a request
+  // about to reuse it: the client would see "fetch failed" (ECONNRESET), as Shopify's own servers do not do.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -558,9 +558,18 @@ export async function fetchTrackingNumbers(
 
 // ---- GraphQL ------------------------------------------------------------------------------------------------
 
-/** Adds Location.fulfillmentService to resolvers.ts's views (FulfillmentService is no Node: no node(id:) lookup). */
+/** Adds Location.fulfillmentService and Shop.fulfillmentServices to resolvers.ts's views (FulfillmentService is no Node: no node(id:) lookup). */
 export function attachServiceViews(store: ShopStore, v: ServiceViews & Record<string, unknown>): void {
   const { location } = v;
+  // Shop.fulfillmentServices: every service of the shop, another app's too (an app finds its own among them).
+  const shop = v.shop as (() => View) | undefined;
+  if (shop) {
+    v.shop = () => ({
+      ...shop(),
+      fulfillmentServices: () =>
+        fulfillmentServices(store).map((service) => serviceView(store, v, service.id)),
+    });
+  }
   const extras = () => shopServices(store).addressExtras;
   v.location = (id: Gid) => {
     const view = location(id);

@@ -47,6 +47,8 @@ export interface SeededOrder {
   /** accepted: the warehouse refused that change (the webhook that brought it is sent first). */
   attention?: typeof ATTENTION.cancelRefused | typeof ATTENTION.editRefused;
   attentionMessage?: string;
+  /** Fields of the Shopify payload over the fixture's (the line items of a Shopify fake's order, say). */
+  payload?: Record<string, unknown>;
 }
 
 const MINUTE = 60_000;
@@ -62,6 +64,7 @@ export async function seedOrder(db: Db, seed: SeededOrder): Promise<WarehouseOrd
   const next = () => new Date(placedAt + ++step * MINUTE);
   const payload = {
     ...FIXTURE_ORDER,
+    ...seed.payload,
     id,
     admin_graphql_api_id: `gid://shopify/Order/${id}`,
     name: `#${seed.number}`,
