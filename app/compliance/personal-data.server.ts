@@ -286,6 +286,7 @@ export const TABLES_WITHOUT_CUSTOMER_DATA: Record<string, string> = {
   CatalogueSync: "progress counts of each full catalogue sync",
   ShopifyFulfillmentOrder:
     "Shopify's fulfillment orders of the shop's orders as read: ids, locations, statuses, holds, line ids, SKUs and quantities",
+  RoutingHint: "ids of Shopify fulfillment orders a webhook named, until they are read",
   InboundDelivery:
     "the merchant's own deliveries of goods to the warehouse (SKUs, counts, the carrier's waybill)",
   // The carrier's public reference data, kept per warehouse key (not per shop, so shop/redact leaves it):

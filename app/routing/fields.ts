@@ -4,9 +4,12 @@
 // closing brace. Codegen resolves the fragment by name across app/ (types: RoutingFulfillmentOrderFragment).
 //
 // Cost (Shopify's calculated cost: objects 1, connections 2 plus page size times a node): a fulfillment order
-// costs 7 plus 2 per line asked for, so 50 of them with five lines each ask for 852 points, under the 1,000 a
-// query may ask; a fulfillment order with more lines has the rest read by ROUTING_FULFILLMENT_ORDER_LINES_QUERY
-// (read.server.ts: completeLines), so a stored row always holds every line.
+// costs 6 plus 2 per line asked for. The top-level read does not ask it of every fulfillment order changed
+// since a watermark: it lists them with scalars only (1 point each, read.server.ts), and asks this fragment by
+// `nodes(ids:)` of those whose updatedAt is not the stored one. A fulfillment order with more lines than the
+// fragment's page has the rest read by ROUTING_FULFILLMENT_ORDER_LINES_QUERY (read.server.ts: completeLines), so
+// a stored row always holds every line. No deliveryMethod: the decision does not read it (a pickup or local
+// delivery fulfillment order at the warehouse's location follows the shop's rules like any other).
 
 /** A fulfillment order's line as stored; appended alone to a query that reads lines only. */
 export const FULFILLMENT_ORDER_LINE_FIELDS = `#graphql
@@ -30,9 +33,6 @@ export const FULFILLMENT_ORDER_FIELDS = `#graphql
     requestStatus
     updatedAt
     fulfillAt
-    deliveryMethod {
-      methodType
-    }
     assignedLocation {
       location {
         id

@@ -37,3 +37,32 @@ export async function requestRoutingRead(
 export async function requestOnlineLocationsRead(db: Db, shop: string, at: Date): Promise<void> {
   await requestRun(db, shop, ONLINE_LOCATIONS_KIND, at);
 }
+
+/** The fulfillment order GIDs anywhere in a webhook's body (a move, a split or a merge names several). */
+export function fulfillmentOrderIdsIn(payload: unknown): string[] {
+  const ids = new Set<string>();
+  const walk = (value: unknown, depth: number) => {
+    if (depth > 6) return;
+    if (typeof value === "string") {
+      if (/^gid:\/\/shopify\/FulfillmentOrder\/\d+$/.test(value)) ids.add(value);
+    } else if (Array.isArray(value)) for (const item of value) walk(item, depth + 1);
+    else if (value && typeof value === "object")
+      for (const item of Object.values(value as Record<string, unknown>)) walk(item, depth + 1);
+  };
+  walk(payload, 0);
+  return [...ids].slice(0, 50);
+}
+
+/**
+ * Notes the fulfillment orders a webhook named, for the next read to read by id (work.server.ts): cheaper than
+ * listing every change since the watermark. A hint noted again takes the newer time, so a read that began before
+ * it does not forget it.
+ */
+export async function hintFulfillmentOrders(db: Db, shop: string, ids: readonly string[], at: Date) {
+  for (const fulfillmentOrderId of ids)
+    await db.routingHint.upsert({
+      where: { shop_fulfillmentOrderId: { shop, fulfillmentOrderId } },
+      create: { shop, fulfillmentOrderId, at },
+      update: { at },
+    });
+}

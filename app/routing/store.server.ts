@@ -107,6 +107,12 @@ export async function storeFulfillmentOrders(
   deps: ServiceDeps,
   shop: string,
   nodes: readonly FulfillmentOrderNode[],
+  /**
+   * When the read of these nodes began. A stored row of the same updatedAt written after it (by a read that
+   * saw a change of that same second after this read's answer) is kept: the later write wins a tie, not the
+   * later store. The next read of a row read within its second reads it again (read.server.ts).
+   */
+  readStartedAt?: Date,
 ): Promise<string[]> {
   // One node per fulfillment order: the newest of the batch.
   const newest = new Map<string, FulfillmentOrderNode>();
@@ -129,6 +135,7 @@ export async function storeFulfillmentOrders(
       lines: true,
       holds: true,
       shopifyUpdatedAt: true,
+      readAt: true,
     },
   });
   const rows = new Map(stored.map((row) => [row.id, row]));
@@ -141,7 +148,14 @@ export async function storeFulfillmentOrders(
     if (!row) {
       try {
         await db.shopifyFulfillmentOrder.create({
-          data: { shop, id: node.id, ...facts, shopifyUpdatedAt: updatedAt, readAt: now },
+          data: {
+            shop,
+            id: node.id,
+            ...facts,
+            shopifyUpdatedAt: updatedAt,
+            readAt: now,
+            reconcilePending: true,
+          },
         });
         changed.add(facts.shopifyOrderId);
         continue;
@@ -153,13 +167,26 @@ export async function storeFulfillmentOrders(
     }
     if (row.shopifyUpdatedAt > updatedAt) continue;
     const same = sameFacts(row, facts);
+    if (
+      !same &&
+      readStartedAt &&
+      row.shopifyUpdatedAt.getTime() === updatedAt.getTime() &&
+      row.readAt > readStartedAt
+    )
+      continue;
     if (same && row.shopifyUpdatedAt.getTime() === updatedAt.getTime()) continue;
     // Conditional on the stored version being no newer: a newer one written meanwhile stands.
     const { count } = await db.shopifyFulfillmentOrder.updateMany({
       where: { shop, id: node.id, shopifyUpdatedAt: { lte: updatedAt } },
       data: same
         ? { shopifyUpdatedAt: updatedAt, readAt: now }
-        : { ...facts, shopifyUpdatedAt: updatedAt, readAt: now, version: { increment: 1 } },
+        : {
+            ...facts,
+            shopifyUpdatedAt: updatedAt,
+            readAt: now,
+            version: { increment: 1 },
+            reconcilePending: true,
+          },
     });
     if (count && !same) {
       changed.add(facts.shopifyOrderId);
@@ -168,6 +195,34 @@ export async function storeFulfillmentOrders(
     }
   }
   return [...changed];
+}
+
+/** Rows a reconcile has not yet taken, at most `take` (each with the version that reconcile will have seen). */
+export async function owedReconciles(deps: Pick<ServiceDeps, "db">, shop: string, take = 500) {
+  return deps.db.shopifyFulfillmentOrder.findMany({
+    where: { shop, reconcilePending: true },
+    select: { id: true, shopifyOrderId: true, version: true },
+    orderBy: { readAt: "asc" },
+    take,
+  });
+}
+
+/**
+ * These rows' reconcile done: cleared where the version is still the one read before it (a change stored
+ * meanwhile stays owed).
+ */
+export async function reconcilesTaken(
+  deps: Pick<ServiceDeps, "db">,
+  shop: string,
+  rows: ReadonlyArray<{ id: string; version: number }>,
+): Promise<void> {
+  const byVersion = new Map<number, string[]>();
+  for (const row of rows) byVersion.set(row.version, [...(byVersion.get(row.version) ?? []), row.id]);
+  for (const [version, ids] of byVersion)
+    await deps.db.shopifyFulfillmentOrder.updateMany({
+      where: { shop, id: { in: ids }, version, reconcilePending: true },
+      data: { reconcilePending: false },
+    });
 }
 
 /** The stored fulfillment orders of an order, as reconcileRouting and the service mode read them. */

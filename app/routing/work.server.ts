@@ -1,7 +1,11 @@
 // The scheduled kind `fulfillment_orders`: the shop's fulfillment orders changed since a watermark, read from the
-// top-level `fulfillmentOrders` query page by page (50 a page, oldest change first, closed ones too), each page
-// stored (storeFulfillmentOrders) and the orders it changed reconciled (reconcileRouting) before the watermark
-// moves past it. Never a query per order.
+// top-level `fulfillmentOrders` query page by page (250 listed a page, oldest change first, closed ones too, the
+// facts read only of those whose stored row is not the newest: read.server.ts), each page stored
+// (storeFulfillmentOrders) and the orders it changed reconciled (reconcileRouting) before the watermark moves past
+// it. Never a query per order.
+//
+// The fulfillment orders a fulfillment_orders/* webhook named (RoutingHint, noted by the route) are read by id
+// first, in place of a listing tip pass: a point or so for fifty, where listing costs a point each.
 //
 // Shopify's search index lags behind its writes: a `updated_at:>=` search made now may not yet see a change made
 // a moment ago, while it sees a later one, and a watermark moved to the later one would skip the earlier for
@@ -14,15 +18,15 @@
 //   waited for routing: ROUTING_WAIT_MS after it began to wait, then every ROUTING_REREAD_MS while it waits).
 // A change is so read at most about twice (once by a tip pass, once by a settle pass), not once per run within
 // the margin, which would multiply the cost by the runs a busy minute has. Re-reading is harmless: storing is
-// idempotent, and only rows whose facts changed are reconciled.
+// idempotent, and a row whose facts changed stays owed its reconcile (reconcilePending) until one has taken it.
 import { reconcileRouting } from "./reconcile.server";
 import { ShopifyThrottled } from "../shopify/admin-graphql.server";
 import type { ShopWork, StepResult } from "../work/steps";
 import { requestRun, scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
 import { FULFILLMENT_ORDERS_KIND, ONLINE_LOCATIONS_KIND } from "./kinds";
 import { ONLINE_LOCATIONS_EVERY_MS } from "./locations.server";
-import { readFulfillmentOrdersPage } from "./read.server";
-import { storeFulfillmentOrders } from "./store.server";
+import { readFulfillmentOrders, readFulfillmentOrdersPage } from "./read.server";
+import { owedReconciles, reconcilesTaken, storeFulfillmentOrders } from "./store.server";
 
 /**
  * How long a change may take to reach Shopify's search index. Shopify documents no bound; the lag seen is
@@ -155,6 +159,31 @@ async function readRun(
   // waited for routing has its answer): nothing to read until the next one.
   if (!pass && settleDue > now.getTime() && cursor.plannedAt === iso(schedule.nextRunAt))
     return planned(cursor, settleDue);
+  // Fulfillment orders a webhook named: read by id (a point or so for fifty) instead of listing every change
+  // since the tip watermark; this counts as a tip pass (the settle pass lists everything a margin later), and
+  // goes before a settle pass that is due, which only catches what no webhook named.
+  if (!pass) {
+    let hinted;
+    try {
+      hinted = await readHinted(work, reconcile, now);
+    } catch (error) {
+      if (error instanceof ShopifyThrottled)
+        return { did: "wait", until: new Date(work.clock().getTime() + error.retryAfterMs) };
+      throw error;
+    }
+    if (hinted) {
+      cursor = { ...cursor, lastTipAt: iso(now), unsettledTipAt: cursor.unsettledTipAt ?? iso(now) };
+      if (hinted === "failed")
+        return {
+          nextRunAt: new Date(work.clock().getTime() + RECONCILE_RETRY_MS),
+          cursor: JSON.stringify(cursor),
+        };
+      // More hinted, or asked for meanwhile: on at once; else the settle pass.
+      return hinted === "more"
+        ? { nextRunAt: work.clock(), cursor: JSON.stringify(cursor) }
+        : planned(cursor, settleDueAt(cursor, waitSince));
+    }
+  }
   if (!pass) {
     if (settleDue <= now.getTime()) {
       pass = {
@@ -174,18 +203,28 @@ async function readRun(
 
   let page;
   try {
-    page = await readFulfillmentOrdersPage(await work.admin(), new Date(pass.from), pass.after);
+    page = await readFulfillmentOrdersPage(
+      work,
+      await work.admin(),
+      work.shop,
+      new Date(pass.from),
+      pass.after,
+    );
   } catch (error) {
     // Waited out by the client as long as it waits; longer, the run waits with the row still due.
     if (error instanceof ShopifyThrottled)
       return { did: "wait", until: new Date(work.clock().getTime() + error.retryAfterMs) };
     throw error;
   }
-  const changed = await storeFulfillmentOrders(work, work.shop, page.nodes);
-  const toReconcile = [...new Set([...pass.pending, ...changed])];
+  const changed = await storeFulfillmentOrders(work, work.shop, page.nodes, now);
+  // Every row whose stored facts no reconcile has taken yet, this page's changes among them: also those a run
+  // that died between storing and reconciling left, which a read now finds equal and so would not answer.
+  const owed = await owedReconciles(work, work.shop);
+  const toReconcile = [...new Set([...pass.pending, ...changed, ...owed.map((row) => row.shopifyOrderId)])];
   if (toReconcile.length) {
     try {
       await reconcile(work, work.shop, toReconcile);
+      await reconcilesTaken(work, work.shop, owed);
     } catch (error) {
       work.log.error(
         { event: "routing.reconcile_failed", orders: toReconcile.length, err: error },
@@ -199,7 +238,7 @@ async function readRun(
       };
     }
   }
-  const last = page.nodes.at(-1)?.updatedAt;
+  const last = page.listed.at(-1)?.updatedAt;
   const newest = last && Date.parse(last) > Date.parse(cursor.tip) ? iso(Date.parse(last)) : cursor.tip;
   cursor = { ...cursor, tip: newest };
   work.log.info(
@@ -207,6 +246,7 @@ async function readRun(
       event: "routing.fulfillment_orders_read",
       pass: pass.kind,
       from: pass.from,
+      listed: page.listed.length,
       read: page.nodes.length,
       changedOrders: changed.length,
     },
@@ -241,6 +281,59 @@ async function readRun(
   )
     cursor = { ...cursor, tip: iso(Date.parse(cursor.tip) + 1000) };
   return planned({ ...cursor, pass: null }, settleDueAt(cursor, waitSince));
+}
+
+/** Hinted fulfillment orders read a run at most. */
+export const HINTS_A_RUN = 250;
+
+/**
+ * Reads the fulfillment orders webhooks named (RoutingHint), stores them, reconciles what is owed, and forgets
+ * the hints read. Answers null when none was hinted, "more" when more are, "done", or "failed" (a reconcile
+ * failed: the hints are kept, the rows stay owed).
+ */
+async function readHinted(
+  work: ShopWork,
+  reconcile: Reconcile,
+  now: Date,
+): Promise<null | "more" | "done" | "failed"> {
+  const hints = await work.db.routingHint.findMany({
+    where: { shop: work.shop, at: { lte: now } },
+    orderBy: { at: "asc" },
+    take: HINTS_A_RUN + 1,
+  });
+  if (!hints.length) return null;
+  const taken = hints.slice(0, HINTS_A_RUN);
+  const nodes = await readFulfillmentOrders(
+    await work.admin(),
+    taken.map((hint) => hint.fulfillmentOrderId),
+  );
+  const changed = await storeFulfillmentOrders(work, work.shop, nodes, now);
+  const owed = await owedReconciles(work, work.shop);
+  const toReconcile = [...new Set([...changed, ...owed.map((row) => row.shopifyOrderId)])];
+  try {
+    if (toReconcile.length) await reconcile(work, work.shop, toReconcile);
+    await reconcilesTaken(work, work.shop, owed);
+  } catch (error) {
+    work.log.error(
+      { event: "routing.reconcile_failed", orders: toReconcile.length, err: error },
+      "the orders hinted fulfillment orders changed could not be reconciled; they are read again later",
+    );
+    return "failed";
+  }
+  // Forgotten only as noted before the read began: a webhook that named one again meanwhile moved its time past
+  // `now`, and it is read again.
+  await work.db.routingHint.deleteMany({
+    where: {
+      shop: work.shop,
+      fulfillmentOrderId: { in: taken.map((hint) => hint.fulfillmentOrderId) },
+      at: { lte: now },
+    },
+  });
+  work.log.info(
+    { event: "routing.hinted_fulfillment_orders_read", read: nodes.length, changedOrders: changed.length },
+    "fulfillment orders named by webhooks read",
+  );
+  return hints.length > HINTS_A_RUN ? "more" : "done";
 }
 
 /** The run's answer when no pass goes on: the next settle pass, the time noted in the cursor as its own. */

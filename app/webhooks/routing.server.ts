@@ -5,7 +5,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { appContext } from "../context.server";
-import { requestOnlineLocationsRead, requestRoutingRead } from "../routing/kinds";
+import {
+  fulfillmentOrderIdsIn,
+  hintFulfillmentOrders,
+  requestOnlineLocationsRead,
+  requestRoutingRead,
+} from "../routing/kinds";
 import { requestFulfillmentRequests } from "../service/kinds";
 import { wakeWorker } from "../work/worker.server";
 import { receiveWebhook } from "./receive.server";
@@ -47,11 +52,12 @@ function unexpectedTopic(topic: string, route: string): Response {
 }
 
 export async function fulfillmentOrderWebhookAction({ request }: ActionFunctionArgs): Promise<Response> {
-  const { shop, topic } = await receiveWebhook(request, anyObject);
+  const { shop, topic, payload } = await receiveWebhook(request, anyObject);
   if (!(FULFILLMENT_ORDER_TOPICS as readonly string[]).includes(topic))
     return unexpectedTopic(topic, "/webhooks/fulfillment_orders");
   const { db, clock, log } = appContext();
   const now = clock();
+  await hintFulfillmentOrders(db, shop, fulfillmentOrderIdsIn(payload), now);
   await requestRoutingRead(db, shop, "webhook", now);
   // A request to the app's fulfillment service: the service mode's read and answers too (app/service/).
   if (FULFILLMENT_REQUEST_TOPICS.includes(topic)) await requestFulfillmentRequests(db, shop, now);

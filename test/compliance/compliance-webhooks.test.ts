@@ -84,6 +84,9 @@ async function seedShopData(domain: string) {
       readAt: new Date(),
     },
   });
+  await db.routingHint.create({
+    data: { shop: domain, fulfillmentOrderId: "gid://shopify/FulfillmentOrder/1", at: new Date() },
+  });
   await db.warehouseReturn.create({
     data: { shop: domain, returnKey: "id:R1", raw: "{}", firstSeenAt: new Date(), lastSeenAt: new Date() },
   });

@@ -5,7 +5,7 @@
 // order began to wait for routing and every two while it waits). reconcileRouting is a spy given to the kind, as the engine gives the real one.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { appContext } from "../../app/context.server";
-import { FULFILLMENT_ORDERS_KIND, requestRoutingRead } from "../../app/routing/kinds";
+import { FULFILLMENT_ORDERS_KIND, hintFulfillmentOrders, requestRoutingRead } from "../../app/routing/kinds";
 import { fulfillmentOrdersOf } from "../../app/routing/store.server";
 import {
   fulfillmentOrdersKind,
@@ -87,7 +87,10 @@ async function runWhileDue(step: ShopStep): Promise<number> {
 }
 
 const pageReads = () =>
-  fake.requests.filter((request) => request.operationName === "RoutingFulfillmentOrdersPage");
+  fake.requests.filter((request) => request.operationName === "RoutingFulfillmentOrdersList");
+
+const factReads = () =>
+  fake.requests.filter((request) => request.operationName === "RoutingFulfillmentOrderNodes");
 
 function addOrders(count: number, locationId: string) {
   return Array.from({ length: count }, () =>
@@ -100,7 +103,7 @@ const numeric = (gid: string) => gid.split("/").at(-1)!;
 describe("the fulfillment_orders kind", () => {
   it("reads every page from the watermark, stores it, reconciles what changed, then reads only what is newer", async () => {
     const reconcile = vi.fn<Reconcile>(async () => undefined);
-    const orders = addOrders(110, warehouse.id);
+    const orders = addOrders(255, warehouse.id);
     const wide = store.addOrder({
       lineItems: Array.from({ length: 7 }, (_, i) => ({ title: `Товар ${i}`, quantity: i + 1 })),
       locationId: showroom.id,
@@ -109,13 +112,16 @@ describe("the fulfillment_orders kind", () => {
     await requestRoutingRead(db(), SHOP, "order_waiting", clock());
     const step = await openStep(reconcile);
     const before = pageReads().length;
+    const factsBefore = factReads().length;
 
-    expect(await runWhileDue(step)).toBe(3);
-    expect(pageReads().length - before).toBe(3);
+    // 256 listed, 250 a page; the facts of all of them read, 50 a request.
+    expect(await runWhileDue(step)).toBe(2);
+    expect(pageReads().length - before).toBe(2);
+    expect(factReads().length - factsBefore).toBe(6);
     const reconciled = reconcile.mock.calls.flatMap(([, shop, ids]) => (shop === SHOP ? ids : []));
     expect(new Set(reconciled)).toEqual(new Set([...orders, wide].map(({ order }) => numeric(order.id))));
-    expect(reconciled).toHaveLength(111);
-    expect(await db().shopifyFulfillmentOrder.count({ where: { shop: SHOP } })).toBe(111);
+    expect(reconciled).toHaveLength(256);
+    expect(await db().shopifyFulfillmentOrder.count({ where: { shop: SHOP } })).toBe(256);
     // Seven lines, five a page: the other two read by the lines query.
     const [stored] = await fulfillmentOrdersOf(appContext(), SHOP, numeric(wide.order.id));
     expect(stored!.lines.map((line) => line.totalQuantity)).toEqual([1, 2, 3, 4, 5, 6, 7]);
@@ -134,6 +140,21 @@ describe("the fulfillment_orders kind", () => {
     const moved = await fulfillmentOrdersOf(appContext(), SHOP, numeric(orders[3]!.order.id));
     expect(moved.find((row) => row.status === "OPEN")?.locationId).toBe(showroom.id);
     expect(moved.filter((row) => row.locationId === warehouse.id && row.status === "OPEN")).toEqual([]);
+
+    // The settle pass lists them all again, and reads the facts only of the one read within the second it
+    // changed (a second change in that second would have the same updatedAt): nothing else is stale.
+    now = (await schedule())!.nextRunAt.getTime();
+    const facts = factReads().length;
+    const lists = pageReads().length;
+    reconcile.mockClear();
+    await runWhileDue(step);
+    expect(pageReads().length - lists).toBe(2);
+    expect(
+      factReads()
+        .slice(facts)
+        .map((request) => request.variables.ids),
+    ).toEqual([[orders[3]!.fulfillmentOrder.id]]);
+    expect(reconcile).not.toHaveBeenCalled();
   });
 
   it("reads the same page again after a reconcile that failed, and moves the watermark only then", async () => {
@@ -160,6 +181,65 @@ describe("the fulfillment_orders kind", () => {
     const done = (await schedule())!;
     expect(done.lastError).toBeNull();
     expect(readRoutingCursor(done.cursor)!.pass).toBeNull();
+  });
+
+  it("reconciles an order whose rows a run stored before the process died, though the next read finds them equal", async () => {
+    const attempts: string[][] = [];
+    let die = true;
+    const reconcile = vi.fn<Reconcile>(async (_deps, _shop, ids) => {
+      attempts.push([...ids]);
+      // The process dies here: whatever this run would have written of its schedule is never written.
+      if (die) throw new Error("process died");
+    });
+    const [order] = addOrders(1, warehouse.id);
+    now += 5_000;
+    await requestRoutingRead(db(), SHOP, "webhook", clock());
+    const step = await openStep(reconcile);
+    const before = (await schedule())!;
+    await step.run();
+    expect(await db().shopifyFulfillmentOrder.count({ where: { shop: SHOP } })).toBe(1);
+    // The schedule as the dead run left it: due, the same watermark, nothing owed in its cursor.
+    await db().shopSchedule.update({
+      where: { shop_kind: { shop: SHOP, kind: FULFILLMENT_ORDERS_KIND } },
+      data: { cursor: before.cursor, nextRunAt: before.nextRunAt, lastError: before.lastError },
+    });
+    die = false;
+    await runWhileDue(step);
+    expect(attempts).toEqual([[numeric(order!.order.id)], [numeric(order!.order.id)]]);
+
+    // Taken: the next read of the same rows (the settle pass) owes nothing.
+    now = (await schedule())!.nextRunAt.getTime();
+    await runWhileDue(step);
+    expect(attempts).toHaveLength(2);
+  });
+
+  it("reads by id the fulfillment orders webhooks named, listing nothing until the settle pass", async () => {
+    const reconcile = vi.fn<Reconcile>(async () => undefined);
+    const orders = addOrders(3, warehouse.id);
+    now += 5_000;
+    const ids = orders.map(({ fulfillmentOrder }) => fulfillmentOrder.id);
+    await hintFulfillmentOrders(db(), SHOP, ids, clock());
+    await requestRoutingRead(db(), SHOP, "webhook", clock());
+    const step = await openStep(reconcile);
+    const lists = pageReads().length;
+    const facts = factReads().length;
+    await runWhileDue(step);
+    expect(pageReads().length).toBe(lists);
+    expect(
+      factReads()
+        .slice(facts)
+        .map((request) => request.variables.ids),
+    ).toEqual([ids]);
+    expect(reconcile.mock.calls.map(([, , orderIds]) => [...orderIds].sort())).toEqual([
+      orders.map(({ order }) => numeric(order.id)).sort(),
+    ]);
+    expect(await db().routingHint.count({ where: { shop: SHOP } })).toBe(0);
+    // The settle pass, a margin later, lists them (and finds nothing new).
+    expect((await schedule())!.nextRunAt.getTime()).toBe(now + SETTLE_AFTER_TIP_MS);
+    now += SETTLE_AFTER_TIP_MS;
+    await runWhileDue(step);
+    expect(pageReads().length).toBe(lists + 1);
+    expect(reconcile).toHaveBeenCalledTimes(1);
   });
 
   it("catches in the settle pass a change the search index showed only after a newer one", async () => {

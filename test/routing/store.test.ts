@@ -189,4 +189,23 @@ describe("storeFulfillmentOrders", () => {
     ]);
     expect(await appContext().db.shopifyFulfillmentOrder.count()).toBe(2);
   });
+
+  it("keeps a row of the same second written after this read began: the later write wins a tie", async () => {
+    const readStartedAt = new Date(Date.now() - 1_000);
+    // Another read, after this one began, saw the hold released within the same second.
+    await store([node(31, 531)]);
+    const held = node(31, 531, {
+      status: "ON_HOLD",
+      fulfillmentHolds: [
+        { id: "gid://shopify/FulfillmentHold/1", reason: "AWAITING_PAYMENT", heldByRequestingApp: false },
+      ],
+    });
+    expect(await storeFulfillmentOrders(appContext(), SHOP, [held], readStartedAt)).toEqual([]);
+    expect((await row(31))!.status).toBe("OPEN");
+    // A read that began after the row was written replaces it (as any read of the same second does).
+    expect(await storeFulfillmentOrders(appContext(), SHOP, [held], new Date(Date.now() + 1_000))).toEqual([
+      "531",
+    ]);
+    expect((await row(31))!.status).toBe("ON_HOLD");
+  });
 });

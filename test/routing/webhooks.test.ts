@@ -57,6 +57,23 @@ describe("fulfillment_orders/* webhooks", () => {
     },
   );
 
+  it("notes the fulfillment orders a body names, for the read to read by id (a move names two)", async () => {
+    const payload = {
+      original_fulfillment_order: { id: "gid://shopify/FulfillmentOrder/7", status: "closed" },
+      moved_fulfillment_order: { id: "gid://shopify/FulfillmentOrder/8", status: "open" },
+      destination_location_id: "gid://shopify/Location/3",
+    };
+    expect((await sendWebhook({ topic: "fulfillment_orders/moved", shop: SHOP, payload })).status).toBe(200);
+    const hints = await db().routingHint.findMany({
+      where: { shop: SHOP },
+      orderBy: { fulfillmentOrderId: "asc" },
+    });
+    expect(hints.map((hint) => [hint.fulfillmentOrderId, hint.at])).toEqual([
+      ["gid://shopify/FulfillmentOrder/7", NOW],
+      ["gid://shopify/FulfillmentOrder/8", NOW],
+    ]);
+  });
+
   it("a redelivery asks for the same read again, and nothing more", async () => {
     const delivery = {
       topic: "fulfillment_orders/moved",

@@ -76,7 +76,7 @@ describe("Admin GraphQL operations in app/", () => {
   });
 
   it("are given the fragments they spread, defined in another template", () => {
-    const page = operations.find((operation) => operation.name === "RoutingFulfillmentOrdersPage");
+    const page = operations.find((operation) => operation.name === "RoutingFulfillmentOrderNodes");
     expect(page?.source).toContain("fragment RoutingFulfillmentOrder on FulfillmentOrder");
     expect(page?.source).toContain("fragment RoutingFulfillmentOrderLine on FulfillmentOrderLineItem");
   });
