@@ -9,7 +9,8 @@
 // sent of SKUs the fake assigned elsewhere, from the simulator's orders against the fake's fulfillment orders:
 // target 0), duplicates (0), shopifyCostPerOrder (the fake's actual cost over the orders: target <= 5), elapsedS,
 // minimumS (the least time the warehouse's limit allows for the warehouse's orders, as bench:submit computes it)
-// and ratio (target <= 1.10). BENCH_ORDERS shrinks it for a quick run.
+// and ratio (target <= 1.10). BENCH_ORDERS shrinks it for a quick run; BENCH_PROFILE=file writes a CPU profile of
+// the measured stretch (the worker's start until the last order is settled).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { benchDatabase, prepareBenchEnvironment, round, startSimulatorProcess } from "./support";
@@ -151,6 +152,13 @@ if (undelivered.length)
 const requests = Math.ceil(warehouseOrders / 100);
 const minimumMs = requests <= 60 ? 0 : Math.ceil(requests / 60 - 1) * WINDOW_MS;
 console.error(`sending (${warehouseOrders} orders are the warehouse's)...`);
+const { Session } = await import("node:inspector/promises");
+const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
+if (profiler) {
+  profiler.connect();
+  await profiler.post("Profiler.enable");
+  await profiler.post("Profiler.start");
+}
 const started = performance.now();
 flow.worker.start();
 let accepted = 0;
@@ -176,6 +184,12 @@ while (accepted < warehouseOrders || elsewhere < ORDERS - warehouseOrders) {
   }
 }
 const elapsedMs = performance.now() - started;
+if (profiler) {
+  const { profile } = await profiler.post("Profiler.stop");
+  const { writeFileSync } = await import("node:fs");
+  writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+  profiler.disconnect();
+}
 // The settle pass that reads every change again (app/routing/work.server.ts) is part of what an order costs:
 // waited for (SETTLE_AFTER_TIP_MS after the last tip pass) before the fake's cost is read.
 console.error("waiting for the settle pass...");
