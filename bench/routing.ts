@@ -10,7 +10,8 @@
 // target 0), duplicates (0), shopifyCostPerOrder (the fake's actual cost over the orders: target <= 5), elapsedS,
 // minimumS (the least time the warehouse's limit allows for the warehouse's orders, as bench:submit computes it)
 // and ratio (target <= 1.10). BENCH_ORDERS shrinks it for a quick run; BENCH_PROFILE=file writes a CPU profile of
-// the measured stretch (the worker's start until the last order is settled).
+// the measured stretch (the worker's start until the last order is settled), BENCH_CENSUS=1 prints its SQL
+// statements' count and CPU per order.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { benchDatabase, prepareBenchEnvironment, round, startSimulatorProcess } from "./support";
@@ -20,6 +21,8 @@ const WINDOW_MS = 60_000;
 const SHOWROOM_SKU = "VYSH-KYIV";
 
 await prepareBenchEnvironment();
+const census = process.env.BENCH_CENSUS === "1" ? await import("./census") : undefined;
+await census?.installStatementCensus();
 const { installNetworkGuard, routeShopifyTo } = await import("../test/support/network");
 // Before the Shopify library is imported: it keeps the fetch it finds.
 installNetworkGuard();
@@ -159,6 +162,7 @@ if (profiler) {
   await profiler.post("Profiler.enable");
   await profiler.post("Profiler.start");
 }
+census?.countStatements(true);
 const started = performance.now();
 flow.worker.start();
 let accepted = 0;
@@ -184,6 +188,8 @@ while (accepted < warehouseOrders || elsewhere < ORDERS - warehouseOrders) {
   }
 }
 const elapsedMs = performance.now() - started;
+census?.countStatements(false);
+if (census) console.error(JSON.stringify(census.statementCensus(ORDERS).slice(0, 25), null, 1));
 if (profiler) {
   const { profile } = await profiler.post("Profiler.stop");
   const { writeFileSync } = await import("node:fs");
