@@ -9,7 +9,9 @@
 // sent of SKUs the fake assigned elsewhere, from the simulator's orders against the fake's fulfillment orders:
 // target 0), duplicates (0), shopifyCostPerOrder (the fake's actual cost over the orders: target <= 5), elapsedS,
 // minimumS (the least time the warehouse's limit allows for the warehouse's orders, as bench:submit computes it)
-// and ratio (target <= 1.10). BENCH_ORDERS shrinks it for a quick run.
+// and ratio (target <= 1.10). BENCH_ORDERS shrinks it for a quick run; BENCH_PROFILE=file writes a CPU profile of
+// the measured stretch (the worker's start until the last order is settled), BENCH_CENSUS=1 prints its SQL
+// statements' count and CPU per order.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { benchDatabase, prepareBenchEnvironment, round, startSimulatorProcess } from "./support";
@@ -19,6 +21,8 @@ const WINDOW_MS = 60_000;
 const SHOWROOM_SKU = "VYSH-KYIV";
 
 await prepareBenchEnvironment();
+const census = process.env.BENCH_CENSUS === "1" ? await import("./census") : undefined;
+await census?.installStatementCensus();
 const { installNetworkGuard, routeShopifyTo } = await import("../test/support/network");
 // Before the Shopify library is imported: it keeps the fetch it finds.
 installNetworkGuard();
@@ -151,6 +155,14 @@ if (undelivered.length)
 const requests = Math.ceil(warehouseOrders / 100);
 const minimumMs = requests <= 60 ? 0 : Math.ceil(requests / 60 - 1) * WINDOW_MS;
 console.error(`sending (${warehouseOrders} orders are the warehouse's)...`);
+const { Session } = await import("node:inspector/promises");
+const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
+if (profiler) {
+  profiler.connect();
+  await profiler.post("Profiler.enable");
+  await profiler.post("Profiler.start");
+}
+census?.countStatements(true);
 const started = performance.now();
 flow.worker.start();
 let accepted = 0;
@@ -176,6 +188,14 @@ while (accepted < warehouseOrders || elsewhere < ORDERS - warehouseOrders) {
   }
 }
 const elapsedMs = performance.now() - started;
+census?.countStatements(false);
+if (census) console.error(JSON.stringify(census.statementCensus(ORDERS).slice(0, 25), null, 1));
+if (profiler) {
+  const { profile } = await profiler.post("Profiler.stop");
+  const { writeFileSync } = await import("node:fs");
+  writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+  profiler.disconnect();
+}
 // The settle pass that reads every change again (app/routing/work.server.ts) is part of what an order costs:
 // waited for (SETTLE_AFTER_TIP_MS after the last tip pass) before the fake's cost is read.
 console.error("waiting for the settle pass...");

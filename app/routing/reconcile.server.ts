@@ -92,17 +92,24 @@ export async function reconcileRouting(
     // The mapping needs the order's payload and, for a branch the order does not name, the matcher (read
     // before the commit: a first read of the reference data builds its search).
     const payloads = new Map(rows.map(({ shopifyOrder, ...row }) => [row.id, shopifyOrder]));
+    // Parsed once an order (the payload is intake's and does not change under the commit; the overrides are
+    // parsed from the row the commit reads, as they may).
+    const parsed = new Map<string, ShopifyOrder>();
+    const orderOf = (id: string): ShopifyOrder => {
+      let order = parsed.get(id);
+      if (!order) parsed.set(id, (order = storedShopifyOrder(id, payloads.get(id) ?? null)));
+      return order;
+    };
     const matchers = new Map<string, Awaited<ReturnType<typeof orderMatchersFor>>>();
     for (const { shopifyOrder: _payload, ...row } of rows) {
       if (decisionOf(row)?.kind !== "lines") continue;
-      const order = storedShopifyOrder(row.id, payloads.get(row.id) ?? null);
       const overrides = orderOverridesSchema.parse(JSON.parse(row.overrides));
-      matchers.set(row.id, await orderMatchersFor(deps, shop, order, overrides));
+      matchers.set(row.id, await orderMatchersFor(deps, shop, orderOf(row.id), overrides));
     }
     const mapped = (row: OrderRow, decision: RoutingDecision): MappingResult | null => {
       if (decision.kind !== "lines") return null;
       return mapWithShopMapping({
-        order: storedShopifyOrder(row.id, payloads.get(row.id) ?? null),
+        order: orderOf(row.id),
         shopMapping: settings.mapping,
         overrides: orderOverridesSchema.parse(JSON.parse(row.overrides)),
         idOrder: row.idOrder,

@@ -141,7 +141,29 @@ export async function storeFulfillmentOrders(
   const rows = new Map(stored.map((row) => [row.id, row]));
   const changed = new Set<string>();
   const now = deps.clock();
+  // The rows never stored: one statement for all (the common case, a first read). Should one have been stored
+  // meanwhile by another read, the statement fails as a whole and each is stored on its own below.
+  const fresh = [...newest.values()].filter((node) => !rows.has(node.id));
+  let created = false;
+  if (fresh.length > 1) {
+    const data = fresh.map((node) => ({
+      shop,
+      id: node.id,
+      ...factsOf(node),
+      shopifyUpdatedAt: new Date(node.updatedAt),
+      readAt: now,
+      reconcilePending: true,
+    }));
+    try {
+      await db.shopifyFulfillmentOrder.createMany({ data });
+      for (const row of data) changed.add(row.shopifyOrderId);
+      created = true;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
   for (const node of newest.values()) {
+    if (created && !rows.has(node.id)) continue;
     const facts = factsOf(node);
     const updatedAt = new Date(node.updatedAt);
     let row = rows.get(node.id);

@@ -208,4 +208,32 @@ describe("storeFulfillmentOrders", () => {
     ]);
     expect((await row(31))!.status).toBe("ON_HOLD");
   });
+
+  it("stores a batch of new rows even when one was stored meanwhile by another read, keeping the newer", async () => {
+    // Another read stored fulfillment order 61 (newer) after this one looked: the batch's one statement fails
+    // on it, and each row is stored on its own, compared with what the other read wrote.
+    await store([node(61, 961, { updatedAt: "2026-11-27T10:05:00Z", status: "CLOSED" })]);
+    const context = appContext();
+    const lookedBefore = new Proxy(context.db, {
+      get(target, property, receiver) {
+        if (property !== "shopifyFulfillmentOrder") return Reflect.get(target, property, receiver) as unknown;
+        const model = target.shopifyFulfillmentOrder;
+        return new Proxy(model, {
+          get(inner, name, innerReceiver) {
+            if (name === "findMany") return () => Promise.resolve([]);
+            return Reflect.get(inner, name, innerReceiver) as unknown;
+          },
+        });
+      },
+    });
+    const answered = await storeFulfillmentOrders({ ...context, db: lookedBefore }, SHOP, [
+      node(61, 961),
+      node(62, 962),
+      node(63, 963),
+    ]);
+    expect(answered.sort()).toEqual(["962", "963"]);
+    expect((await row(61))!.status).toBe("CLOSED");
+    expect((await row(62))!.reconcilePending).toBe(true);
+    expect(await row(63)).not.toBeNull();
+  });
 });

@@ -438,15 +438,18 @@ export function views(store: ShopStore) {
       };
     },
     lineItem: (line: LineItemRecord): View => {
-      const remaining = [...store.fulfillmentOrders.values()]
-        .flatMap((fo) => fo.lineItems)
-        .filter((foLine) => foLine.lineItemId === line.id);
+      // Lazy: every fulfillment order of the shop is looked through, only when a query asks (a fulfillment
+      // order's line names its LineItem, and reading thousands of them would be quadratic in the fake's CPU).
+      const remaining = () =>
+        [...store.fulfillmentOrders.values()]
+          .flatMap((fo) => fo.lineItems)
+          .filter((foLine) => foLine.lineItemId === line.id);
       const { sellingPlan, ...record } = line;
       return {
         ...node("LineItem", record),
         sellingPlan: sellingPlan && { name: sellingPlan.name, sellingPlanId: sellingPlan.id },
         name: line.variantTitle ? `${line.title} - ${line.variantTitle}` : line.title,
-        unfulfilledQuantity: remaining.reduce((n, foLine) => n + foLine.remainingQuantity, 0),
+        unfulfilledQuantity: () => remaining().reduce((n, foLine) => n + foLine.remainingQuantity, 0),
         originalUnitPriceSet: moneyBag(line.price),
         variant: () => v.variant(line.variantId),
       };
