@@ -19,6 +19,11 @@
 // A change is so read at most about twice (once by a tip pass, once by a settle pass), not once per run within
 // the margin, which would multiply the cost by the runs a busy minute has. Re-reading is harmless: storing is
 // idempotent, and a row whose facts changed stays owed its reconcile (reconcilePending) until one has taken it.
+//
+// An order whose reconcile fails for a reason of its own does not hold the page: reconcileRouting applies the
+// others and answers it, its rows stay owed, tried again after 1, 2, 4, 8 minutes, then put aside with the
+// merchant told (failures.server.ts). Only a reconcile that fails as a whole (the database) keeps the page, read
+// again a minute later (RECONCILE_RETRY_MS) until it works; it counts against no order.
 import { reconcileRouting, type ReconcileFailure } from "./reconcile.server";
 import { ShopifyThrottled } from "../shopify/admin-graphql.server";
 import type { ShopWork, StepResult } from "../work/steps";
@@ -165,7 +170,7 @@ async function readRun(
   // An order that failed on its own may be due to be tried again meanwhile: only what is owed is reconciled.
   if (!pass && settleDue > now.getTime() && cursor.plannedAt === iso(schedule.nextRunAt)) {
     const retried = await reconcileOwed(work, reconcile, []);
-    if (retried.error !== undefined) return reconcileFailed(work, retried, cursor);
+    if (retried.failed) return reconcileFailed(work, retried, cursor);
     return planned(cursor, await nextRunAt(work, settleDue));
   }
   // Fulfillment orders a webhook named: read by id (a point or so for fifty) instead of listing every change
@@ -227,16 +232,16 @@ async function readRun(
   }
   const changed = await storeFulfillmentOrders(work, work.shop, page.nodes, now);
   const reconciled = await reconcileOwed(work, reconcile, [...pass.pending, ...changed]);
-  if (reconciled.error !== undefined) {
+  if (reconciled.failed) {
     work.log.error(
-      { event: "routing.reconcile_failed", orders: reconciled.orders.length, err: reconciled.error },
+      { event: "routing.reconcile_failed", orders: reconciled.orders.length, err: reconciled.failed?.error },
       "the orders a page of fulfillment orders changed could not be reconciled; the page is read again later",
     );
     // Where the pass was, with the orders still owed: the watermark does not move past them.
     return {
       nextRunAt: new Date(work.clock().getTime() + RECONCILE_RETRY_MS),
       cursor: JSON.stringify({ ...cursor, pass: { ...pass, pending: reconciled.orders } }),
-      problem: messageOf(reconciled.error),
+      problem: messageOf(reconciled.failed?.error),
     };
   }
   const last = page.listed.at(-1)?.updatedAt;
@@ -289,7 +294,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 /** What reconcileOwed did: the orders it reconciled, and the error if the reconcile failed as a whole. */
 interface Reconciled {
   orders: string[];
-  error?: unknown;
+  failed?: { error: unknown };
 }
 
 /**
@@ -313,7 +318,7 @@ async function reconcileOwed(work: ShopWork, reconcile: Reconcile, orders: strin
     );
     await reconcilesFailed(work, work.shop, failures);
   } catch (error) {
-    return { orders: toReconcile, error };
+    return { orders: toReconcile, failed: { error } };
   }
   return { orders: toReconcile };
 }
@@ -321,13 +326,13 @@ async function reconcileOwed(work: ShopWork, reconcile: Reconcile, orders: strin
 /** A reconcile that failed as a whole, outside a pass: tried again a minute later, the cursor as it was. */
 function reconcileFailed(work: ShopWork, reconciled: Reconciled, cursor: RoutingCursor): ScheduledRun {
   work.log.error(
-    { event: "routing.reconcile_failed", orders: reconciled.orders.length, err: reconciled.error },
+    { event: "routing.reconcile_failed", orders: reconciled.orders.length, err: reconciled.failed?.error },
     "the orders owed a reconcile could not be reconciled; they are tried again later",
   );
   return {
     nextRunAt: new Date(work.clock().getTime() + RECONCILE_RETRY_MS),
     cursor: JSON.stringify(cursor),
-    problem: messageOf(reconciled.error),
+    problem: messageOf(reconciled.failed?.error),
   };
 }
 
@@ -363,9 +368,9 @@ async function readHinted(
   );
   const changed = await storeFulfillmentOrders(work, work.shop, nodes, now);
   const reconciled = await reconcileOwed(work, reconcile, changed);
-  if (reconciled.error !== undefined) {
+  if (reconciled.failed) {
     work.log.error(
-      { event: "routing.reconcile_failed", orders: reconciled.orders.length, err: reconciled.error },
+      { event: "routing.reconcile_failed", orders: reconciled.orders.length, err: reconciled.failed?.error },
       "the orders hinted fulfillment orders changed could not be reconciled; they are read again later",
     );
     return "failed";
