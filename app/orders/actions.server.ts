@@ -8,6 +8,7 @@ import { orderOverridesSchema } from "./settings";
 import { ATTENTION, ORDER_STATE, PENDING, UNSENT_STATES } from "./states";
 import { applyToOrder } from "./commit.server";
 import { EVENT, recordEvents, timelineText } from "./timeline.server";
+import { requestRoutingRead } from "../routing/kinds";
 import { inEnglish } from "./words";
 
 export type { ServiceDeps } from "../context.server";
@@ -40,6 +41,7 @@ async function findOrder(deps: ServiceDeps, shop: string, orderId: string) {
 export async function submitNow(deps: ServiceDeps, shop: string, orderId: string): Promise<ActionResult> {
   const row = await findOrder(deps, shop, orderId);
   if (!row) return answer(false, "noSuchOrder");
+  if (row.attention === ATTENTION.routingFailed) return retryRouting(deps, row);
   const refusal = await applyToOrder(deps, row, { type: "submit_now" });
   if (refusal) return refusedWith(refusal);
   deps.wake?.(shop);
@@ -49,6 +51,33 @@ export async function submitNow(deps: ServiceDeps, shop: string, orderId: string
   if (row.state === ORDER_STATE.accepted)
     return answer(true, row.pending === PENDING.cancel ? "cancellationNow" : "changeNow");
   return answer(true, "sendNow");
+}
+
+/**
+ * An order put aside after its fulfillment orders failed to apply (app/routing/failures.server.ts): owed again,
+ * counted afresh, and read at once. The attention goes once they apply.
+ */
+async function retryRouting(
+  deps: ServiceDeps,
+  row: { id: string; shop: string; shopifyOrderId: string },
+): Promise<ActionResult> {
+  const now = deps.clock();
+  await deps.db.shopifyFulfillmentOrder.updateMany({
+    where: { shop: row.shop, shopifyOrderId: row.shopifyOrderId },
+    data: { reconcilePending: true, reconcileFailures: 0, reconcileRetryAt: null },
+  });
+  await recordEvents(deps.db, [
+    {
+      shop: row.shop,
+      orderId: row.id,
+      at: now,
+      kind: EVENT.retryRequested,
+      text: timelineText("routingAgain"),
+    },
+  ]);
+  await requestRoutingRead(deps.db, row.shop, "merchant_retry", now);
+  deps.wake?.(row.shop);
+  return answer(true, "routingAgain");
 }
 
 export async function retryOrders(

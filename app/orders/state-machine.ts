@@ -151,7 +151,13 @@ export type OrderInput =
    * What the order's fulfillment orders now say (app/routing/decide.ts), with the order mapped with the
    * decision's lines (only for a decision of lines; null otherwise).
    */
-  | { type: "routed"; decision: RoutingDecision; result: MappingResult | null };
+  | { type: "routed"; decision: RoutingDecision; result: MappingResult | null }
+  /**
+   * The order's fulfillment orders could not be applied to it `attempts` times over and are put aside
+   * (app/routing/failures.server.ts): `payload`, the order as Shopify sent it could not be read; `other`, the
+   * rest (its mapping, a branch or city look-up, a state the rules did not foresee).
+   */
+  | { type: "routing_failed"; failure: "payload" | "other"; attempts: number };
 
 /** What the Shopify side did for an order in one step. */
 export interface ShopifyTold {
@@ -330,8 +336,14 @@ export function transition(row: OrderFacts, input: OrderInput, now: Date): Trans
       const waybills = withWaybills(row, [input.ttn]);
       return waybills ? { patch: { waybills }, events: [] } : noChange();
     }
-    case "routed":
-      return routed(row, input.decision, input.result, now);
+    case "routed": {
+      const result = routed(row, input.decision, input.result, now);
+      // Applied at last: the routing problem is over (a problem the routing itself raises stands).
+      if (row.attention !== ATTENTION.routingFailed || "attention" in result.patch) return result;
+      return { ...result, patch: { ...result.patch, attention: null, attentionMessage: null } };
+    }
+    case "routing_failed":
+      return routingFailed(row, input.failure, input.attempts);
     case "shopify_retry":
       if (!row.fulfillmentProblem) return refuse("nothingForShopify");
       return {
@@ -1385,5 +1397,20 @@ function afterPicking(
       attentionMessage: attentionOf(text),
     },
     events: [{ kind: EVENT.routingChanged, text, data: decision }],
+  };
+}
+
+/**
+ * The order's fulfillment orders could not be applied to it, time after time: the merchant is told (an order
+ * already showing another problem keeps it, the timeline says this one).
+ */
+function routingFailed(row: OrderFacts, failure: "payload" | "other", attempts: number): Transition {
+  if (row.state === ORDER_STATE.cancelled) return noChange();
+  const text = said(failure === "payload" ? "routingFailedPayload" : "routingFailedOther", { attempts });
+  const event: TimelineEntry = { kind: EVENT.routingFailed, text, data: { failure, attempts } };
+  if (row.attention && row.attention !== ATTENTION.routingFailed) return { patch: {}, events: [event] };
+  return {
+    patch: { attention: ATTENTION.routingFailed, attentionMessage: attentionOf(text) },
+    events: [event],
   };
 }

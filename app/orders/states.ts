@@ -93,6 +93,11 @@ export const ATTENTION = {
   partlyReturned: "partly_returned",
   /** Shopify moved, cancelled or split the warehouse's items after the warehouse picked the order. */
   routingChangedAfterPicking: "routing_changed_after_picking",
+  /**
+   * The order's fulfillment orders could not be applied to it, time after time (app/routing/failures.server.ts):
+   * put aside until its fulfillment orders change or the merchant retries.
+   */
+  routingFailed: "routing_failed",
 } as const;
 export type Attention = (typeof ATTENTION)[keyof typeof ATTENTION];
 
@@ -145,6 +150,7 @@ export const EVENT = {
   elsewhere: "elsewhere",
   routed: "routed",
   routingChanged: "routing_changed",
+  routingFailed: "routing_failed",
 } as const;
 export type EventKind = (typeof EVENT)[keyof typeof EVENT];
 

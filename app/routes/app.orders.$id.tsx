@@ -221,9 +221,12 @@ export default function OrderPage() {
   const busy = navigation.state !== "idle";
   const run = (intent: "submit" | "retry" | "cancel") => submit({ intent }, { method: "post" });
   const canCancel = order.state !== "cancelled" && order.pending !== "cancel";
-  // An edit or cancellation that ran out of retries is sent again from here too.
+  // An edit or cancellation that ran out of retries is sent again from here too, and an order whose
+  // fulfillment orders failed to apply is tried again.
   const sendAction =
-    SENDABLE.includes(order.state) || (order.attention === "retries_exhausted" && order.pending)
+    SENDABLE.includes(order.state) ||
+    (order.attention === "retries_exhausted" && order.pending) ||
+    order.attention === "routing_failed"
       ? {
           content: order.state === "ready" ? t("detail.submitNow") : t("detail.retry"),
           onAction: () => run(order.state === "ready" ? "submit" : "retry"),

@@ -16,9 +16,12 @@ export const FULFILLMENT_REQUESTS_KIND = "fulfillment_requests";
 
 /**
  * Why fulfillment orders are to be read: a `fulfillment_orders/*` webhook, an order recorded waiting for routing
- * (intake), a location saved, or a scheduled fulfillment order's date come (reconcile). Each asks for the same read; the reason is the caller's documentation.
+ * (intake), a location saved, a scheduled fulfillment order's date come (reconcile), or the merchant's Retry of
+ * an order whose fulfillment orders failed to apply. Each asks for the same read; the reason is the caller's
+ * documentation.
  */
-export type RoutingReadReason = "webhook" | "order_waiting" | "location_saved" | "scheduled_due";
+export type RoutingReadReason =
+  "webhook" | "order_waiting" | "location_saved" | "scheduled_due" | "merchant_retry";
 
 /**
  * Asks for a read of the shop's fulfillment orders at `at` (now) or sooner. Many asks before it runs make one

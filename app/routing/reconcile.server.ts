@@ -18,10 +18,44 @@ import { checkedMapping } from "../settings/settings.server";
 import { decideRouting, type FulfillmentMode, type RoutingDecision } from "./decide";
 import { requestRoutingRead } from "./kinds";
 
+/** The order's stored Shopify payload is missing or unreadable. */
+class UnreadablePayload extends Error {
+  constructor(orderId: string, cause: unknown) {
+    super(`order ${orderId}'s stored Shopify payload cannot be read: ${messageOf(cause)}`);
+    this.name = "UnreadablePayload";
+  }
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /** The Shopify order a row was made from, as intake last stored it (intake's storedShopifyOrder, without the cycle). */
 function storedShopifyOrder(orderId: string, stored: { payload: string } | null): ShopifyOrder {
-  if (!stored) throw new Error(`order ${orderId} has no stored Shopify payload`);
-  return shopifyOrderSchema.parse(JSON.parse(stored.payload));
+  try {
+    if (!stored) throw new Error("none stored");
+    return shopifyOrderSchema.parse(JSON.parse(stored.payload));
+  } catch (error) {
+    throw new UnreadablePayload(orderId, error);
+  }
+}
+
+/**
+ * An order whose fulfillment orders could not be applied, for a reason of its own (its payload, its mapping,
+ * a look-up, a state the rules did not foresee): the others of its batch are applied all the same.
+ */
+export interface ReconcileFailure {
+  shopifyOrderId: string;
+  /** The WarehouseOrder's id. */
+  orderId: string;
+  failure: "payload" | "other";
+  error: string;
+}
+
+/**
+ * The database's own errors fail the whole batch (retried as a whole), never one order: a database that is
+ * down must not count against every order it could not read.
+ */
+function isDatabaseError(error: unknown): boolean {
+  return error instanceof Error && /^PrismaClient|^DriverAdapter/.test(error.name);
 }
 
 /** Orders decided in one commit. */
@@ -61,16 +95,30 @@ function routingOf(row: OrderRow, shop: ShopRouting): { mode: FulfillmentMode; l
  * Applies the stored fulfillment orders of these orders (numeric Shopify order ids) to their WarehouseOrder rows.
  * Idempotent: applying the same rows twice changes nothing the second time. Orders the app has not recorded are
  * skipped (intake applies the stored rows when the order arrives).
+ *
+ * An order that fails for a reason of its own is left out and answered (its rows marked owed again, so the
+ * fulfillment_orders kind tries it again and, failing still, puts it aside: failures.server.ts); the others are
+ * applied. What fails the batch as a whole (the database) throws.
  */
 export async function reconcileRouting(
   deps: ServiceDeps,
   shop: string,
   shopifyOrderIds: readonly string[],
-): Promise<void> {
+): Promise<ReconcileFailure[]> {
   const ids = [...new Set(shopifyOrderIds)];
-  if (!ids.length) return;
+  if (!ids.length) return [];
   const settings = await shopRouting(deps, shop);
   let woke = false;
+  const failures: ReconcileFailure[] = [];
+  const failed = (row: Pick<OrderRow, "id" | "shopifyOrderId">, error: unknown): ReconcileFailure => {
+    if (isDatabaseError(error)) throw error;
+    return {
+      shopifyOrderId: row.shopifyOrderId,
+      orderId: row.id,
+      failure: error instanceof UnreadablePayload ? "payload" : "other",
+      error: messageOf(error),
+    };
+  };
   for (let start = 0; start < ids.length; start += CHUNK) {
     const chunk = ids.slice(start, start + CHUNK);
     const [rows, fulfillmentOrders] = await Promise.all([
@@ -101,11 +149,19 @@ export async function reconcileRouting(
       return order;
     };
     const matchers = new Map<string, Awaited<ReturnType<typeof orderMatchersFor>>>();
+    // Failed before the commit: left out of it.
+    const before = new Map<string, ReconcileFailure>();
     for (const { shopifyOrder: _payload, ...row } of rows) {
-      if (decisionOf(row)?.kind !== "lines") continue;
-      const overrides = orderOverridesSchema.parse(JSON.parse(row.overrides));
-      matchers.set(row.id, await orderMatchersFor(deps, shop, orderOf(row.id), overrides));
+      try {
+        if (decisionOf(row)?.kind !== "lines") continue;
+        const overrides = orderOverridesSchema.parse(JSON.parse(row.overrides));
+        matchers.set(row.id, await orderMatchersFor(deps, shop, orderOf(row.id), overrides));
+      } catch (error) {
+        before.set(row.id, failed(row, error));
+      }
     }
+    // Failed deciding, in the commit's last (and written) decision.
+    let deciding = new Map<string, ReconcileFailure>();
     const mapped = (row: OrderRow, decision: RoutingDecision): MappingResult | null => {
       if (decision.kind !== "lines") return null;
       return mapWithShopMapping({
@@ -123,26 +179,62 @@ export async function reconcileRouting(
       rows.map((row) => row.id),
       (current, at) => {
         ready = false;
+        deciding = new Map();
         const changes: Change[] = [];
         const events: OrderEventInput[] = [];
         for (const row of current) {
-          if (row.dataErasedAt) continue;
-          const decision = decisionOf(row);
-          if (!decision) continue;
-          const result = transition(row, { type: "routed", decision, result: mapped(row, decision) }, at);
-          if (isRefusal(result)) continue;
-          const written = asChange(row, result, at);
-          if (written.change) changes.push(written.change);
-          events.push(...written.events);
-          if (result.patch.state === ORDER_STATE.ready || result.patch.pending) ready = true;
+          if (row.dataErasedAt || before.has(row.id)) continue;
+          try {
+            const decision = decisionOf(row);
+            if (!decision) continue;
+            const result = transition(row, { type: "routed", decision, result: mapped(row, decision) }, at);
+            if (isRefusal(result)) continue;
+            const written = asChange(row, result, at);
+            if (written.change) changes.push(written.change);
+            events.push(...written.events);
+            if (result.patch.state === ORDER_STATE.ready || result.patch.pending) ready = true;
+          } catch (error) {
+            deciding.set(row.id, failed(row, error));
+          }
         }
         return { changes, events };
       },
       rows.map(({ shopifyOrder: _payload, ...row }) => row),
     );
     woke ||= ready;
+    failures.push(...before.values(), ...deciding.values());
   }
   if (woke) deps.wake?.(shop, "new_orders");
+  if (failures.length) await oweAgain(deps, shop, failures);
+  return failures;
+}
+
+/**
+ * The failed orders' fulfillment orders owed a reconcile again, whoever called (intake, the service mode's
+ * requests): the fulfillment_orders kind tries them again, and counts (failures.server.ts).
+ */
+async function oweAgain(deps: ServiceDeps, shop: string, failures: readonly ReconcileFailure[]) {
+  await deps.db.shopifyFulfillmentOrder.updateMany({
+    where: {
+      shop,
+      shopifyOrderId: { in: failures.map((each) => each.shopifyOrderId) },
+      reconcilePending: false,
+    },
+    data: { reconcilePending: true },
+  });
+  deps.log.warn(
+    {
+      shop,
+      event: "routing.order_reconcile_failed",
+      orders: failures.map(({ shopifyOrderId, orderId, failure, error }) => ({
+        shopifyOrderId,
+        orderId,
+        failure,
+        error,
+      })),
+    },
+    "some orders' fulfillment orders could not be applied; the others were, these are tried again",
+  );
 }
 
 /** How long after a scheduled date that Shopify has not yet made due the order looks again. */

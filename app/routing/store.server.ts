@@ -208,6 +208,9 @@ export async function storeFulfillmentOrders(
             readAt: now,
             version: { increment: 1 },
             reconcilePending: true,
+            // New facts: the order's reconcile is tried afresh, as often as a first time.
+            reconcileFailures: 0,
+            reconcileRetryAt: null,
           },
     });
     if (count && !same) {
@@ -219,10 +222,17 @@ export async function storeFulfillmentOrders(
   return [...changed];
 }
 
-/** Rows a reconcile has not yet taken, at most `take` (each with the version that reconcile will have seen). */
-export async function owedReconciles(deps: Pick<ServiceDeps, "db">, shop: string, take = 500) {
+/**
+ * Rows a reconcile has not yet taken, at most `take` (each with the version that reconcile will have seen); a
+ * row whose order's reconcile failed only once its retry is due (failures.server.ts).
+ */
+export async function owedReconciles(deps: Pick<ServiceDeps, "db" | "clock">, shop: string, take = 500) {
   return deps.db.shopifyFulfillmentOrder.findMany({
-    where: { shop, reconcilePending: true },
+    where: {
+      shop,
+      reconcilePending: true,
+      OR: [{ reconcileRetryAt: null }, { reconcileRetryAt: { lte: deps.clock() } }],
+    },
     select: { id: true, shopifyOrderId: true, version: true },
     orderBy: { readAt: "asc" },
     take,

@@ -19,13 +19,19 @@
 // A change is so read at most about twice (once by a tip pass, once by a settle pass), not once per run within
 // the margin, which would multiply the cost by the runs a busy minute has. Re-reading is harmless: storing is
 // idempotent, and a row whose facts changed stays owed its reconcile (reconcilePending) until one has taken it.
-import { reconcileRouting } from "./reconcile.server";
+//
+// An order whose reconcile fails for a reason of its own does not hold the page: reconcileRouting applies the
+// others and answers it, its rows stay owed, tried again after 1, 2, 4, 8 minutes, then put aside with the
+// merchant told (failures.server.ts). Only a reconcile that fails as a whole (the database) keeps the page, read
+// again a minute later (RECONCILE_RETRY_MS) until it works; it counts against no order.
+import { reconcileRouting, type ReconcileFailure } from "./reconcile.server";
 import { ShopifyThrottled } from "../shopify/admin-graphql.server";
 import type { ShopWork, StepResult } from "../work/steps";
 import { requestRun, scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
 import { FULFILLMENT_ORDERS_KIND, ONLINE_LOCATIONS_KIND } from "./kinds";
 import { ONLINE_LOCATIONS_EVERY_MS } from "./locations.server";
 import { readFulfillmentOrders, readFulfillmentOrdersPage } from "./read.server";
+import { nextReconcileRetry, reconcilesFailed } from "./failures.server";
 import { owedReconciles, reconcilesTaken, storeFulfillmentOrders } from "./store.server";
 
 /**
@@ -52,7 +58,10 @@ export const FIRST_READ_AT_MOST_MS = 3 * 24 * 3600_000;
  * second was whole when read, allowing for this much difference between this app's clock and Shopify's.
  */
 export const WHOLE_SECOND_AFTER_MS = 5_000;
-/** After a reconcile that failed, the same page is read again this much later. */
+/**
+ * After a reconcile that failed as a whole (the database), the same page is read again this much later. An order
+ * that fails on its own does not hold the others: it is counted and tried again apart (failures.server.ts).
+ */
 export const RECONCILE_RETRY_MS = 60_000;
 
 export interface RoutingPass {
@@ -83,7 +92,8 @@ export interface RoutingCursor {
   plannedAt?: string;
 }
 
-export type Reconcile = typeof reconcileRouting;
+/** reconcileRouting's shape (a test's spy may answer nothing: no order failed on its own). */
+export type Reconcile = (...args: Parameters<typeof reconcileRouting>) => Promise<ReconcileFailure[] | void>;
 
 function iso(at: Date | number): string {
   return new Date(at).toISOString();
@@ -157,8 +167,12 @@ async function readRun(
   const settleDue = settleDueAt(cursor, waitSince);
   // Due at the time the last run planned, not asked for sooner by anyone, and no settle pass due (the order that
   // waited for routing has its answer): nothing to read until the next one.
-  if (!pass && settleDue > now.getTime() && cursor.plannedAt === iso(schedule.nextRunAt))
-    return planned(cursor, settleDue);
+  // An order that failed on its own may be due to be tried again meanwhile: only what is owed is reconciled.
+  if (!pass && settleDue > now.getTime() && cursor.plannedAt === iso(schedule.nextRunAt)) {
+    const retried = await reconcileOwed(work, reconcile, []);
+    if (retried.failed) return reconcileFailed(work, retried, cursor);
+    return planned(cursor, await nextRunAt(work, settleDue));
+  }
   // Fulfillment orders a webhook named: read by id (a point or so for fifty) instead of listing every change
   // since the tip watermark; this counts as a tip pass (the settle pass lists everything a margin later), and
   // goes before a settle pass that is due, which only catches what no webhook named.
@@ -181,7 +195,7 @@ async function readRun(
       // More hinted, or asked for meanwhile: on at once; else the settle pass.
       return hinted === "more"
         ? { nextRunAt: work.clock(), cursor: JSON.stringify(cursor) }
-        : planned(cursor, settleDueAt(cursor, waitSince));
+        : planned(cursor, await nextRunAt(work, settleDueAt(cursor, waitSince)));
     }
   }
   if (!pass) {
@@ -217,26 +231,18 @@ async function readRun(
     throw error;
   }
   const changed = await storeFulfillmentOrders(work, work.shop, page.nodes, now);
-  // Every row whose stored facts no reconcile has taken yet, this page's changes among them: also those a run
-  // that died between storing and reconciling left, which a read now finds equal and so would not answer.
-  const owed = await owedReconciles(work, work.shop);
-  const toReconcile = [...new Set([...pass.pending, ...changed, ...owed.map((row) => row.shopifyOrderId)])];
-  if (toReconcile.length) {
-    try {
-      await reconcile(work, work.shop, toReconcile);
-      await reconcilesTaken(work, work.shop, owed);
-    } catch (error) {
-      work.log.error(
-        { event: "routing.reconcile_failed", orders: toReconcile.length, err: error },
-        "the orders a page of fulfillment orders changed could not be reconciled; the page is read again later",
-      );
-      // Where the pass was, with the orders still owed: the watermark does not move past them.
-      return {
-        nextRunAt: new Date(work.clock().getTime() + RECONCILE_RETRY_MS),
-        cursor: JSON.stringify({ ...cursor, pass: { ...pass, pending: toReconcile } }),
-        problem: error instanceof Error ? error.message : String(error),
-      };
-    }
+  const reconciled = await reconcileOwed(work, reconcile, [...pass.pending, ...changed]);
+  if (reconciled.failed) {
+    work.log.error(
+      { event: "routing.reconcile_failed", orders: reconciled.orders.length, err: reconciled.failed?.error },
+      "the orders a page of fulfillment orders changed could not be reconciled; the page is read again later",
+    );
+    // Where the pass was, with the orders still owed: the watermark does not move past them.
+    return {
+      nextRunAt: new Date(work.clock().getTime() + RECONCILE_RETRY_MS),
+      cursor: JSON.stringify({ ...cursor, pass: { ...pass, pending: reconciled.orders } }),
+      problem: messageOf(reconciled.failed?.error),
+    };
   }
   const last = page.listed.at(-1)?.updatedAt;
   const newest = last && Date.parse(last) > Date.parse(cursor.tip) ? iso(Date.parse(last)) : cursor.tip;
@@ -280,7 +286,60 @@ async function readRun(
       WHOLE_SECOND_AFTER_MS
   )
     cursor = { ...cursor, tip: iso(Date.parse(cursor.tip) + 1000) };
-  return planned({ ...cursor, pass: null }, settleDueAt(cursor, waitSince));
+  return planned({ ...cursor, pass: null }, await nextRunAt(work, settleDueAt(cursor, waitSince)));
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** What reconcileOwed did: the orders it reconciled, and the error if the reconcile failed as a whole. */
+interface Reconciled {
+  orders: string[];
+  failed?: { error: unknown };
+}
+
+/**
+ * Reconciles these orders and every owed one that is due (this read's changes among them: also those a run
+ * that died between storing and reconciling left, which a read now finds equal and so would not answer). The
+ * rows taken are no longer owed; an order that failed on its own keeps its rows owed and is counted
+ * (failures.server.ts), the others going on. A reconcile that failed as a whole answers its error, nothing
+ * taken and nothing counted.
+ */
+async function reconcileOwed(work: ShopWork, reconcile: Reconcile, orders: string[]): Promise<Reconciled> {
+  const owed = await owedReconciles(work, work.shop);
+  const toReconcile = [...new Set([...orders, ...owed.map((row) => row.shopifyOrderId)])];
+  if (!toReconcile.length) return { orders: toReconcile };
+  try {
+    const failures = (await reconcile(work, work.shop, toReconcile)) ?? [];
+    const failed = new Set(failures.map((failure) => failure.shopifyOrderId));
+    await reconcilesTaken(
+      work,
+      work.shop,
+      owed.filter((row) => !failed.has(row.shopifyOrderId)),
+    );
+    await reconcilesFailed(work, work.shop, failures);
+  } catch (error) {
+    return { orders: toReconcile, failed: { error } };
+  }
+  return { orders: toReconcile };
+}
+
+/** A reconcile that failed as a whole, outside a pass: tried again a minute later, the cursor as it was. */
+function reconcileFailed(work: ShopWork, reconciled: Reconciled, cursor: RoutingCursor): ScheduledRun {
+  work.log.error(
+    { event: "routing.reconcile_failed", orders: reconciled.orders.length, err: reconciled.failed?.error },
+    "the orders owed a reconcile could not be reconciled; they are tried again later",
+  );
+  return {
+    nextRunAt: new Date(work.clock().getTime() + RECONCILE_RETRY_MS),
+    cursor: JSON.stringify(cursor),
+    problem: messageOf(reconciled.failed?.error),
+  };
+}
+
+/** The next run: at `at`, or sooner when an order that failed on its own is to be tried again before. */
+async function nextRunAt(work: ShopWork, at: number): Promise<number> {
+  const retry = await nextReconcileRetry(work, work.shop);
+  return retry ? Math.max(work.clock().getTime(), Math.min(at, retry.getTime())) : at;
 }
 
 /** Hinted fulfillment orders read a run at most. */
@@ -308,14 +367,10 @@ async function readHinted(
     taken.map((hint) => hint.fulfillmentOrderId),
   );
   const changed = await storeFulfillmentOrders(work, work.shop, nodes, now);
-  const owed = await owedReconciles(work, work.shop);
-  const toReconcile = [...new Set([...changed, ...owed.map((row) => row.shopifyOrderId)])];
-  try {
-    if (toReconcile.length) await reconcile(work, work.shop, toReconcile);
-    await reconcilesTaken(work, work.shop, owed);
-  } catch (error) {
+  const reconciled = await reconcileOwed(work, reconcile, changed);
+  if (reconciled.failed) {
     work.log.error(
-      { event: "routing.reconcile_failed", orders: toReconcile.length, err: error },
+      { event: "routing.reconcile_failed", orders: reconciled.orders.length, err: reconciled.failed?.error },
       "the orders hinted fulfillment orders changed could not be reconciled; they are read again later",
     );
     return "failed";

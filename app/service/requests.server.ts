@@ -60,7 +60,8 @@ const ASSIGNMENT_STATUSES = ["FULFILLMENT_REQUESTED", "CANCELLATION_REQUESTED"] 
 /** The reading and order sides this kind hands the requests to (the routing's own; replaceable in tests). */
 export interface RequestRouting {
   store(deps: ServiceDeps, shop: string, nodes: readonly FulfillmentOrderNode[]): Promise<string[]>;
-  reconcile(deps: ServiceDeps, shop: string, shopifyOrderIds: readonly string[]): Promise<void>;
+  /** Orders failing on their own are answered, their rows left owed for the fulfillment_orders kind. */
+  reconcile(deps: ServiceDeps, shop: string, shopifyOrderIds: readonly string[]): Promise<unknown>;
 }
 
 const ROUTING: RequestRouting = { store: storeFulfillmentOrders, reconcile: reconcileRouting };

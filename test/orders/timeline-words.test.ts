@@ -293,6 +293,13 @@ function everyTransition(): Transition[] {
       decision: routedLines(true, 9),
       result: okResult,
     }),
+    // Fulfillment orders that failed to apply, time after time (app/routing/failures.server.ts).
+    run(facts({ state: "waiting", waitReason: "routing" }), {
+      type: "routing_failed",
+      failure: "payload",
+      attempts: 5,
+    }),
+    run(facts({ state: "ready" }), { type: "routing_failed", failure: "other", attempts: 5 }),
   ];
 }
 

@@ -3,6 +3,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { erasePersonalDataDue } from "../../app/compliance/retention.server";
+import { applyToOrder } from "../../app/orders/commit.server";
 import { takeInOrderWebhook } from "../../app/orders/intake.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
 import { readReturnRecord } from "../../app/returns/read";
@@ -432,6 +433,46 @@ describe("order page", () => {
     expect(body).toContain("Waiting for Shopify to route the order to its locations");
     // Nothing is shown as about to be sent while Shopify has not given the warehouse its lines.
     expect(await pages.admin.page.getByLabel("Order to send").count()).toBe(0);
+  });
+
+  it("says when an order's fulfillment orders could not be applied, and Retry tries them again", async () => {
+    const context = appContext();
+    const { db } = context;
+    await db.shopSettings.upsert({
+      where: { shop: SHOP },
+      create: { shop: SHOP, locationId: WAREHOUSE, onlineLocations: JSON.stringify([WAREHOUSE, SHOWROOM]) },
+      update: { locationId: WAREHOUSE, onlineLocations: JSON.stringify([WAREHOUSE, SHOWROOM]) },
+    });
+    const row = await routedOrder(1302, []);
+    // Put aside by routing (app/routing/failures.server.ts), its one fulfillment order no longer owed.
+    await db.shopifyFulfillmentOrder.create({
+      data: {
+        shop: SHOP,
+        id: "gid://shopify/FulfillmentOrder/13020",
+        shopifyOrderId: row.shopifyOrderId,
+        locationId: WAREHOUSE,
+        status: "OPEN",
+        requestStatus: "UNSUBMITTED",
+        lines: "[]",
+        shopifyUpdatedAt: new Date(),
+        readAt: new Date(),
+        reconcileFailures: 5,
+      },
+    });
+    await applyToOrder(context, row, { type: "routing_failed", failure: "payload", attempts: 5 });
+    const { page } = pages.admin;
+    await pages.admin.open(`/app/orders/${row.id}`);
+    const body = () => textOf(page.locator("body"));
+    expect(await body()).toContain("Shopify's fulfillment orders could not be applied to this order");
+    expect(await body()).toContain("It tried 5 times and stopped; the other orders are routed as usual.");
+
+    await page.getByRole("button", { name: "Retry" }).click();
+    await expect
+      .poll(body)
+      .toContain("Shopify's fulfillment orders will be applied to the order again in a moment.");
+    const [fo] = await db.shopifyFulfillmentOrder.findMany({ where: { shopifyOrderId: row.shopifyOrderId } });
+    expect([fo!.reconcilePending, fo!.reconcileFailures]).toEqual([true, 0]);
+    expect(await db.orderEvent.count({ where: { orderId: row.id, kind: "retry_requested" } })).toBe(1);
   });
 
   it("offers three choices for a split order paid on delivery, and one click makes it ready", async () => {

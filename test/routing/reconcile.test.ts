@@ -406,6 +406,49 @@ describe("before sending", () => {
   });
 });
 
+describe("an order that cannot be applied", () => {
+  it("is answered and left owed, and the others of the batch are applied in the same call", async () => {
+    const good = await takenIn();
+    const badOverrides = await takenIn();
+    const badPayload = await takenIn();
+    for (const row of [good, badOverrides, badPayload])
+      await store(row, [
+        {
+          n: 1,
+          at: L,
+          items: [
+            [CUP, 2],
+            [TEA, 1],
+          ],
+        },
+      ]);
+    // The merchant's corrections unreadable (a state the code did not foresee), a payload cut short.
+    await db().warehouseOrder.update({ where: { id: badOverrides.id }, data: { overrides: "{" } });
+    await db().orderPayload.update({ where: { orderId: badPayload.id }, data: { payload: "[" } });
+    const failures = await reconcileRouting(deps(), SHOP, [
+      badOverrides.shopifyOrderId,
+      good.shopifyOrderId,
+      badPayload.shopifyOrderId,
+    ]);
+    // In no particular order (the database reads the orders as it likes).
+    expect(new Map(failures.map(({ orderId, failure }) => [orderId, failure]))).toEqual(
+      new Map([
+        [badOverrides.id, "other"],
+        [badPayload.id, "payload"],
+      ]),
+    );
+    expect((await read(good)).state).toBe(ORDER_STATE.ready);
+    for (const bad of [badOverrides, badPayload]) {
+      expect((await read(bad)).state).toBe(ORDER_STATE.waiting);
+      // Owed again, whoever called: the fulfillment_orders kind tries it again and counts.
+      const rows = await db().shopifyFulfillmentOrder.findMany({
+        where: { shopifyOrderId: bad.shopifyOrderId },
+      });
+      expect(rows.map((row) => row.reconcilePending)).toEqual([true]);
+    }
+  });
+});
+
 describe("orders that are not sent", () => {
   it("are cancelled outright when cancelled in Shopify, waiting or not the warehouse's", async () => {
     const waiting = await takenIn();
