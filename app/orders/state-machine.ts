@@ -7,7 +7,7 @@ import type { UnshippedLine } from "../fulfillment/plan";
 import { message, type Message } from "../i18n/message";
 import type { HoldReason, MappingResult } from "./mapping";
 import { percent } from "../reference/types";
-import { warehouseLinesColumn, type RoutingDecision } from "../routing/decide";
+import { INCOMPLETE_WAIT_MS, warehouseLinesColumn, type RoutingDecision } from "../routing/decide";
 import { storedTexts, timelineText as said } from "./timeline";
 import { inEnglish, storedText } from "./words";
 import {
@@ -1265,6 +1265,30 @@ function routed(
   result: MappingResult | null,
   now: Date,
 ): Transition {
+  const transition = routedBy(row, decision, result, now);
+  // Decided though Shopify's fulfillment orders did not cover all the order's lines when the completeness
+  // guard gave up: the merchant reads that with whatever the decision changed.
+  if (decision.kind === "waiting" || !decision.uncovered?.length || !transition.events.length)
+    return transition;
+  return {
+    ...transition,
+    events: [
+      ...transition.events,
+      {
+        kind: EVENT.routed,
+        text: said("routedIncomplete", { minutes: INCOMPLETE_WAIT_MS / 60_000 }),
+        data: { uncovered: decision.uncovered },
+      },
+    ],
+  };
+}
+
+function routedBy(
+  row: OrderFacts,
+  decision: RoutingDecision,
+  result: MappingResult | null,
+  now: Date,
+): Transition {
   if (row.state === ORDER_STATE.cancelled) return noChange();
   const current = row.warehouseLines ?? null;
   if (UNSENT_STATES.includes(row.state)) {
@@ -1273,8 +1297,14 @@ function routed(
       const same = row.state === ORDER_STATE.waiting && row.waitReason === decision.reason;
       const patch: OrderPatch = {};
       if (lines !== current) patch.warehouseLines = lines;
-      // Due at its date for a look at Shopify; a date already passed keeps the look-up's own schedule.
-      const at = decision.reason === "scheduled" ? decision.fulfillAt : null;
+      // Due at its date for a look at Shopify; a date already passed keeps the look-up's own schedule. Waiting
+      // for fulfillment orders not read yet (the completeness guard): due when the guard gives up.
+      const at =
+        decision.reason === "scheduled"
+          ? decision.fulfillAt
+          : decision.reason === "routing"
+            ? (decision.decideBy ?? null)
+            : null;
       if (!same) patch.nextAttemptAt = at;
       else if (at && at > now && at.getTime() !== row.nextAttemptAt?.getTime()) patch.nextAttemptAt = at;
       if (same) return { patch, events: [] };

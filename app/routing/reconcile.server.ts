@@ -15,7 +15,17 @@ import { ORDER_STATE } from "../orders/states";
 import type { OrderEventInput } from "../orders/timeline.server";
 import { orderMatchersFor } from "../reference/order-matcher.server";
 import { checkedMapping } from "../settings/settings.server";
-import { decideRouting, type FulfillmentMode, type RoutingDecision } from "./decide";
+import {
+  decideRouting,
+  expectedUnits,
+  INCOMPLETE_WAIT_MS,
+  UNREADABLE_PAYLOAD_LINE,
+  WAIT_REASON,
+  type CompletenessGuard,
+  type ExpectedUnits,
+  type FulfillmentMode,
+  type RoutingDecision,
+} from "./decide";
 import { requestRoutingRead } from "./kinds";
 
 /** The order's stored Shopify payload is missing or unreadable. */
@@ -108,6 +118,8 @@ export async function reconcileRouting(
   const ids = [...new Set(shopifyOrderIds)];
   if (!ids.length) return [];
   const settings = await shopRouting(deps, shop);
+  // One time for every decision of the call: the guard's bound is judged the same before and in the commit.
+  const now = deps.clock();
   let woke = false;
   const failures: ReconcileFailure[] = [];
   const failed = (row: Pick<OrderRow, "id" | "shopifyOrderId">, error: unknown): ReconcileFailure => {
@@ -132,11 +144,6 @@ export async function reconcileRouting(
     const byOrder = new Map<string, ShopifyFulfillmentOrder[]>();
     for (const fo of fulfillmentOrders)
       byOrder.set(fo.shopifyOrderId, [...(byOrder.get(fo.shopifyOrderId) ?? []), fo]);
-    const decisionOf = (row: OrderRow): RoutingDecision | null => {
-      const { mode, locationId } = routingOf(row, settings);
-      // No location stands for the warehouse yet: nothing can be decided, the order stays as it is.
-      return locationId ? decideRouting(byOrder.get(row.shopifyOrderId) ?? [], mode, locationId) : null;
-    };
     // The mapping needs the order's payload and, for a branch the order does not name, the matcher (read
     // before the commit: a first read of the reference data builds its search).
     const payloads = new Map(rows.map(({ shopifyOrder, ...row }) => [row.id, shopifyOrder]));
@@ -147,6 +154,32 @@ export async function reconcileRouting(
       let order = parsed.get(id);
       if (!order) parsed.set(id, (order = storedShopifyOrder(id, payloads.get(id) ?? null)));
       return order;
+    };
+    const expected = new Map<string, ExpectedUnits>();
+    const guardOf = (
+      row: OrderRow,
+      fos: readonly ShopifyFulfillmentOrder[],
+    ): CompletenessGuard | undefined => {
+      if (!fos.length) return undefined;
+      let units = expected.get(row.id);
+      if (!units) {
+        try {
+          units = expectedUnits(orderOf(row.id));
+        } catch {
+          // No payload to read: nothing can be known covered, so only the bound decides the order.
+          units = { byLineItem: new Map(), unreadable: 1 };
+        }
+        expected.set(row.id, units);
+      }
+      const lastRead = Math.max(...fos.map((fo) => fo.readAt.getTime()));
+      return { expected: units, decideBy: new Date(lastRead + INCOMPLETE_WAIT_MS), now };
+    };
+    const decisionOf = (row: OrderRow): RoutingDecision | null => {
+      const { mode, locationId } = routingOf(row, settings);
+      // No location stands for the warehouse yet: nothing can be decided, the order stays as it is.
+      if (!locationId) return null;
+      const fos = byOrder.get(row.shopifyOrderId) ?? [];
+      return decideRouting(fos, mode, locationId, guardOf(row, fos));
     };
     const matchers = new Map<string, Awaited<ReturnType<typeof orderMatchersFor>>>();
     // Failed before the commit: left out of it.
@@ -174,12 +207,14 @@ export async function reconcileRouting(
       });
     };
     let ready = false;
+    let givenUp: { id: string; name: string; uncovered: string[] }[] = [];
     await applyToOrders(
       deps,
       rows.map((row) => row.id),
       (current, at) => {
         ready = false;
         deciding = new Map();
+        givenUp = [];
         const changes: Change[] = [];
         const events: OrderEventInput[] = [];
         for (const row of current) {
@@ -191,6 +226,8 @@ export async function reconcileRouting(
             if (isRefusal(result)) continue;
             const written = asChange(row, result, at);
             if (written.change) changes.push(written.change);
+            if (decision.kind !== "waiting" && decision.uncovered?.length && written.change)
+              givenUp.push({ id: row.id, name: row.orderName, uncovered: decision.uncovered });
             events.push(...written.events);
             if (result.patch.state === ORDER_STATE.ready || result.patch.pending) ready = true;
           } catch (error) {
@@ -203,6 +240,19 @@ export async function reconcileRouting(
     );
     woke ||= ready;
     failures.push(...before.values(), ...deciding.values());
+    for (const order of givenUp)
+      deps.log.warn(
+        {
+          event: "routing.decided_incomplete",
+          shop,
+          orderId: order.id,
+          order: order.name,
+          uncovered: order.uncovered,
+          unreadableLine: order.uncovered.includes(UNREADABLE_PAYLOAD_LINE),
+          waitedMs: INCOMPLETE_WAIT_MS,
+        },
+        "the order's fulfillment orders still did not cover all its lines when the guard gave up; decided from those read",
+      );
   }
   if (woke) deps.wake?.(shop, "new_orders");
   if (failures.length) await oweAgain(deps, shop, failures);
@@ -243,16 +293,25 @@ export const SCHEDULED_RECHECK_MS = 5 * 60_000;
 /**
  * Orders waiting for a scheduled date that has come (nextAttemptAt): Shopify is asked again (a read of the
  * shop's fulfillment orders, which finds them due and sends them), and the order looks again a few minutes
- * later should Shopify not have made them due yet. Answers how many were due.
+ * later should Shopify not have made them due yet. Orders waiting for fulfillment orders not read yet whose
+ * completeness guard gives up now (nextAttemptAt, the decision's `decideBy`) are reconciled here: no read may
+ * change their rows, and only a changed row makes a read reconcile an order. Answers how many were due.
  */
 export async function lookAtScheduledOrders(deps: ServiceDeps, shop: string): Promise<number> {
   const now = deps.clock();
   const due = await deps.db.warehouseOrder.findMany({
     where: { shop, state: ORDER_STATE.waiting, nextAttemptAt: { lte: now } },
-    select: { id: true, version: true },
+    select: { id: true, version: true, shopifyOrderId: true, waitReason: true },
     take: CHUNK,
   });
   if (!due.length) return 0;
+  const incomplete = due.filter((row) => row.waitReason === WAIT_REASON.routing);
+  if (incomplete.length)
+    await reconcileRouting(
+      deps,
+      shop,
+      incomplete.map((row) => row.shopifyOrderId),
+    );
   await requestRoutingRead(deps.db, shop, "scheduled_due", deps.clock());
   const later = new Date(now.getTime() + SCHEDULED_RECHECK_MS);
   for (const row of due) {

@@ -5,6 +5,7 @@
 // the read does. Everything after that is the app's own: the worker, the warehouse, the fulfillment in Shopify.
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { INCOMPLETE_WAIT_MS } from "../../app/routing/decide";
 import { reconcileRouting, SCHEDULED_RECHECK_MS } from "../../app/routing/reconcile.server";
 import { FULFILLMENT_ORDERS_KIND } from "../../app/routing/kinds";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
@@ -81,9 +82,14 @@ function stockEverything(store: ShopStore, locationId: string) {
  * What the reading side does for a page of fulfillment orders (R1's storeFulfillmentOrders, then
  * reconcileRouting): the fake's fulfillment orders of the order, stored as rows, applied to the order.
  */
-async function readRouting(store: ShopStore, order: OrderRecord) {
+async function readRouting(
+  store: ShopStore,
+  order: OrderRecord,
+  /** Only these of the order's fulfillment orders (a read that found some of them), read at `readAt`. */
+  part: { only?: string[]; readAt?: Date } = {},
+) {
   const shopifyOrderId = numeric(order.id);
-  for (const id of order.fulfillmentOrderIds) {
+  for (const id of part.only ?? order.fulfillmentOrderIds) {
     const fo = store.fulfillmentOrders.get(id)!;
     const data = {
       shopifyOrderId,
@@ -109,7 +115,7 @@ async function readRouting(store: ShopStore, order: OrderRecord) {
         })),
       ),
       shopifyUpdatedAt: new Date(fo.updatedAt),
-      readAt: new Date(),
+      readAt: part.readAt ?? new Date(),
     };
     await db().shopifyFulfillmentOrder.upsert({
       where: { shop_id: { shop: SHOP, id } },
@@ -263,6 +269,64 @@ describe("routing, end to end", { timeout: 90_000 }, () => {
     shopify.store.releaseHolds(order.fulfillmentOrderIds[0]!);
     await readRouting(shopify.store, order);
     await inState(recorded.id, "accepted", "the released order to be accepted");
+  });
+
+  it("waits while only the warehouse's part of a split COD order was read, and sends the parcel's share once all is", async () => {
+    const flow = await loop({ splitCashOnDelivery: "parcel_share" });
+    const { order } = addFlowOrder(shopify.store, shopify.warehouse.id);
+    const tea = splitTeaTo(shopify.store, order, showroom.id);
+    // The showroom's fulfillment order not listed yet: only the original is read (the tea carved out of it,
+    // its total less by one), by this test or by the worker.
+    shopify.store.fulfillmentOrders.delete(tea.id);
+    const recorded = await create(flow, 4209, order);
+    await readRouting(shopify.store, order, { only: [order.fulfillmentOrderIds[0]!] });
+    const waiting = await row(recorded.id);
+    expect([waiting.state, waiting.waitReason]).toEqual(["waiting", "routing"]);
+    // Listed now, and read.
+    shopify.store.fulfillmentOrders.set(tea.id, tea);
+    await readRouting(shopify.store, order);
+    const accepted = await inState(recorded.id, "accepted", "the split order to be accepted");
+    expect(atWarehouse(accepted.idOrder)!.submitted.order_payment_sum).toBe("630.00");
+  });
+
+  it("sends an order whose other fulfillment order is never read once the guard gives up, unprompted", async () => {
+    const flow = await loop({ splitCashOnDelivery: "parcel_share" });
+    const { order } = addFlowOrder(shopify.store, shopify.warehouse.id);
+    // The tea split off to the showroom, into a fulfillment order no read ever lists (a case not foreseen).
+    const tea = splitTeaTo(shopify.store, order, showroom.id);
+    shopify.store.fulfillmentOrders.delete(tea.id);
+    order.fulfillmentOrderIds = order.fulfillmentOrderIds.filter((id) => id !== tea.id);
+    const recorded = await create(flow, 4210, order);
+    // The worker reads what Shopify lists (the original) and the order waits, due at the guard's bound.
+    const waiting = await eventually(
+      async () => {
+        const current = await row(recorded.id);
+        return current.state === "waiting" && current.nextAttemptAt ? current : null;
+      },
+      "the order to wait for its other fulfillment order",
+      LOOP_MS,
+    );
+    const stored = await db().shopifyFulfillmentOrder.findUniqueOrThrow({
+      where: { shop_id: { shop: SHOP, id: order.fulfillmentOrderIds[0]! } },
+    });
+    expect(waiting.nextAttemptAt!.getTime()).toBe(stored.readAt.getTime() + INCOMPLETE_WAIT_MS);
+    // Ten minutes pass (the rows and the order's due time moved back, as no clock of the flow can be): the
+    // guard gives up in a moment, with no read and no row changing meanwhile.
+    const readAt = new Date(Date.now() - INCOMPLETE_WAIT_MS + 1500);
+    await db().shopifyFulfillmentOrder.updateMany({
+      where: { shop: SHOP, shopifyOrderId: recorded.shopifyOrderId },
+      data: { readAt },
+    });
+    await db().warehouseOrder.update({
+      where: { id: recorded.id },
+      data: { nextAttemptAt: new Date(readAt.getTime() + INCOMPLETE_WAIT_MS), version: { increment: 1 } },
+    });
+    const accepted = await inState(recorded.id, "accepted", "the order to be sent at the guard's bound");
+    // What was read: the cups, as if whole, and the merchant is told it was decided from part of the order.
+    const sent = atWarehouse(accepted.idOrder)!;
+    expect((sent.submitted.products as { sku: string }[]).map((p) => p.sku)).toEqual(["CUP-KARP-BLUE"]);
+    const notes = await db().orderEvent.findMany({ where: { orderId: recorded.id, kind: "routed" } });
+    expect(notes.some((note) => note.message.includes("orders:timeline.routedIncomplete"))).toBe(true);
   });
 
   it("sends a scheduled order when it is due, having asked Shopify again at its date", async () => {

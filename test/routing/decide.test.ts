@@ -3,11 +3,15 @@
 import { describe, expect, it } from "vitest";
 import {
   decideRouting,
+  expectedUnits,
+  INCOMPLETE_WAIT_MS,
+  UNREADABLE_PAYLOAD_LINE,
   parseWarehouseLines,
   unitsByLineItem,
   warehouseLinesColumn,
   type FulfillmentOrderFacts,
 } from "../../app/routing/decide";
+import { shopifyOrderSchema } from "../../app/orders/payload";
 
 const L = "gid://shopify/Location/1";
 const SHOWROOM = "gid://shopify/Location/2";
@@ -149,5 +153,112 @@ describe("decideRouting", () => {
     expect(parseWarehouseLines(warehouseLinesColumn(one.lines))).toEqual(one.lines);
     expect(parseWarehouseLines(null)).toBeNull();
     expect(parseWarehouseLines("not json")).toBeNull();
+  });
+});
+
+describe("the completeness guard", () => {
+  const gid = (n: number) => `gid://shopify/LineItem/${n}`;
+  /** A payload's line items, each [n, quantity, more fields]. */
+  const order = (...lines: [n: number, quantity: number, more?: Record<string, unknown>][]) =>
+    shopifyOrderSchema.parse({
+      id: 1,
+      order_number: 1001,
+      created_at: "2026-03-01T09:00:00Z",
+      line_items: lines.map(([n, quantity, more]) => ({
+        id: n,
+        admin_graphql_api_id: gid(n),
+        quantity,
+        requires_shipping: true,
+        gift_card: false,
+        ...more,
+      })),
+    });
+  const now = new Date("2026-03-01T09:05:00Z");
+  const guard = (expected: ReturnType<typeof expectedUnits>, decideBy = new Date(now.getTime() + 1)) => ({
+    expected,
+    decideBy,
+    now,
+  });
+
+  it("expects the lines Shopify gives fulfillment orders: not gift cards, digital lines yes, current quantities", () => {
+    const expected = expectedUnits(
+      order(
+        [1, 2],
+        [2, 1, { gift_card: true, requires_shipping: false }],
+        [3, 1, { requires_shipping: false }],
+        [4, 3, { current_quantity: 1 }],
+        [5, 2, { current_quantity: 0 }],
+      ),
+    );
+    expect([...expected.byLineItem]).toEqual([
+      [gid(1), 2],
+      [gid(3), 1],
+      [gid(4), 1],
+    ]);
+    expect(expected.unreadable).toBe(0);
+    // A line with neither id nor quantity cannot be matched: it is counted, never covered.
+    const unreadable = expectedUnits(
+      shopifyOrderSchema.parse({
+        id: 1,
+        order_number: 1,
+        created_at: "2026-03-01T09:00:00Z",
+        line_items: [{}],
+      }),
+    );
+    expect(unreadable.unreadable).toBe(1);
+  });
+
+  it("waits for routing, due at its bound, while the rows do not cover the order's lines", () => {
+    const decideBy = new Date(now.getTime() + INCOMPLETE_WAIT_MS);
+    const expected = expectedUnits(order([1, 2], [3, 1]));
+    expect(decideRouting([fo({ items: [line(1, 2)] })], "location", L, guard(expected, decideBy))).toEqual({
+      kind: "waiting",
+      reason: "routing",
+      uncovered: [gid(3)],
+      decideBy,
+    });
+    // No rows at all: waiting for routing as ever, with no bound (nothing was read).
+    expect(decideRouting([], "location", L, guard(expected))).toEqual({ kind: "waiting", reason: "routing" });
+  });
+
+  it("counts every stored row's total, closed and cancelled ones too, a replacement exceeding", () => {
+    const expected = expectedUnits(order([1, 2], [3, 1]));
+    // A move: the original closed with the units' totals, the replacement at L, and the showroom's.
+    const moved = [
+      fo({ status: "CLOSED", locationId: SHOWROOM, items: [line(1, 0, 2)] }),
+      fo({ items: [line(1, 2)] }),
+      fo({ status: "CANCELLED", locationId: SHOWROOM, items: [line(3, 0, 1)] }),
+    ];
+    const decision = decideRouting(moved, "location", L, guard(expected));
+    expect(decision).toMatchObject({ kind: "lines", split: false });
+    expect(decision).not.toHaveProperty("uncovered");
+    // Not covered by remaining quantities: one of two cups left at L, the other fulfilled already.
+    expect(
+      decideRouting([fo({ items: [line(1, 1, 2), line(3, 1)] })], "location", L, guard(expected)).kind,
+    ).toBe("lines");
+    // A total less than the payload's: a partial move whose new fulfillment order is not read yet.
+    expect(
+      decideRouting([fo({ items: [line(1, 1, 1), line(3, 1)] })], "location", L, guard(expected)),
+    ).toMatchObject({ kind: "waiting", reason: "routing", uncovered: [gid(1)] });
+  });
+
+  it("decides from what was read once its bound has come, naming what was not covered", () => {
+    const expected = expectedUnits(order([1, 2], [3, 1]));
+    const late = guard(expected, now);
+    expect(decideRouting([fo({ items: [line(1, 2)] })], "location", L, late)).toMatchObject({
+      kind: "lines",
+      split: false,
+      uncovered: [gid(3)],
+    });
+    expect(decideRouting([fo({ locationId: SHOWROOM, items: [line(3, 1)] })], "location", L, late)).toEqual({
+      kind: "elsewhere",
+      uncovered: [gid(1)],
+    });
+    // An unreadable payload line is never covered: only the bound decides.
+    const unreadable = { byLineItem: new Map([[gid(1), 2]]), unreadable: 1 };
+    expect(decideRouting([fo({ items: [line(1, 2)] })], "location", L, guard(unreadable))).toMatchObject({
+      kind: "waiting",
+      uncovered: [UNREADABLE_PAYLOAD_LINE],
+    });
   });
 });
