@@ -7,7 +7,7 @@ import { ORDER_STATE } from "./states";
 import { lookUpInDoubtOrders, recoverInterruptedSubmissions, type InDoubtSettings } from "./in-doubt.server";
 import { sendPendingChange } from "./changes.server";
 import type { ShopWorkDeps } from "./step.server";
-import { BatchesInFlight, dueWorkWhere, submitReadyOrders } from "./submit.server";
+import { BatchesInFlight, dueWorkWhere, submitFullBatches } from "./submit.server";
 import { lookAtScheduledOrders } from "../routing/reconcile.server";
 
 export interface OrdersWorkOptions {
@@ -88,7 +88,7 @@ export function ordersWork(options: OrdersWorkOptions): WorkKind {
           const results: StepResult[] = [];
           for (const step of [
             () => lookUpInDoubtOrders(deps, shop, options.inDoubt),
-            () => submitReadyOrders(deps, shop, batches),
+            () => submitFullBatches(deps, shop, batches),
             () => sendPendingChange(deps, shop),
             async (): Promise<StepResult> => ((await lookAtScheduledOrders(deps, shop)) ? WORK : NOTHING),
           ]) {
