@@ -163,12 +163,9 @@ export async function reconcileRouting(
       if (!fos.length) return undefined;
       let units = expected.get(row.id);
       if (!units) {
-        try {
-          units = expectedUnits(orderOf(row.id));
-        } catch {
-          // No payload to read: nothing can be known covered, so only the bound decides the order.
-          units = { byLineItem: new Map(), unreadable: 1 };
-        }
+        // No payload to read throws: the order's own failure (failures.server.ts), told to the merchant, where
+        // waiting for the guard's bound would only delay that.
+        units = expectedUnits(orderOf(row.id));
         expected.set(row.id, units);
       }
       const lastRead = Math.max(...fos.map((fo) => fo.readAt.getTime()));
