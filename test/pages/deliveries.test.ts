@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { saveSettings } from "../../app/settings/settings.server";
+import { kyivDay } from "../../app/warehouse/dates";
 import { OPERATIONS } from "../../app/warehouse/wire";
 import { startWarehouseSimulator } from "../warehouse-sim/server";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
@@ -20,8 +21,9 @@ const db = () => appContext().db;
 // A first request of a page may wait for vite to compile its route.
 const FIRST = { timeout: 30_000 };
 
+/** The Kyiv day `days` from today's, as the form takes it (Kyiv is UTC+2 in winter, UTC+3 in summer). */
 function inDays(days: number): string {
-  const date = new Date(Date.now() + 3 * 3_600_000);
+  const date = new Date(`${kyivDay(new Date())}T12:00:00Z`);
   date.setUTCDate(date.getUTCDate() + days);
   return date.toISOString().slice(0, 10);
 }
