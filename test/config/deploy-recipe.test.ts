@@ -301,6 +301,24 @@ describe(".env.example", () => {
   });
 });
 
+describe("the image's pruned install", () => {
+  it("has every package `npm run setup` loads: they are dependencies, not dev dependencies", () => {
+    const dependencies = (JSON.parse(read("package.json")) as { dependencies: Record<string, string> })
+      .dependencies;
+    // The files setup runs (scripts/db-setup.ts, the Prisma CLI's config and what they import from scripts/).
+    for (const file of ["scripts/db-setup.ts", "prisma.config.ts", "scripts/prisma-schemas.ts"]) {
+      const specifiers = [...read(file).matchAll(/(?:from\s+|import\()"([^".][^"]*)"/g)].map((m) => m[1]!);
+      for (const specifier of specifiers.filter((name) => !name.startsWith("node:"))) {
+        const name = specifier
+          .split("/")
+          .slice(0, specifier.startsWith("@") ? 2 : 1)
+          .join("/");
+        expect(dependencies, `${file} imports ${specifier}`).toHaveProperty(name);
+      }
+    }
+  });
+});
+
 describe("shopify app build", () => {
   it("finds no new package.json: the Shopify CLI installs every one it finds in the app's folders", () => {
     expect(readdirSync(path.join(root, "deploy"))).not.toContain("package.json");
