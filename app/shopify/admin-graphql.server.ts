@@ -110,9 +110,12 @@ export const MAX_THROTTLE_WAITS = 5;
 /** Longer waits than this are not waited out here: the step says when it is due again instead. */
 const MAX_THROTTLE_WAIT_MS = 30_000;
 
+/** How a throttle is waited out: `ms`, or less once `signal` aborts (the engine's gives its slot up meanwhile). */
+export type AdminWait = (ms: number, signal?: AbortSignal) => Promise<void>;
+
 export function createShopAdmin(
   graphql: AdminGraphql,
-  options: { signal?: AbortSignal; sleep?: (ms: number, signal?: AbortSignal) => Promise<void> } = {},
+  options: { signal?: AbortSignal; sleep?: AdminWait } = {},
 ): ShopAdmin {
   const sleep = options.sleep ?? abortableSleep;
   async function run<Data>(query: string, variables?: Record<string, unknown>): Promise<Data> {

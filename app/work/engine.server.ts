@@ -5,7 +5,7 @@ import { personalDataOfIdleShops } from "../compliance/retention.server";
 import type { AppContext } from "../context.server";
 import { referenceUpkeep, referenceWork } from "../reference/refresh.server";
 import type { Env } from "../env.server";
-import { createShopAdmin, type ShopAdmin } from "../shopify/admin-graphql.server";
+import { createShopAdmin, type AdminWait, type ShopAdmin } from "../shopify/admin-graphql.server";
 import { warehouseEndpoints } from "../warehouse/config.server";
 import type { PeriodicTask } from "./steps";
 import { createWorker, pruneWebhookEvents, type Worker, type WorkerOptions } from "./worker.server";
@@ -29,13 +29,17 @@ export function engineSettings(
 
 /**
  * The shop's Admin API client for background work: the library's offline session for the shop (refreshed
- * when it expires), throttling waited out. Imported on first use, so a worker without Shopify work never
+ * when it expires), throttling waited out (by `wait`, the engine's, when given). Imported on first use, so a worker without Shopify work never
  * loads the app's Shopify configuration.
  */
-export async function offlineShopAdmin(shop: string, signal: AbortSignal): Promise<ShopAdmin> {
+export async function offlineShopAdmin(
+  shop: string,
+  signal: AbortSignal,
+  wait?: AdminWait,
+): Promise<ShopAdmin> {
   const { unauthenticated } = await import("../shopify.server");
   const { admin } = await unauthenticated.admin(shop);
-  return createShopAdmin(admin.graphql, { signal });
+  return createShopAdmin(admin.graphql, { signal, ...(wait && { sleep: wait }) });
 }
 
 /** Compliance requests recorded but left unfinished (a crash mid-erasure) are finished by the sweep. */

@@ -28,7 +28,7 @@ import {
   type WarehouseAccess,
 } from "../settings/settings.server";
 import { SecretUnreadable } from "../settings/secret-box.server";
-import type { ShopAdmin } from "../shopify/admin-graphql.server";
+import type { AdminWait, ShopAdmin } from "../shopify/admin-graphql.server";
 import { createWarehouseClient, type WarehouseEndpoints } from "../warehouse/client.server";
 import { WarehouseRateLimiter, type RateLimits } from "../warehouse/limiter.server";
 import type { BACKOFF } from "./backoff";
@@ -46,16 +46,24 @@ export interface WorkerOptions {
   /** How often the database is swept for due work that no wake-up announced. */
   sweepIntervalMs?: number;
   leaseTtlMs?: number;
-  /** Shops served at once by this process. */
+  /**
+   * Shops working at once in this process: the slots. A shop holds one while a pass of its steps runs
+   * (requests out included); it gives it back while it only waits (see Slots).
+   */
   concurrency?: number;
-  /** A shop whose next work is due within this keeps its lease and waits; later, the sweep comes back. */
+  /** A shop whose next work is due within this keeps its lease and waits (without a slot); later, the sweep. */
   holdWaitMs?: number;
+  /**
+   * How long (engine's clock) a shop with work left keeps its slot, pass after pass, while another shop waits
+   * for one: then it goes to the back of the queue. A pass is never cut short.
+   */
+  timeSliceMs?: number;
   /** The kinds of work besides orders (scheduled work); orders always run. */
   kinds?: WorkKind[];
   /** Work of no one shop, run from the sweep. */
   periodic?: PeriodicTask[];
   /** The shop's Admin API client for background work (the offline session); none: steps cannot use it. */
-  admin?: (shop: string, signal: AbortSignal) => Promise<ShopAdmin>;
+  admin?: (shop: string, signal: AbortSignal, wait?: AdminWait) => Promise<ShopAdmin>;
   /** AddOrder batches of one shop out at once (see BatchesInFlight). */
   addOrderBatchesInFlight?: OrdersWorkOptions["addOrderBatchesInFlight"];
   inDoubtSettleMs?: number;
@@ -95,6 +103,73 @@ export interface Worker {
   readonly holder: string;
 }
 
+/**
+ * The process's slots: shops doing work at once. First come, first served: a shop that gives its slot back
+ * (to wait, or at the end of its time slice) queues behind the shops already waiting. A shop only holds one
+ * while it works (its steps run, its requests are out); a shop that waits, for the warehouse's limits, a
+ * Shopify throttle or a backoff, waits without one, so one shop's waiting never costs another shop its turn.
+ */
+class Slots {
+  private free: number;
+  private readonly queue: (() => void)[] = [];
+  constructor(size: number) {
+    this.free = size;
+  }
+  /** Resolves with a slot, now or once the shops queued before have had theirs. */
+  take(): Promise<void> {
+    if (this.free > 0 && !this.queue.length) {
+      this.free--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.queue.push(resolve));
+  }
+  give(): void {
+    const next = this.queue.shift();
+    if (next) next();
+    else this.free++;
+  }
+  /** Whether a shop is waiting for a slot. */
+  get wanted(): boolean {
+    return this.queue.length > 0;
+  }
+}
+
+/** One shop loop's hold on a slot, given back and taken again around its waits. */
+class SlotHold {
+  private held = false;
+  /** When the slot was taken (engine's clock), for the time slice. */
+  since = 0;
+  constructor(
+    private readonly slots: Slots,
+    private readonly now: () => number,
+  ) {}
+  /** A take queued now: two waits of one loop that end together (Shopify reads side by side) queue once. */
+  private taking: Promise<void> | undefined;
+  take(): Promise<void> {
+    if (this.held) return Promise.resolve();
+    this.taking ??= this.slots.take().then(() => {
+      this.held = true;
+      this.taking = undefined;
+      this.since = this.now();
+    });
+    return this.taking;
+  }
+  give(): void {
+    if (!this.held) return;
+    this.held = false;
+    this.slots.give();
+  }
+  /** Waits `wait` without the slot, then queues for one again (unless `ending`: the loop then needs none). */
+  async without(wait: () => Promise<void>, ending: () => boolean): Promise<void> {
+    this.give();
+    try {
+      await wait();
+    } finally {
+      if (!ending()) await this.take();
+    }
+  }
+}
+
 /** Why a shop's loop ended early, for the logs. */
 type StopReason = "lease_lost" | "shop_changed" | "engine_stopping" | "lease_released";
 
@@ -120,8 +195,9 @@ export function createWorker(options: WorkerOptions): Worker {
   const holder = options.holder ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const sweepIntervalMs = options.sweepIntervalMs ?? 2_000;
   const leaseTtlMs = options.leaseTtlMs ?? 30_000;
-  const concurrency = options.concurrency ?? 4;
+  const slots = new Slots(options.concurrency ?? 4);
   const holdWaitMs = options.holdWaitMs ?? 65_000;
+  const timeSliceMs = options.timeSliceMs ?? 1_000;
   const kinds: WorkKind[] = [
     ordersWork({
       ...(options.addOrderBatchesInFlight !== undefined && {
@@ -201,9 +277,8 @@ export function createWorker(options: WorkerOptions): Worker {
       const shops = await dueShops();
       for (const shop of shops) {
         if (stopping) break;
-        if (running.has(shop)) continue;
-        while (running.size >= concurrency) await Promise.race(running.values());
-        startShop(shop);
+        // Each queues for a slot (Slots): the sweep itself never waits for one.
+        if (!running.has(shop)) startShop(shop);
       }
     } catch (error) {
       log.error(
@@ -242,6 +317,18 @@ export function createWorker(options: WorkerOptions): Worker {
   }
 
   async function runShop(shop: string): Promise<void> {
+    // Taken before the lease: a shop queued for a slot leaves its lease to any worker with one free.
+    const slot = new SlotHold(slots, () => clock().getTime());
+    await slot.take();
+    try {
+      await runShopInSlot(shop, slot);
+    } finally {
+      slot.give();
+    }
+  }
+
+  async function runShopInSlot(shop: string, slot: SlotHold): Promise<void> {
+    if (stopping) return;
     const active = await db.shop.findUnique({ where: { shop }, select: { uninstalledAt: true } });
     if (!active || active.uninstalledAt) return;
     let access;
@@ -271,7 +358,7 @@ export function createWorker(options: WorkerOptions): Worker {
     const loop = new AbortController();
     loops.set(shop, loop);
     try {
-      await workWhileLeased(shop, lease, access, loop);
+      await workWhileLeased(shop, lease, access, loop, slot);
     } finally {
       // Anything a step left waiting on the signal learns that the lease is over.
       stopLoop(loop, "lease_released");
@@ -289,8 +376,10 @@ export function createWorker(options: WorkerOptions): Worker {
     lease: Lease,
     access: WarehouseAccess,
     loop: AbortController,
+    slot: SlotHold,
   ): Promise<void> {
     const { apiKey, ...settings } = access;
+    const ending = () => stopping || loop.signal.aborted;
     const shopLog = log.child({ shop });
     // A holder that cannot renew its lease stops sending before it could expire: no request leaves once
     // the keeper gives up (those already out finish), and the loop ends, even from its sleep.
@@ -319,7 +408,10 @@ export function createWorker(options: WorkerOptions): Worker {
       signal: loop.signal,
       admin() {
         if (!options.admin) return Promise.reject(new Error("this worker has no Admin API client"));
-        admin ??= options.admin(shop, loop.signal);
+        // A Shopify throttle is waited out without the slot: the shop only waits for its own bucket.
+        admin ??= options.admin(shop, loop.signal, (ms, signal) =>
+          slot.without(() => abortableSleep(ms, signal), ending),
+        );
         return admin;
       },
     };
@@ -348,15 +440,28 @@ export function createWorker(options: WorkerOptions): Worker {
           stopLoop(loop, "shop_changed");
           break;
         }
-        if (results.some((result) => result.did === "work")) continue;
+        if (results.some((result) => result.did === "work")) {
+          // Work left: on, after the event loop's other work (a database that answers without I/O, as
+          // SQLite's does, would otherwise never let a timer, a socket or the sweep run), and unless another
+          // shop waits for a slot and this one has had its time slice.
+          await new Promise((resolve) => setImmediate(resolve));
+          if (slots.wanted && clock().getTime() - slot.since >= timeSliceMs) {
+            await slot.without(() => Promise.resolve(), ending);
+          }
+          continue;
+        }
 
         const dues = await Promise.all(steps.map((step, index) => step.nextDueAt(results[index]!)));
         const next = dues.filter((due): due is number => due !== null);
         if (!next.length) return;
         const waitMs = Math.min(...next) - clock().getTime();
         if (waitMs > holdWaitMs) return;
-        // Keep the lease while waiting, so the batch after a rate-limit wait leaves on time.
-        await sleep(shop, Math.max(0, Math.min(waitMs, leaseTtlMs / 3)), loop.signal);
+        // Keep the lease while waiting, so the batch after a rate-limit wait leaves on time; give the slot
+        // back, so no other shop waits for this one's wait.
+        await slot.without(
+          () => sleep(shop, Math.max(0, Math.min(waitMs, leaseTtlMs / 3)), loop.signal),
+          ending,
+        );
       }
       if (loop.signal.aborted) {
         shopLog.info(
@@ -459,4 +564,17 @@ export async function stopProcessWorker(): Promise<void> {
   const worker = globalThis.skladSyncWorker;
   globalThis.skladSyncWorker = undefined;
   await worker?.stop();
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
