@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { INCOMPLETE_WAIT_MS } from "../../app/routing/decide";
-import { reconcileRouting } from "../../app/routing/reconcile.server";
+import { reconcileRouting, SCHEDULED_RECHECK_MS } from "../../app/routing/reconcile.server";
+import { FULFILLMENT_ORDERS_KIND } from "../../app/routing/kinds";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { notifyAddress } from "../../app/statuses/notify-token.server";
 import { offlineShopAdmin } from "../../app/work/engine.server";
@@ -337,12 +338,21 @@ describe("routing, end to end", { timeout: 90_000 }, () => {
     await readRouting(shopify.store, order);
     const waiting = await row(recorded.id);
     expect([waiting.state, waiting.waitReason]).toEqual(["waiting", "scheduled"]);
-    // Not sent before its date.
+    // At its date the worker asks for a read of the shop's fulfillment orders, and looks again a while later:
+    // a look-up can only happen once the date has come, so its next look proves when it looked.
+    await eventually(
+      async () => (await row(recorded.id)).nextAttemptAt!.getTime() >= due.getTime() + SCHEDULED_RECHECK_MS,
+      "Shopify to be asked again at the date",
+      LOOP_MS,
+    );
+    const read = await db().shopSchedule.findUniqueOrThrow({
+      where: { shop_kind: { shop: SHOP, kind: FULFILLMENT_ORDERS_KIND } },
+    });
+    expect(read.nextRunAt.getTime()).toBeLessThanOrEqual(Date.now());
     expect(atWarehouse(recorded.idOrder)).toBeUndefined();
-    // At its date the worker asks Shopify again by itself (the fake opens a scheduled fulfillment order once
-    // asked after its date; nothing else here reads it again), finds it due and sends it.
+    // Shopify makes it due (F's fake will do this by itself), and the read finds it.
+    Object.assign(fulfillmentOrder, { status: "OPEN", updatedAt: new Date().toISOString() });
+    await readRouting(shopify.store, order);
     await inState(recorded.id, "accepted", "the due order to be accepted");
-    expect(Date.now()).toBeGreaterThanOrEqual(due.getTime());
-    expect(fulfillmentOrder.status).toBe("OPEN");
   });
 });
