@@ -14,7 +14,7 @@
 // told) for BENCH_IDLE_MINUTES minutes of clock time (40 unless told: statuses every 30 minutes, stock every 10,
 // returns every 30, reference data's 5-minute rests each come due at least once; the daily reference list and
 // personal-data sweeps do not, unless the stretch is made longer than a day). The simulator's rate window is
-// scaled the same way meanwhile (1 s for the app's minute), so the key's limits hold as they would in real time.
+// scaled the same way meanwhile (the minute over the scale: 6 s at 10x), so the key's limits hold as they would in real time.
 // The scale must leave the app able to keep up: at 60x, 100 shops' schedules fell behind on a shared 2-core
 // machine (settledBeforeIdle false, fewer requests by operation than due: see docs/benchmarks.md).
 // Per real hour, a figure is (frozen rate per real second) + (scaled rate - frozen rate) / scale, times 3,600:
