@@ -88,7 +88,7 @@ async function startServerProcess<Started extends { controlUrl: string }>(
  * The warehouse simulator in a process of its own (as `npm run sim` runs it), as the real warehouse is:
  * its work then does not share the benchmarked process's thread. Real limits unless `limits` is false.
  */
-export async function startSimulatorProcess(options: { limits?: boolean } = {}) {
+export async function startSimulatorProcess(options: { limits?: boolean; accounts?: number } = {}) {
   const { started, control, close } = await startServerProcess<{
     url: string;
     urlV2: string;
@@ -98,6 +98,7 @@ export async function startSimulatorProcess(options: { limits?: boolean } = {}) 
     "--port",
     "0",
     ...(options.limits === false ? ["--no-limits"] : []),
+    ...(options.accounts ? ["--accounts", String(options.accounts)] : []),
   ]);
   return {
     ...started,

@@ -1,10 +1,10 @@
 // `npm run sim`: starts the warehouse simulator and prints one JSON line with its addresses and credentials,
 // so a script or a person can point the app at it; SIGINT or SIGTERM closes it cleanly.
 import { parseArgs } from "node:util";
-import { startWarehouseSimulator } from "./server";
+import { numberedAccounts, startWarehouseSimulator } from "./server";
 
 const USAGE =
-  "usage: tsx test/warehouse-sim/cli.ts [--port 0] [--host 127.0.0.1] [--stage-delays picked,shipped,delivered (s)] [--no-limits]";
+  "usage: tsx test/warehouse-sim/cli.ts [--port 0] [--host 127.0.0.1] [--stage-delays picked,shipped,delivered (s)] [--no-limits] [--accounts N]";
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -19,6 +19,8 @@ try {
       host: { type: "string", default: "127.0.0.1" },
       "stage-delays": { type: "string" },
       "no-limits": { type: "boolean", default: false },
+      // N accounts (numberedAccounts): the default one and N-1 numbered, each its own key and limits.
+      accounts: { type: "string", default: "1" },
       help: { type: "boolean", default: false },
     },
   }));
@@ -32,6 +34,10 @@ if (values.help) {
 
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0-65535, not ${values.port}`);
+
+const accountCount = Number(values.accounts);
+if (!Number.isInteger(accountCount) || accountCount < 1)
+  fail(`--accounts must be a whole number of at least 1, not ${values.accounts}`);
 
 let stageDelaysMs = null;
 if (values["stage-delays"] !== undefined) {
@@ -50,6 +56,7 @@ const simulator = await startWarehouseSimulator({
   port,
   host: values.host,
   stageDelaysMs,
+  accounts: numberedAccounts(accountCount),
   rateLimits: values["no-limits"] ? false : undefined,
   onUnexpectedError: (error) => console.error("warehouse simulator: unexpected error", error),
 });

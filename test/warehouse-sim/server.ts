@@ -122,6 +122,23 @@ export const DEFAULT_ACCOUNT: AccountOptions = {
   stagingApiKey: "c3e8a1f4-2b6d-4e9a-8f17-6d2c4b9a0e35",
 };
 
+/**
+ * `count` accounts: the default one first, then numbered ones whose keys and logins follow from their number
+ * alone, so a benchmark that starts the simulator in its own process (`--accounts N`) knows every key.
+ */
+export function numberedAccounts(count: number): AccountOptions[] {
+  const hex = (n: number) => n.toString(16).padStart(12, "0");
+  return [
+    DEFAULT_ACCOUNT,
+    ...Array.from({ length: Math.max(0, count - 1) }, (_, index) => ({
+      login: `sklad-sync-bench-${index + 1}`,
+      password: `sim-password-${index + 1}`,
+      apiKey: `b0000000-0000-4000-8000-${hex(index + 1)}`,
+      stagingApiKey: `c0000000-0000-4000-8000-${hex(index + 1)}`,
+    })),
+  ];
+}
+
 function defaultSenders(account: AccountOptions): SenderDetails[] {
   return [
     {

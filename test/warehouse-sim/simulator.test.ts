@@ -14,6 +14,7 @@ import {
   V2_OPERATIONS,
 } from "../../app/warehouse/wire";
 import { startWarehouseSimulator, type WarehouseSimulator, type WarehouseSimulatorOptions } from "./index";
+import { numberedAccounts } from "./server";
 import { KYIV_CITY_REF } from "./reference-data";
 import { ORDER_STATUS_TABLE } from "./statuses";
 
@@ -628,6 +629,49 @@ describe("the CLI", () => {
       await expect(fetch(`${printed.controlUrl}/stats`)).rejects.toThrow();
     } finally {
       if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGKILL");
+    }
+  });
+
+  it("starts with --accounts N accounts, each its own key and store, known from its number", async () => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "test/warehouse-sim/cli.ts", "--port", "0", "--accounts", "3"],
+      {
+        cwd: new URL("../..", import.meta.url).pathname,
+        stdio: ["ignore", "pipe", "ignore"],
+        detached: true,
+      },
+    );
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout }).once("line", resolve);
+        child.once("exit", (code) => reject(new Error(`the CLI exited (${code}) before printing`)));
+      });
+      const printed = JSON.parse(line) as Record<string, string>;
+      const accounts = numberedAccounts(3);
+      expect(printed.apiKey).toBe(accounts[0]!.apiKey);
+      const third = accounts[2]!;
+      const token = await fetch(`${printed.url}/${OPERATIONS.getToken}`, {
+        method: "POST",
+        body: JSON.stringify({ login: third.login, password: third.password }),
+      });
+      expect(await token.json()).toMatchObject({ result: "ok", Data: { ApiKey: third.apiKey } });
+      const seeded = await fetch(`${printed.controlUrl}/products`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ apiKey: third.apiKey, products: [{ sku: "ONLY-THIRD", quantity: 5 }] }),
+      });
+      expect(seeded.status).toBe(200);
+      const stateOf = async (apiKey: string) =>
+        (await (await fetch(`${printed.controlUrl}/state?apiKey=${apiKey}`)).json()) as {
+          products: Array<{ sku: string }>;
+        };
+      expect((await stateOf(third.apiKey)).products.map((product) => product.sku)).toEqual(["ONLY-THIRD"]);
+      expect((await stateOf(accounts[1]!.apiKey)).products).toEqual([]);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGKILL");
+      await exited;
     }
   });
 });
