@@ -12,6 +12,7 @@ import { ORDER_STATE, PENDING } from "../../app/orders/states";
 import { INCOMPLETE_WAIT_MS } from "../../app/routing/decide";
 import { lookAtScheduledOrders, reconcileRouting } from "../../app/routing/reconcile.server";
 import { driveOrder, FIXTURE_ORDER } from "../support/orders";
+import { mappedProducts, numberedPayloads, storeFulfillmentOrders } from "./support";
 
 const SHOP = "routing-guard.myshopify.com";
 const L = "gid://shopify/Location/81";
@@ -36,21 +37,7 @@ function depsAt(now: Date = new Date()): { deps: ServiceDeps; lines: Record<stri
   };
 }
 
-let number = 9100;
-function payload(changes: Record<string, unknown> = {}) {
-  const n = ++number;
-  const id = 6223456790000 + n;
-  return {
-    ...FIXTURE_ORDER,
-    id,
-    admin_graphql_api_id: `gid://shopify/Order/${id}`,
-    name: `#${n}`,
-    order_number: n,
-    created_at: "2026-03-01T09:00:00Z",
-    updated_at: "2026-03-01T09:00:00Z",
-    ...changes,
-  };
-}
+const payload = numberedPayloads(9100, 6223456790000);
 
 async function takenIn(): Promise<OrderRow> {
   const order = shopifyOrderSchema.parse(payload());
@@ -83,53 +70,11 @@ async function edited(row: OrderRow, lines: (all: Record<string, unknown>[]) => 
   });
 }
 
-interface FoSpec {
-  n: number;
-  at: string;
-  status?: string;
-  /** [line item, remaining, total (the remaining when left out)] */
-  items: [lineItemId: string, remaining: number, total?: number][];
-}
-
-/** Stores an order's fulfillment orders as the reading side does, read at `readAt`. */
-async function store(row: Pick<OrderRow, "shop" | "shopifyOrderId">, fos: FoSpec[], readAt = new Date()) {
-  for (const fo of fos) {
-    const id = `gid://shopify/FulfillmentOrder/${row.shopifyOrderId}${fo.n}`;
-    const data = {
-      shopifyOrderId: row.shopifyOrderId,
-      locationId: fo.at,
-      status: fo.status ?? "OPEN",
-      requestStatus: "UNSUBMITTED",
-      deliveryMethod: "SHIPPING",
-      fulfillAt: null,
-      lines: JSON.stringify(
-        fo.items.map(([lineItemId, remaining, total], i) => ({
-          id: `${id}-line-${i}`,
-          lineItemId,
-          sku: null,
-          totalQuantity: total ?? remaining,
-          remainingQuantity: remaining,
-        })),
-      ),
-      holds: "[]",
-      shopifyUpdatedAt: readAt,
-      readAt,
-    };
-    await db().shopifyFulfillmentOrder.upsert({
-      where: { shop_id: { shop: row.shop, id } },
-      create: { shop: row.shop, id, ...data },
-      update: data,
-    });
-  }
-}
-
 const read = (row: Pick<OrderRow, "id">) => db().warehouseOrder.findUniqueOrThrow({ where: { id: row.id } });
 const events = (row: Pick<OrderRow, "id">) =>
   db().orderEvent.findMany({ where: { orderId: row.id }, orderBy: { id: "asc" } });
-const products = (row: OrderRow) =>
-  (JSON.parse(row.mapped!) as { products: { sku: string; count: string }[] }).products.map(
-    (p) => `${p.sku}×${p.count}`,
-  );
+const store = storeFulfillmentOrders;
+const products = mappedProducts;
 const paymentSum = (row: OrderRow) =>
   (JSON.parse(row.mapped!) as { order_payment_sum: string }).order_payment_sum;
 

@@ -14,6 +14,7 @@ import { lookAtScheduledOrders, reconcileRouting } from "../../app/routing/recon
 import { FULFILLMENT_ORDERS_KIND, ONLINE_LOCATIONS_KIND } from "../../app/routing/kinds";
 import { unitsNotTaken } from "../../app/stock/promised.server";
 import { driveOrder, FIXTURE_ORDER, statusReport } from "../support/orders";
+import { mappedProducts, numberedPayloads, storeFulfillmentOrders } from "./support";
 
 const SHOP = "routing-r2.myshopify.com";
 const FAST_SHOP = "routing-r2-one.myshopify.com";
@@ -24,21 +25,7 @@ const TEA = "gid://shopify/LineItem/15012345678902";
 const deps = () => appContext();
 const db = () => appContext().db;
 
-let number = 8100;
-function payload(changes: Record<string, unknown> = {}) {
-  const n = ++number;
-  const id = 6223456780000 + n;
-  return {
-    ...FIXTURE_ORDER,
-    id,
-    admin_graphql_api_id: `gid://shopify/Order/${id}`,
-    name: `#${n}`,
-    order_number: n,
-    created_at: "2026-03-01T09:00:00Z",
-    updated_at: "2026-03-01T09:00:00Z",
-    ...changes,
-  };
-}
+const payload = numberedPayloads(8100, 6223456780000);
 
 async function takenIn(shop = SHOP, changes: Record<string, unknown> = {}): Promise<OrderRow> {
   const order = shopifyOrderSchema.parse(payload(changes));
@@ -50,55 +37,12 @@ const read = (row: Pick<OrderRow, "id">) => db().warehouseOrder.findUniqueOrThro
 const kinds = async (row: Pick<OrderRow, "id">) =>
   (await db().orderEvent.findMany({ where: { orderId: row.id }, orderBy: { id: "asc" } })).map((e) => e.kind);
 
-interface FoSpec {
-  n: number;
-  at: string;
-  status?: string;
-  requestStatus?: string;
-  fulfillAt?: Date | null;
-  holds?: { id: string; reason: string; heldByRequestingApp: boolean }[];
-  items: [lineItemId: string, remaining: number][];
-}
-
-/** Stores an order's fulfillment orders as the reading side does (storeFulfillmentOrders' rows). */
-async function store(row: Pick<OrderRow, "shop" | "shopifyOrderId">, fos: FoSpec[], updatedAt = new Date()) {
-  for (const fo of fos) {
-    const id = `gid://shopify/FulfillmentOrder/${row.shopifyOrderId}${fo.n}`;
-    const data = {
-      shopifyOrderId: row.shopifyOrderId,
-      locationId: fo.at,
-      status: fo.status ?? "OPEN",
-      requestStatus: fo.requestStatus ?? "UNSUBMITTED",
-      deliveryMethod: "SHIPPING",
-      fulfillAt: fo.fulfillAt ?? null,
-      lines: JSON.stringify(
-        fo.items.map(([lineItemId, remaining], i) => ({
-          id: `${id}-line-${i}`,
-          lineItemId,
-          sku: null,
-          totalQuantity: remaining,
-          remainingQuantity: remaining,
-        })),
-      ),
-      holds: JSON.stringify(fo.holds ?? []),
-      shopifyUpdatedAt: updatedAt,
-      readAt: updatedAt,
-    };
-    await db().shopifyFulfillmentOrder.upsert({
-      where: { shop_id: { shop: row.shop, id } },
-      create: { shop: row.shop, id, ...data },
-      update: data,
-    });
-  }
-}
+const store = storeFulfillmentOrders;
 
 const apply = (row: Pick<OrderRow, "shopifyOrderId">, shop = SHOP) =>
   reconcileRouting(deps(), shop, [row.shopifyOrderId]);
 
-const products = (row: OrderRow) =>
-  (JSON.parse(row.mapped!) as { products: { sku: string; count: string }[] }).products.map(
-    (p) => `${p.sku}×${p.count}`,
-  );
+const products = mappedProducts;
 
 beforeEach(async () => {
   for (const [shop, online] of [
