@@ -174,7 +174,11 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
       "the problem kept",
     );
     expect(failed).toMatch(/500|server/i);
-    const row = (await schedule())!;
+    // The set's problem is written inside the step, the schedule's when the step returns: wait for both.
+    const row = await eventually(async () => {
+      const scheduled = await schedule();
+      return scheduled?.lastError ? scheduled : undefined;
+    }, "the schedule's problem kept");
     expect(row.lastError).toBe(failed);
     expect(row.nextRunAt.getTime()).toBeGreaterThan(Date.now() + 5 * 60_000);
     expect(await referenceSetStatus(db(), key)).toMatchObject({
