@@ -46,9 +46,13 @@ app.use(ignoreCappedRequests);
 // The order webhooks are answered by their bare edge before Express and Remix (app/webhooks/order-edge.server.ts:
 // the same checks and intake as their routes, without the Fetch conversion); everything else goes to Express.
 const serveOrderWebhook = build.entry.module.serveOrderWebhook;
+if (typeof serveOrderWebhook !== "function") {
+  console.error("The build has no serveOrderWebhook (app/entry.server.tsx): run `npm run build` again.");
+  process.exit(1);
+}
 const port = Number(process.env.PORT ?? 3000);
 const server = createServer((req, res) => {
-  if (!serveOrderWebhook?.(req, res)) app(req, res);
+  if (!serveOrderWebhook(req, res)) app(req, res);
 });
 server.listen(port, () => {
   console.log(
