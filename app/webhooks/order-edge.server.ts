@@ -96,6 +96,11 @@ function readWithin(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on("data", onData);
     req.once("end", onEnd);
     req.once("error", reject);
+    // The sender left before the body's end: nothing to take in and no one to answer (send() sees the
+    // response destroyed); without this the promise would wait for ever.
+    req.once("close", () => {
+      if (!req.complete) reject(new Response("The request ended before its body did.", { status: 400 }));
+    });
   });
 }
 
