@@ -1,6 +1,7 @@
 // The production server (`npm start`, after `npm run build`): serves the built assets and the Remix app,
 // and shuts down gracefully: on SIGTERM or SIGINT it stops taking connections, lets requests in flight
 // finish (up to the grace the build derives from WAREHOUSE_TIMEOUT_MS), then closes the database and exits.
+import { createServer } from "node:http";
 import { createRequestHandler } from "@remix-run/express";
 import express from "express";
 import { capRequestBodies, ignoreCappedRequests } from "./body-cap.js";
@@ -42,8 +43,18 @@ app.all(
 );
 app.use(ignoreCappedRequests);
 
+// The order webhooks are answered by their bare edge before Express and Remix (app/webhooks/order-edge.server.ts:
+// the same checks and intake as their routes, without the Fetch conversion); everything else goes to Express.
+const serveOrderWebhook = build.entry.module.serveOrderWebhook;
+if (typeof serveOrderWebhook !== "function") {
+  console.error("The build has no serveOrderWebhook (app/entry.server.tsx): run `npm run build` again.");
+  process.exit(1);
+}
 const port = Number(process.env.PORT ?? 3000);
-const server = app.listen(port, () => {
+const server = createServer((req, res) => {
+  if (!serveOrderWebhook(req, res)) app(req, res);
+});
+server.listen(port, () => {
   console.log(
     JSON.stringify({ level: "info", app: "sklad-sync", msg: "listening", port: server.address().port }),
   );

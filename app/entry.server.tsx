@@ -18,6 +18,9 @@ if (env().WORKER === "on" && env().NODE_ENV !== "test")
 
 export const streamTimeout = 5000;
 
+// Mounted by server.js before Express: the order webhooks' bare edge.
+export { serveOrderWebhook } from "./webhooks/order-edge.server";
+
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,

@@ -2,7 +2,9 @@
 // signed orders/create webhooks over keep-alive HTTP at a steady rate (open loop), each answer timed.
 // Reads JSON from argv[2]: {url, rate, seconds, first?} prints one JSON object with the latencies; with
 // `steps` instead of `rate` ({url, steps, seconds, maxP99Ms, first?}) it runs each rate in turn and stops at
-// the first whose p99 is not under maxP99Ms (the capacity search), printing each step's figures.
+// the first whose p99 is not under maxP99Ms (the capacity search), printing each step's figures. With
+// `waitForGo`, it prints "ready" once loaded and sends nothing until a line arrives on stdin, so that the
+// caller's CPU count starts with the load, not with this process's start.
 import http from "node:http";
 import { orderPayload, SHOP } from "../test/e2e/harness";
 import { signedWebhookRequest } from "../test/support/webhooks";
@@ -13,6 +15,7 @@ const options = JSON.parse(process.argv[2]!) as {
   seconds: number;
   /** The first order number; each order is distinct. */
   first?: number;
+  waitForGo?: boolean;
 } & ({ rate: number } | { steps: number[]; maxP99Ms: number; pauseMs?: number });
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 const target = new URL(options.url);
@@ -66,6 +69,11 @@ async function steady(rate: number, seconds: number, first: number) {
 }
 
 const first = options.first ?? 100_000;
+if (options.waitForGo) {
+  console.log("ready");
+  await new Promise((resolve) => process.stdin.once("data", resolve));
+  process.stdin.pause();
+}
 if ("rate" in options) {
   console.log(JSON.stringify(await steady(options.rate, options.seconds, first)));
 } else {

@@ -113,6 +113,21 @@ try {
     },
   });
   check(forged.status === 401, "webhook with a wrong HMAC answers 401");
+  // The order webhooks' bare edge (mounted by server.js before Express) is in the build and answers.
+  const forgedOrder = await fetch(`${base}/webhooks/orders/create`, {
+    method: "POST",
+    body: "{}",
+    headers: {
+      ...browser,
+      "Content-Type": "application/json",
+      "X-Shopify-Topic": "orders/create",
+      "X-Shopify-Shop-Domain": "smoke.myshopify.com",
+      "X-Shopify-Hmac-Sha256": "Zm9yZ2Vk",
+      "X-Shopify-Webhook-Id": "smoke-order",
+      "X-Shopify-API-Version": "2026-10",
+    },
+  });
+  check(forgedOrder.status === 401, "order webhook with a wrong HMAC answers 401 at the bare edge");
 
   const streamed = await sendEndlessBody(`${base}/webhooks/orders/create`);
   check(

@@ -17,25 +17,35 @@ export function topicToApply(topic: OrderTopic, order: ShopifyOrder): OrderTopic
 }
 
 export function orderWebhookAction(topic: OrderTopic) {
-  return async ({ request }: ActionFunctionArgs) => {
-    const { shop, eventId, webhookId, payload } = await receiveWebhook(request, shopifyOrderSchema);
-    // Shopify sends both; a redelivery keeps the event id (and the webhook id), a new event changes both.
-    const deliveryId = eventId ?? webhookId;
-    if (!deliveryId) {
-      return Response.json({ error: "The X-Shopify-Event-Id header is missing." }, { status: 400 });
-    }
-    const context = appContext();
-    const applied = topicToApply(topic, payload);
-    if (applied !== topic) {
-      context.log.warn(
-        { shop, event: "order.cancel_unsigned", topic, shopifyOrderId: payload.id },
-        "orders/cancelled without cancelled_at in its body; taken in as an update, not a cancellation",
-      );
-    }
-    await takeInOrderWebhook(
-      { ...context, wake: wakeWorker },
-      { shop, topic: applied, eventId: deliveryId, order: payload },
+  return async ({ request }: ActionFunctionArgs) =>
+    takeInOrderDelivery(topic, await receiveWebhook(request, shopifyOrderSchema));
+}
+
+/**
+ * An order delivery once verified and parsed, taken in: the one intake path of both the Remix routes and
+ * the bare edge (app/webhooks/order-edge.server.ts). Answers the response to send.
+ */
+export async function takeInOrderDelivery(
+  topic: OrderTopic,
+  received: { shop: string; eventId: string | null; webhookId: string; payload: ShopifyOrder },
+): Promise<Response> {
+  const { shop, eventId, webhookId, payload } = received;
+  // Shopify sends both; a redelivery keeps the event id (and the webhook id), a new event changes both.
+  const deliveryId = eventId ?? webhookId;
+  if (!deliveryId) {
+    return Response.json({ error: "The X-Shopify-Event-Id header is missing." }, { status: 400 });
+  }
+  const context = appContext();
+  const applied = topicToApply(topic, payload);
+  if (applied !== topic) {
+    context.log.warn(
+      { shop, event: "order.cancel_unsigned", topic, shopifyOrderId: payload.id },
+      "orders/cancelled without cancelled_at in its body; taken in as an update, not a cancellation",
     );
-    return new Response(null, { status: 200 });
-  };
+  }
+  await takeInOrderWebhook(
+    { ...context, wake: wakeWorker },
+    { shop, topic: applied, eventId: deliveryId, order: payload },
+  );
+  return new Response(null, { status: 200 });
 }

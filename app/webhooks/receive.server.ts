@@ -8,11 +8,13 @@ import type { Db } from "../db.server";
 import type { Log } from "../logger.server";
 import { env } from "../env.server";
 import { readBodyWithin } from "../http/body.server";
-import { checkWebhookSignature } from "./signature.server";
+import { checkWebhookSignature, type WebhookHeaders } from "./signature.server";
 
 function badRequest(message: string): Response {
   return Response.json({ error: message }, { status: 400 });
 }
+
+const textDecoder = new TextDecoder();
 
 /** Far above any real order (Shopify's largest payloads are a few hundred KB), far below harm. */
 export const MAX_WEBHOOK_BYTES = 4 * 1024 * 1024;
@@ -89,7 +91,20 @@ function isShopDomain(shop: string): boolean {
  */
 export async function receiveWebhook<Schema extends z.ZodType>(request: Request, payloadSchema: Schema) {
   const body = await readBodyWithin(request, MAX_WEBHOOK_BYTES, "webhook");
-  const check = checkWebhookSignature(body, request.headers, env().SHOPIFY_API_SECRET);
+  return verifyWebhook(body, request.headers, payloadSchema);
+}
+
+/**
+ * What receiveWebhook does once the body is read, shared with the bare edge of the order webhooks
+ * (app/webhooks/order-edge.server.ts), so both take a delivery in by the same checks: the signature
+ * (401), the headers (400), the shop's domain, then a JSON object matching the schema (400, counted).
+ */
+export async function verifyWebhook<Schema extends z.ZodType>(
+  body: Uint8Array,
+  headers: WebhookHeaders,
+  payloadSchema: Schema,
+) {
+  const check = checkWebhookSignature(body, headers, env().SHOPIFY_API_SECRET);
   if (!check.ok) {
     throw check.status === 401
       ? new Response("Unauthorized", { status: 401 })
@@ -103,7 +118,7 @@ export async function receiveWebhook<Schema extends z.ZodType>(request: Request,
   const topicName = check.topic;
   let payload: unknown;
   try {
-    payload = JSON.parse(new TextDecoder().decode(body));
+    payload = JSON.parse(textDecoder.decode(body));
   } catch {
     await refuseSigned(
       appContext(),

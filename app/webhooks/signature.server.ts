@@ -13,6 +13,9 @@ export const REQUIRED_WEBHOOK_HEADERS = [
   "x-shopify-webhook-id",
 ] as const;
 
+/** A request's headers as the check reads them: a Fetch `Headers`, or the bare edge's view of Node's. */
+export type WebhookHeaders = Pick<Headers, "get">;
+
 export type WebhookSignatureCheck =
   | {
       ok: true;
@@ -34,7 +37,7 @@ export type WebhookSignatureCheck =
  */
 export function checkWebhookSignature(
   rawBody: string | Uint8Array,
-  headers: Headers,
+  headers: WebhookHeaders,
   secret: string,
 ): WebhookSignatureCheck {
   const expected = createHmac("sha256", secret).update(rawBody).digest();

@@ -148,6 +148,8 @@ export async function startOrderFlow<Warehouse extends WarehouseSide = Warehouse
      * one in doubt, with look-ups no test expected.
      */
     warehouseTimeoutMs?: number;
+    /** How order webhooks reach intake: their bare edge (as server.js serves them, the default) or Remix's route. */
+    orderEdge?: "bare" | "fetch";
   } = {},
 ): Promise<OrderFlow<Warehouse>> {
   const context = appContext();
@@ -180,7 +182,7 @@ export async function startOrderFlow<Warehouse extends WarehouseSide = Warehouse
     where: { shop: SHOP },
     data: { batchProof: options.batchProof ?? "proven" },
   });
-  const app = await startRouteServer();
+  const app = await startRouteServer({ orderEdge: options.orderEdge });
   const newWorker = () =>
     createWorker({
       ...context,

@@ -2,9 +2,10 @@
 // requests arrive as bytes over a socket, are turned into Fetch requests as Remix's adapter does, and go to
 // the route file that serves the URI, with the params its path gives.
 // Lighter than the whole app (test/support/app-server.ts), whose request conversion it shares.
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { serveOrderWebhook } from "../../app/webhooks/order-edge.server";
 import { sendResponse, toRequest } from "./app-server";
 import { routeFor } from "./webhooks";
 
@@ -40,16 +41,23 @@ async function answer(request: Request): Promise<Response> {
   }
 }
 
-export function startRouteServer(): Promise<RouteServer> {
-  return serveOnLoopback(answer);
+/**
+ * The routes behind a loopback server. The order webhooks go to their bare edge first, as server.js
+ * mounts it (`orderEdge: "fetch"` sends them through the Remix routes instead, to compare the two).
+ */
+export function startRouteServer(options: { orderEdge?: "bare" | "fetch" } = {}): Promise<RouteServer> {
+  return serveOnLoopback(answer, options.orderEdge === "fetch" ? undefined : serveOrderWebhook);
 }
 
 /** `answer` behind a loopback HTTP server, requests converted as Remix's adapter converts them. */
 export async function serveOnLoopback(
   answer: (request: Request, connection: { socketAddress?: string }) => Promise<Response>,
+  /** Serves what it takes (answering true) before any request is converted, as server.js's bare edge. */
+  bare?: (req: IncomingMessage, res: ServerResponse) => boolean,
 ): Promise<RouteServer> {
   let origin = "";
   const server: Server = createServer((req, res) => {
+    if (bare?.(req, res)) return;
     void answer(toRequest(req, res, origin), { socketAddress: req.socket.remoteAddress })
       .catch((error: unknown) => new Response(String(error), { status: 500 }))
       .then((response) => sendResponse(response, res));
