@@ -37,25 +37,27 @@
 // warehouse never accepted), both 0; heapMb (this process's heap) and dbMb (the SQLite files) at the end.
 //
 // BENCH_WORKERS=N (2 or more; PostgreSQL only: BENCH_DATABASE_URL, and BENCH_DATABASE_NAME for a database of
-// its own) runs compose.yaml's layout without containers. This process is the web process: the webhook routes
-// and the intake function, no engine in it (WORKER=off; nothing here wakes one, so the workers find new orders
-// by their sweep, every 2 s, as they would behind a separate web instance). A child web process (`npm start`)
-// would need a production build and would change nothing the stages measure: the intake is the same code. N
-// workers are child processes of the script `npm run worker` runs (scripts/worker.ts under tsx, NODE_ENV
-// production, a random SKLAD_ENCRYPTION_KEY, this process's database, simulator and Shopify fake; the default
-// lease of 30 s and sweep of 2 s), with two preloads: the tests' network guard that sends Admin API calls to
-// the fake, and bench/worker-clock.ts, the benchmark's clock at real time. The scaled clock cannot reach them,
-// so with workers stage 1 runs only its setup (installs, orders in flight, warm-up: this process's engine,
-// then stopped) and the idle figures are null: measure them without BENCH_WORKERS. Stages 2 and 3 run on the
-// workers. Once BENCH_KILL_AT (0.3 unless told) of the sale is accepted, the worker holding the sale shop's
-// lease is killed with SIGKILL; takeoverS is, over the shops it held with orders not yet accepted, the longest
-// from the kill to that shop's next order accepted (takeoverSaleShopS the sale shop's), to compare with
-// leaseTtlS and killedLeaseLeftS (what its leases had left). Orders of a batch claimed but never sent go to the
-// merchant after the in-doubt wait (10 minutes) and are sent again here as a merchant would
-// (resentByMerchant). After the sale a new worker takes the killed one's place. workerShares, per worker
-// process from its log (orders.submitted): AddOrder batches, accepted orders and shops served in the sale
-// and in the burst, and its CPU in the burst (from /proc). burstCpuS is then the least the processes' CPU
-// allows: the busiest process's, or all of it over the machine's cores, whichever is more.
+// its own) runs compose.yaml's layout without containers. This process is the web process: the webhook
+// routes and the intake function, no engine in it (WORKER=off; nothing here wakes one, so the workers find
+// new orders by their sweep, every 2 s, as they would behind a separate web instance). A child web process
+// (`npm start`) would need a production build and would change nothing the stages measure: the intake is the
+// same code. N workers are child processes of the script `npm run worker` runs (scripts/worker.ts under tsx,
+// NODE_ENV production, a random SKLAD_ENCRYPTION_KEY, this process's database, simulator and Shopify fake;
+// the default lease of 30 s and sweep of 2 s), with two preloads: the tests' network guard that sends Admin
+// API calls to the fake, and bench/worker-clock.ts, the benchmark's clock at real time. The scaled clock
+// cannot reach them, so with workers stage 1 runs only its setup (installs, orders in flight, warm-up: this
+// process's engine, then stopped) and the idle figures are null: measure them without BENCH_WORKERS. Stages
+// 2 and 3 run on the workers. Once BENCH_KILL_AT (0.3 unless told) of the sale is accepted, the worker
+// holding the sale shop's lease is killed with SIGKILL; takeoverS is, over the shops it held with orders not
+// yet accepted, the longest from the kill to that shop's next order accepted (takeoverSaleShopS the sale
+// shop's), to compare with leaseTtlS and killedLeaseLeftS (what its leases had left). Orders of a batch
+// claimed but never sent go to the merchant after the in-doubt wait (10 minutes) and are sent again here as
+// a merchant would (resentByMerchant). After the sale a new worker takes the killed one's place.
+// workerShares, per worker process from its log: AddOrder batches, the orders they had accepted and the
+// shops served (orders.submitted) in the sale and in the burst, orders of the killed worker's batch it found
+// at the warehouse (orders.looked_up), and its CPU in the burst (from /proc). burstCpuS is then the least
+// the processes' CPU allows: the busiest process's, or all of it over the machine's cores, whichever is
+// more.
 // One JSON object on the last line.
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
@@ -80,7 +82,7 @@ const FROZEN_S = Number(process.env.BENCH_FROZEN_S ?? 20);
 const SALE_ORDERS = Number(process.env.BENCH_SALE_ORDERS ?? 10_000);
 const WINDOW_MS = 60_000;
 const HOUR_MS = 3_600_000;
-/** Worker processes beside this one, which is then the web process (WORKER=off); 0: the engine in this process. */
+/** Worker processes beside this one (then the web process, WORKER=off); 0: the engine in this process. */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 0);
 /** With worker processes: the share of the sale accepted when the sale shop's worker is killed. */
 const KILL_AT = Number(process.env.BENCH_KILL_AT ?? 0.3);
@@ -296,7 +298,9 @@ async function settleOrders(where: object, expected: number, what: string, timeo
   const toResend = await flagged();
   if (!toResend.length) return;
   resentByMerchant += toResend.length;
-  console.error(`  ${toResend.length} orders not at the warehouse after the kill: sent again, as a merchant would`);
+  console.error(
+    `  ${toResend.length} orders not at the warehouse after the kill: sent again, as a merchant would`,
+  );
   for (const shop of new Set(toResend.map((row) => row.shop)))
     await retryOrders(
       context,
@@ -663,6 +667,7 @@ const workerShares = workers.map((each, index) => ({
   restarted: index >= WORKERS,
   saleBatches: each.share.batches.sale ?? 0,
   saleAccepted: each.share.accepted.sale ?? 0,
+  saleFoundInDoubt: each.share.foundInDoubt.sale ?? 0,
   saleShops: each.share.shops.sale?.size ?? 0,
   burstBatches: each.share.batches.burst ?? 0,
   burstAccepted: each.share.accepted.burst ?? 0,

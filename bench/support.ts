@@ -1,6 +1,6 @@
 // What the order benchmarks share: a fresh, migrated database (SQLite in a temporary folder, or a
-// PostgreSQL database when BENCH_DATABASE_URL names a server: sklad_sync_bench, or BENCH_DATABASE_NAME), the app's environment, then the same
-// end-to-end setup as the tests (routes over HTTP, simulator, worker).
+// PostgreSQL database when BENCH_DATABASE_URL names a server: sklad_sync_bench, or BENCH_DATABASE_NAME),
+// the app's environment, then the same end-to-end setup as the tests (routes over HTTP, simulator, worker).
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -181,11 +181,15 @@ export async function benchShopInFake(
   return warehouse;
 }
 
-/** What one worker process did, from its log: AddOrder batches and accepted orders by stage, and its shops. */
+/**
+ * What one worker process did, from its log, by stage: AddOrder batches and the orders they had accepted,
+ * orders of a batch in doubt (a killed worker's) it found at the warehouse, and the shops it sent for.
+ */
 export interface WorkerShare {
   pid: number;
   batches: Record<string, number>;
   accepted: Record<string, number>;
+  foundInDoubt: Record<string, number>;
   shops: Record<string, Set<string>>;
 }
 
@@ -212,17 +216,17 @@ export function startWorkerProcess(env: Record<string, string>, stage: () => str
   );
   const killOnExit = () => child.kill("SIGKILL");
   process.once("exit", killOnExit);
-  const share: WorkerShare = { pid: child.pid!, batches: {}, accepted: {}, shops: {} };
+  const share: WorkerShare = { pid: child.pid!, batches: {}, accepted: {}, foundInDoubt: {}, shops: {} };
+  let stopping = false;
   let resolveStarted: (holder: string) => void;
   const started = new Promise<string>((resolve) => (resolveStarted = resolve));
   const exited = once(child, "exit");
   void exited.then(([code, signal]) => {
     process.off("exit", killOnExit);
-    if (signal !== "SIGKILL" && signal !== "SIGTERM")
-      console.error(`worker ${child.pid} exited (${String(code)}, ${String(signal)})`);
+    if (!stopping) console.error(`worker ${child.pid} exited (${String(code)}, ${String(signal)})`);
   });
   createInterface({ input: child.stdout! }).on("line", (line) => {
-    let entry: { event?: string; holder?: string; shop?: string; orders?: number; accepted?: number };
+    let entry: { event?: string; holder?: string; shop?: string; accepted?: number; listed?: number };
     try {
       entry = JSON.parse(line) as typeof entry;
     } catch {
@@ -234,6 +238,10 @@ export function startWorkerProcess(env: Record<string, string>, stage: () => str
       share.batches[at] = (share.batches[at] ?? 0) + 1;
       share.accepted[at] = (share.accepted[at] ?? 0) + (entry.accepted ?? 0);
       (share.shops[at] ??= new Set()).add(entry.shop);
+    }
+    if (entry.event === "orders.looked_up" && entry.listed) {
+      const at = stage();
+      share.foundInDoubt[at] = (share.foundInDoubt[at] ?? 0) + entry.listed;
     }
   });
   return {
@@ -250,6 +258,7 @@ export function startWorkerProcess(env: Record<string, string>, stage: () => str
     cpuMs: () => processCpuMs(child.pid!),
     kill: async (signal: NodeJS.Signals) => {
       if (child.exitCode !== null || child.signalCode !== null) return;
+      stopping = true;
       child.kill(signal);
       await exited;
     },
