@@ -35,9 +35,33 @@
 // app's process spent on the burst: at 100 % of a core, it could not have been done sooner (target <= 1.2);
 // duplicates (the simulator's duplicate id_orders over the whole run) and lost (orders taken in that the
 // warehouse never accepted), both 0; heapMb (this process's heap) and dbMb (the SQLite files) at the end.
+//
+// BENCH_WORKERS=N (2 or more; PostgreSQL only: BENCH_DATABASE_URL, and BENCH_DATABASE_NAME for a database of
+// its own) runs compose.yaml's layout without containers. This process is the web process: the webhook
+// routes and the intake function, no engine in it (WORKER=off; nothing here wakes one, so the workers find
+// new orders by their sweep, every 2 s, as they would behind a separate web instance). A child web process
+// (`npm start`) would need a production build and would change nothing the stages measure: the intake is the
+// same code. N workers are child processes of the script `npm run worker` runs (scripts/worker.ts under tsx,
+// NODE_ENV production, a random SKLAD_ENCRYPTION_KEY, this process's database, simulator and Shopify fake;
+// the default lease of 30 s and sweep of 2 s), with two preloads: the tests' network guard that sends Admin
+// API calls to the fake, and bench/worker-clock.ts, the benchmark's clock at real time. The scaled clock
+// cannot reach them, so with workers stage 1 runs only its setup (installs, orders in flight, warm-up: this
+// process's engine, then stopped) and the idle figures are null: measure them without BENCH_WORKERS. Stages
+// 2 and 3 run on the workers. Once BENCH_KILL_AT (0.3 unless told) of the sale is accepted, the worker
+// holding the sale shop's lease is killed with SIGKILL; takeoverS is, over the shops it held with orders not
+// yet accepted, the longest from the kill to that shop's next order accepted (takeoverSaleShopS the sale
+// shop's), to compare with leaseTtlS and killedLeaseLeftS (what its leases had left). Orders of a batch
+// claimed but never sent go to the merchant after the in-doubt wait (10 minutes) and are sent again here as
+// a merchant would (resentByMerchant). After the sale a new worker takes the killed one's place.
+// workerShares, per worker process from its log: AddOrder batches, the orders they had accepted and the
+// shops served (orders.submitted) in the sale and in the burst, orders of the killed worker's batch it found
+// at the warehouse (orders.looked_up), and its CPU in the burst (from /proc). burstCpuS is then the least
+// the processes' CPU allows: the busiest process's, or all of it over the machine's cores, whichever is
+// more.
 // One JSON object on the last line.
+import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
-import { loadavg } from "node:os";
+import { cpus, loadavg } from "node:os";
 import {
   benchDatabase,
   percentile,
@@ -45,6 +69,7 @@ import {
   round,
   startShopifyFakeProcess,
   startSimulatorProcess,
+  startWorkerProcess,
 } from "./support";
 
 const SHOPS = Number(process.env.BENCH_SHOPS ?? 1_000);
@@ -57,10 +82,32 @@ const FROZEN_S = Number(process.env.BENCH_FROZEN_S ?? 20);
 const SALE_ORDERS = Number(process.env.BENCH_SALE_ORDERS ?? 10_000);
 const WINDOW_MS = 60_000;
 const HOUR_MS = 3_600_000;
+/** Worker processes beside this one (then the web process, WORKER=off); 0: the engine in this process. */
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 0);
+/** With worker processes: the share of the sale accepted when the sale shop's worker is killed. */
+const KILL_AT = Number(process.env.BENCH_KILL_AT ?? 0.3);
+if (WORKERS) {
+  if (benchDatabase() !== "postgresql") {
+    console.error(
+      "bench:shops: BENCH_WORKERS runs separate worker processes, a PostgreSQL deployment (README): " +
+        "set BENCH_DATABASE_URL=postgresql://... as well",
+    );
+    process.exit(2);
+  }
+  if (!Number.isInteger(WORKERS) || WORKERS < 2) {
+    console.error("bench:shops: BENCH_WORKERS must be at least 2 (one of them is killed mid-run)");
+    process.exit(2);
+  }
+  // The workers run as deployed (NODE_ENV=production), which needs a key of its own; this process uses it too.
+  process.env.SKLAD_ENCRYPTION_KEY ??= randomBytes(32).toString("hex");
+}
 
 console.error(
-  `bench:shops: ${SHOPS} shops, ${SKUS} SKUs and ${IN_FLIGHT} orders in flight each; idle ${IDLE_MINUTES} clock ` +
-    `minutes at ${SCALE}x; a sale of ${SALE_ORDERS} orders; a burst of ${BURST} orders a shop`,
+  `bench:shops: ${SHOPS} shops, ${SKUS} SKUs and ${IN_FLIGHT} orders in flight each; ${
+    WORKERS ? "no idle stretch (worker processes)" : `idle ${IDLE_MINUTES} clock minutes at ${SCALE}x`
+  }; a sale of ${SALE_ORDERS} orders; a burst of ${BURST} orders a shop${
+    WORKERS ? `; ${WORKERS} worker processes, the sale shop's killed at ${KILL_AT * 100} % of the sale` : ""
+  }`,
 );
 
 await prepareBenchEnvironment();
@@ -98,6 +145,8 @@ const { saveSettings } = await import("../app/settings/settings.server");
 const { saveStatusSettings } = await import("../app/statuses/settings.server");
 const { createEngine } = await import("../app/work/engine.server");
 const { env } = await import("../app/env.server");
+const { retryOrders } = await import("../app/orders/actions.server");
+const { ATTENTION } = await import("../app/orders/states");
 
 const warehouse = await startSimulatorProcess({ accounts: SHOPS });
 const fake = await startShopifyFakeProcess({ restoreRate: 100, maximumAvailable: 2_000 });
@@ -227,12 +276,46 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs: num
   }
 }
 
+/**
+ * Waits until `expected` orders (of `where`) are accepted. With worker processes, one killed, an order whose
+ * batch was claimed but never sent is not at the warehouse, and goes to the merchant after the in-doubt wait
+ * (WAREHOUSE_IN_DOUBT_AFTER_MS, 10 minutes unless told), never sent again on a guess: here the merchant sends
+ * it again (retryOrders, as the orders page does), and `resentByMerchant` counts it.
+ */
+let resentByMerchant = 0;
+async function settleOrders(where: object, expected: number, what: string, timeoutMs: number) {
+  const flagged = () =>
+    db.warehouseOrder.findMany({
+      where: { ...where, attention: ATTENTION.notAtWarehouse },
+      select: { id: true, shop: true },
+    });
+  if (!WORKERS) return until(async () => (await acceptedCount(where)) >= expected, what, timeoutMs);
+  await until(
+    async () => (await acceptedCount(where)) + (await flagged()).length >= expected,
+    what,
+    timeoutMs,
+  );
+  const toResend = await flagged();
+  if (!toResend.length) return;
+  resentByMerchant += toResend.length;
+  console.error(
+    `  ${toResend.length} orders not at the warehouse after the kill: sent again, as a merchant would`,
+  );
+  for (const shop of new Set(toResend.map((row) => row.shop)))
+    await retryOrders(
+      context,
+      shop,
+      toResend.filter((row) => row.shop === shop).map((row) => row.id),
+    );
+  await until(async () => (await acceptedCount(where)) >= expected, `${what}, sent again`, timeoutMs);
+}
+
 let taken = 0;
 console.error(`taking in ${IN_FLIGHT} orders a shop (in flight at the warehouse for the idle stretch)...`);
 // The engine first, so that each shop's orders wake it as the webhook route does: orders found only by the
 // sweep wait for one of the engine's four slots, which the installs' first reference downloads held (a
 // 100-shop run: 16 shops' orders accepted in five minutes).
-let engine = startEngine();
+let engine: ReturnType<typeof startEngine> | undefined = startEngine();
 for (const shop of shops) for (let i = 0; i < IN_FLIGHT; i++) await takeIn(shop);
 taken += SHOPS * IN_FLIGHT;
 await until(async () => (await acceptedCount()) >= taken, "the orders in flight", 30 * 60_000);
@@ -297,72 +380,190 @@ console.error(
   `${settled ? "settled" : `not settled after ${SETTLE_S} s more: measuring anyway`} at ${round((performance.now() - setupStarted) / 1000)} s`,
 );
 
-runClockAt(0);
-console.error(
-  `idle, clock stopped: ${FROZEN_S} s (at ${round((performance.now() - setupStarted) / 1000)} s)...`,
-);
-await sleep(2_000);
-const frozenFrom = await reading();
-await sleep(FROZEN_S * 1000);
-const frozenTo = await reading();
-
-const { Session } = await import("node:inspector/promises");
-const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
-if (profiler) {
-  profiler.connect();
-  await profiler.post("Profiler.enable");
-  await profiler.post("Profiler.start");
-}
-runClockAt(SCALE);
-console.error(`idle, clock at ${SCALE}x: ${IDLE_MINUTES} clock minutes...`);
-const scaledFrom = await reading();
-await sleep((IDLE_MINUTES * 60_000) / SCALE);
-const scaledTo = await reading();
-if (profiler) {
-  const { profile } = await profiler.post("Profiler.stop");
-  const { writeFileSync } = await import("node:fs");
-  writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
-  profiler.disconnect();
-}
-await engine.stop();
-runClockAt(1);
-await warehouse.control("limits", { windowMs: WINDOW_MS });
-engine = startEngine();
-census?.countStatements(false);
-const frozen = perSecond(frozenFrom, frozenTo);
-const scaled = perSecond(scaledFrom, scaledTo);
-/** Per real second at real time: the per-second machinery once, the schedules' work at 1/SCALE its pace. */
-const realRate = (name: keyof typeof frozen) => frozen[name] + (scaled[name] - frozen[name]) / SCALE;
-const perShopHour = (name: keyof typeof frozen) => round((realRate(name) * 3600) / SHOPS, 2);
-const idle = {
-  idleCpuPctOfCore: round(realRate("cpuMs") / 10, 2),
-  idleMachineryCpuPctOfCore: round(frozen.cpuMs / 10, 2),
-  idleStatementsPerShopHour: census ? perShopHour("statements") : null,
-  idleWarehouseRequestsPerShopHour: perShopHour("warehouseRequests"),
-  idleShopifyCostPerShopHour: perShopHour("shopifyCost"),
-};
-const idleRequestsByOperation = Object.fromEntries(
-  Object.entries(scaledTo.simRequests).map(([operation, count]) => [
-    operation,
-    round((((count - (scaledFrom.simRequests[operation] ?? 0)) / IDLE_MINUTES) * 60) / SHOPS, 2),
-  ]),
-);
-console.error(`idle: ${JSON.stringify({ ...idle, frozen, scaled })}`);
-console.error(
-  `idle warehouse requests per shop-hour by operation: ${JSON.stringify(idleRequestsByOperation)}`,
-);
-if (census)
+/** Stage 1's measurements, with the engine in this process (see the header). */
+async function measureIdle() {
+  runClockAt(0);
   console.error(
-    `statements of the whole idle run (warm-up included), most frequent first:\n${JSON.stringify(
-      census
-        .statementCensus(1)
-        .sort((a, b) => b.perOrder - a.perOrder)
-        .slice(0, 15)
-        .map(({ sql, perOrder }) => ({ sql, count: perOrder })),
-      null,
-      1,
-    )}`,
+    `idle, clock stopped: ${FROZEN_S} s (at ${round((performance.now() - setupStarted) / 1000)} s)...`,
   );
+  await sleep(2_000);
+  const frozenFrom = await reading();
+  await sleep(FROZEN_S * 1000);
+  const frozenTo = await reading();
+
+  const { Session } = await import("node:inspector/promises");
+  const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post("Profiler.enable");
+    await profiler.post("Profiler.start");
+  }
+  runClockAt(SCALE);
+  console.error(`idle, clock at ${SCALE}x: ${IDLE_MINUTES} clock minutes...`);
+  const scaledFrom = await reading();
+  await sleep((IDLE_MINUTES * 60_000) / SCALE);
+  const scaledTo = await reading();
+  if (profiler) {
+    const { profile } = await profiler.post("Profiler.stop");
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+    profiler.disconnect();
+  }
+  await engine?.stop();
+  runClockAt(1);
+  await warehouse.control("limits", { windowMs: WINDOW_MS });
+  engine = startEngine();
+  census?.countStatements(false);
+  const frozen = perSecond(frozenFrom, frozenTo);
+  const scaled = perSecond(scaledFrom, scaledTo);
+  /** Per real second at real time: the per-second machinery once, the schedules' work at 1/SCALE its pace. */
+  const realRate = (name: keyof typeof frozen) => frozen[name] + (scaled[name] - frozen[name]) / SCALE;
+  const perShopHour = (name: keyof typeof frozen) => round((realRate(name) * 3600) / SHOPS, 2);
+  const idle = {
+    idleCpuPctOfCore: round(realRate("cpuMs") / 10, 2),
+    idleMachineryCpuPctOfCore: round(frozen.cpuMs / 10, 2),
+    idleStatementsPerShopHour: census ? perShopHour("statements") : null,
+    idleWarehouseRequestsPerShopHour: perShopHour("warehouseRequests"),
+    idleShopifyCostPerShopHour: perShopHour("shopifyCost"),
+  };
+  const idleRequestsByOperation = Object.fromEntries(
+    Object.entries(scaledTo.simRequests).map(([operation, count]) => [
+      operation,
+      round((((count - (scaledFrom.simRequests[operation] ?? 0)) / IDLE_MINUTES) * 60) / SHOPS, 2),
+    ]),
+  );
+  console.error(`idle: ${JSON.stringify({ ...idle, frozen, scaled })}`);
+  console.error(
+    `idle warehouse requests per shop-hour by operation: ${JSON.stringify(idleRequestsByOperation)}`,
+  );
+  if (census)
+    console.error(
+      `statements of the whole idle run (warm-up included), most frequent first:\n${JSON.stringify(
+        census
+          .statementCensus(1)
+          .sort((a, b) => b.perOrder - a.perOrder)
+          .slice(0, 15)
+          .map(({ sql, perOrder }) => ({ sql, count: perOrder })),
+        null,
+        1,
+      )}`,
+    );
+  return idle;
+}
+
+/**
+ * Worker processes beside this one (BENCH_WORKERS): each as `npm run worker` runs it (bench/support.ts), on
+ * this process's database, simulator and Shopify fake, and on the benchmark's clock at real time.
+ */
+const workers: ReturnType<typeof startWorkerProcess>[] = [];
+/** Which stage a worker's log line counts for. */
+let stage = "setup";
+async function addWorker() {
+  const started = startWorkerProcess(
+    {
+      NODE_ENV: "production",
+      TEST_SHOPIFY_FAKE_URL: fake.url,
+      WAREHOUSE_API_URL: warehouse.url,
+      WAREHOUSE_API_V2_URL: warehouse.urlV2,
+      // As this process's engine (startEngine).
+      WAREHOUSE_TIMEOUT_MS: "30000",
+      BENCH_CLOCK_OFFSET_MS: String(benchClock().getTime() - Date.now()),
+    },
+    () => stage,
+  );
+  workers.push(started);
+  await started.started;
+  return started;
+}
+
+let idle;
+if (!WORKERS) idle = await measureIdle();
+else {
+  // The scaled clock cannot reach other processes (each reads its own), and a real-time idle hour is more
+  // than a run can spend: the idle stretch is not measured with worker processes (its figures are the
+  // single process's, bench:shops without BENCH_WORKERS). The installs' warm-up above ran in this process;
+  // from here this process is the web process alone (no engine: as WORKER=off, nothing here wakes one) and
+  // the workers do every shop's work.
+  console.error("idle: not measured with worker processes (the scaled clock is this process's alone)");
+  idle = {
+    idleCpuPctOfCore: null,
+    idleMachineryCpuPctOfCore: null,
+    idleStatementsPerShopHour: null,
+    idleWarehouseRequestsPerShopHour: null,
+    idleShopifyCostPerShopHour: null,
+  };
+  await engine?.stop();
+  engine = undefined;
+  globalThis.skladSyncWorker = undefined;
+  runClockAt(1);
+  await warehouse.control("limits", { windowMs: WINDOW_MS });
+  census?.countStatements(false);
+  for (let i = 0; i < WORKERS; i++) await addWorker();
+  console.error(`${WORKERS} worker processes started: ${workers.map((each) => each.pid).join(", ")}`);
+}
+
+/**
+ * With workers: once BENCH_KILL_AT of the sale is accepted, the worker holding the sale shop's lease is killed
+ * (SIGKILL: no lease released, a batch perhaps at the warehouse). Answers what it held and when.
+ */
+async function killDuringSale() {
+  const threshold = saleBefore + Math.ceil(SALE_ORDERS * KILL_AT);
+  let holder: string | undefined;
+  await until(
+    async () => {
+      if ((await acceptedCount({ shop: saleShop })) < threshold) return false;
+      holder = (await db.workLease.findUnique({ where: { shop: saleShop } }))?.holder;
+      return holder !== undefined;
+    },
+    "the sale's first part, its shop leased",
+    20 * 60_000,
+  );
+  // The holder's name carries its process id (createWorker).
+  const victim = workers.find((each) => holder!.includes(`:${each.pid}:`));
+  if (!victim) throw new Error(`the sale shop's lease is held by ${holder}, none of the workers`);
+  const held = await db.workLease.findMany({ where: { holder } });
+  const at = benchClock();
+  const realAt = Date.now();
+  await victim.kill("SIGKILL");
+  const pending = await db.warehouseOrder.groupBy({
+    by: ["shop"],
+    where: { shop: { in: held.map((lease) => lease.shop) }, state: { not: "accepted" } },
+    _count: true,
+  });
+  console.error(
+    `killed worker ${victim.pid} (SIGKILL) at ${round((performance.now() - saleStarted) / 1000)} s into the sale: ` +
+      `it held ${held.length} shops' leases, ${pending.length} with orders not yet accepted`,
+  );
+  return {
+    pid: victim.pid,
+    at,
+    heldShops: held.length,
+    pendingShops: pending.map((row) => row.shop),
+    // Expiry is by the database's clock, on this machine the same as this process's real time.
+    leaseLeftS: Math.max(0, ...held.map((lease) => (lease.expiresAt.getTime() - realAt) / 1000)),
+  };
+}
+
+/** For each shop the killed worker held with orders left: from the kill to its next order accepted. */
+async function measureTakeover(kill: Awaited<ReturnType<typeof killDuringSale>>) {
+  const gaps: Record<string, number> = {};
+  for (const shop of kill.pendingShops) {
+    const next = await db.warehouseOrder.aggregate({
+      where: { shop, acceptedAt: { gt: kill.at } },
+      _min: { acceptedAt: true },
+    });
+    if (next._min.acceptedAt) gaps[shop] = (next._min.acceptedAt.getTime() - kill.at.getTime()) / 1000;
+  }
+  const values = Object.values(gaps);
+  return {
+    killedPid: kill.pid,
+    killedHeldShops: kill.heldShops,
+    killedPendingShops: kill.pendingShops.length,
+    killedLeaseLeftS: round(kill.leaseLeftS),
+    takeoverSaleShopS: gaps[saleShop] === undefined ? null : round(gaps[saleShop]),
+    takeoverS: values.length ? round(Math.max(...values)) : null,
+  };
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Stage 2: a flash sale in shop 0 while every other shop takes an order a minute.
@@ -390,14 +591,12 @@ const othersPosting = others.map(async (shop, index) => {
 console.error(
   `flash sale: ${SALE_ORDERS} orders in ${saleShop}, one a minute in each of the other ${others.length}...`,
 );
+stage = "sale";
 const saleStarted = performance.now();
+const killed = WORKERS ? killDuringSale() : undefined;
 for (let i = 0; i < SALE_ORDERS; i++) await takeIn(saleShop);
 taken += SALE_ORDERS;
-await until(
-  async () => (await acceptedCount({ shop: saleShop })) >= saleBefore + SALE_ORDERS,
-  "the sale",
-  20 * 60_000,
-);
+await settleOrders({ shop: saleShop }, saleBefore + SALE_ORDERS, "the sale", 20 * 60_000);
 const saleElapsedMs = performance.now() - saleStarted;
 const saleRequests = Math.ceil(SALE_ORDERS / 100);
 const saleMinimumMs = saleRequests <= 60 ? 0 : Math.ceil(saleRequests / 60 - 1) * WINDOW_MS;
@@ -406,7 +605,9 @@ if (leftToRun > 0) await sleep(leftToRun);
 othersDone = true;
 await Promise.all(othersPosting);
 taken += posted.size;
-await until(async () => (await acceptedCount()) >= taken, "the others' orders", 10 * 60_000);
+await settleOrders({}, taken, "the others' orders", 10 * 60_000);
+const takeover = killed && (await measureTakeover(await killed));
+if (takeover) console.error(`takeover: ${JSON.stringify(takeover)}`);
 const acceptedRows = await db.warehouseOrder.findMany({
   where: {
     shop: { in: others },
@@ -431,21 +632,50 @@ const sale = {
   postFailures,
 };
 console.error(`flash sale: ${JSON.stringify(sale)}`);
+if (WORKERS) {
+  // The killed worker started again (as compose's restart would), so that the burst has as many as the sale had.
+  await addWorker();
+  console.error(`worker ${workers.at(-1)!.pid} started in the killed one's place`);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Stage 3: a burst of 20 orders in every shop at once.
 console.error(`burst: ${BURST} orders in each of ${SHOPS} shops...`);
+stage = "burst";
 const burstCpu = process.cpuUsage();
+const workersCpuBefore = workers.map((each) => each.cpuMs());
 const burstStarted = performance.now();
 for (let i = 0; i < BURST; i++) for (const shop of shops) await takeIn(shop);
 taken += SHOPS * BURST;
-await until(async () => (await acceptedCount()) >= taken, "the burst", 30 * 60_000);
+await settleOrders({}, taken, "the burst", 30 * 60_000);
 const burstElapsedMs = performance.now() - burstStarted;
 const burstCpuUsed = process.cpuUsage(burstCpu);
-const burstCpuMs = (burstCpuUsed.user + burstCpuUsed.system) / 1000;
+const webBurstCpuMs = (burstCpuUsed.user + burstCpuUsed.system) / 1000;
+const workersBurstCpuMs = workers.map((each, index) => each.cpuMs() - workersCpuBefore[index]!);
+// One process: its CPU. With workers, the least time the processes' CPU allows on this machine's cores: no
+// less than the busiest process's CPU (each on one thread), nor than all of it spread over every core.
+const processesCpuMs = [webBurstCpuMs, ...workersBurstCpuMs.filter((ms) => !Number.isNaN(ms))];
+const burstCpuMs = WORKERS
+  ? Math.max(...processesCpuMs, processesCpuMs.reduce((sum, ms) => sum + ms, 0) / cpus().length)
+  : webBurstCpuMs;
 
-await engine.stop();
+await engine?.stop();
 globalThis.skladSyncWorker = undefined;
+const workerShares = workers.map((each, index) => ({
+  pid: each.pid,
+  killed: each.pid === takeover?.killedPid,
+  restarted: index >= WORKERS,
+  saleBatches: each.share.batches.sale ?? 0,
+  saleAccepted: each.share.accepted.sale ?? 0,
+  saleFoundInDoubt: each.share.foundInDoubt.sale ?? 0,
+  saleShops: each.share.shops.sale?.size ?? 0,
+  burstBatches: each.share.batches.burst ?? 0,
+  burstAccepted: each.share.accepted.burst ?? 0,
+  burstShops: each.share.shops.burst?.size ?? 0,
+  burstCpuS: Number.isNaN(workersBurstCpuMs[index]!) ? null : round(workersBurstCpuMs[index]! / 1000),
+}));
+if (WORKERS) console.error(`worker shares: ${JSON.stringify(workerShares)}`);
+for (const each of workers) await each.kill("SIGTERM");
 const stats = await warehouse.stats();
 const notAccepted = await db.warehouseOrder.count({ where: { state: { not: "accepted" } } });
 const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
@@ -467,6 +697,7 @@ console.log(
   JSON.stringify({
     benchmark: "shops",
     database: benchDatabase(),
+    layout: WORKERS ? `web (WORKER=off) + ${WORKERS} worker processes` : "one process",
     shops: SHOPS,
     skusPerShop: SKUS,
     inFlightPerShop: IN_FLIGHT,
@@ -482,6 +713,7 @@ console.log(
     burstOrders: SHOPS * BURST,
     burstElapsedS: round(burstElapsedMs / 1000),
     burstCpuS: round(burstCpuMs / 1000),
+    ...(WORKERS && { webBurstCpuS: round(webBurstCpuMs / 1000) }),
     allRatio: round(burstElapsedMs / burstCpuMs, 3),
     targetAllRatio: 1.2,
     ordersTakenIn: taken,
@@ -490,6 +722,13 @@ console.log(
     lost: Math.max(0, taken - stats.ordersAccepted),
     notAcceptedRows: notAccepted,
     answers429: stats.statuses["429"] ?? 0,
+    ...(WORKERS && {
+      workers: WORKERS,
+      workerShares,
+      ...takeover,
+      leaseTtlS: env().WORKER_LEASE_TTL_MS / 1000,
+      resentByMerchant,
+    }),
     heapMb: round(heapMb, 1),
     dbMb: dbMb === null ? null : round(dbMb, 1),
   }),

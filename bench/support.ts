@@ -1,9 +1,9 @@
 // What the order benchmarks share: a fresh, migrated database (SQLite in a temporary folder, or a
-// PostgreSQL database when BENCH_DATABASE_URL names a server), the app's environment, then the same
-// end-to-end setup as the tests (routes over HTTP, simulator, worker).
+// PostgreSQL database when BENCH_DATABASE_URL names a server: sklad_sync_bench, or BENCH_DATABASE_NAME),
+// the app's environment, then the same end-to-end setup as the tests (routes over HTTP, simulator, worker).
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -21,7 +21,8 @@ export async function prepareBenchEnvironment(): Promise<void> {
     const { freshPostgresDatabase } = await import("../test/support/databases");
     process.env.DATABASE_URL = await freshPostgresDatabase(
       process.env.BENCH_DATABASE_URL!,
-      "sklad_sync_bench",
+      // Its own name when told, so that two benchmarks on one server do not drop each other's database.
+      process.env.BENCH_DATABASE_NAME ?? "sklad_sync_bench",
     );
   } else {
     const dir = mkdtempSync(path.join(tmpdir(), "sklad-bench-"));
@@ -178,4 +179,100 @@ export async function benchShopInFake(
   const warehouse = await fake.addLocation({ shop, name: "Склад" });
   await db.session.create({ data: { id: `offline_${shop}`, shop, state: "", accessToken, scope: "" } });
   return warehouse;
+}
+
+/**
+ * What one worker process did, from its log, by stage: AddOrder batches and the orders they had accepted,
+ * orders of a batch in doubt (a killed worker's) it found at the warehouse, and the shops it sent for.
+ */
+export interface WorkerShare {
+  pid: number;
+  batches: Record<string, number>;
+  accepted: Record<string, number>;
+  foundInDoubt: Record<string, number>;
+  shops: Record<string, Set<string>>;
+}
+
+/**
+ * A worker process as `npm run worker` runs it (scripts/worker.ts under tsx, as compose.yaml's worker
+ * command), with this process's environment (DATABASE_URL, SKLAD_ENCRYPTION_KEY) and `env` on top, and two
+ * preloads a benchmark needs: the tests' network guard, which sends Admin API traffic to the Shopify fake
+ * (test/support/child-network.ts), and the benchmark's clock (bench/worker-clock.ts). Its log (info) is read
+ * for what it sent; `stage()` says which stage a line counts for. Killed when this process exits.
+ */
+export function startWorkerProcess(env: Record<string, string>, stage: () => string) {
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--import",
+      "./test/support/child-network.ts",
+      "--import",
+      "./bench/worker-clock.ts",
+      "scripts/worker.ts",
+    ],
+    { env: { ...process.env, LOG_LEVEL: "info", ...env }, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  const share: WorkerShare = { pid: child.pid!, batches: {}, accepted: {}, foundInDoubt: {}, shops: {} };
+  let stopping = false;
+  let resolveStarted: (holder: string) => void;
+  const started = new Promise<string>((resolve) => (resolveStarted = resolve));
+  const exited = once(child, "exit");
+  void exited.then(([code, signal]) => {
+    process.off("exit", killOnExit);
+    if (!stopping) console.error(`worker ${child.pid} exited (${String(code)}, ${String(signal)})`);
+  });
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    let entry: { event?: string; holder?: string; shop?: string; accepted?: number; listed?: number };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      return;
+    }
+    if (entry.event === "worker.started" && entry.holder) resolveStarted(entry.holder);
+    if (entry.event === "orders.submitted" && entry.shop) {
+      const at = stage();
+      share.batches[at] = (share.batches[at] ?? 0) + 1;
+      share.accepted[at] = (share.accepted[at] ?? 0) + (entry.accepted ?? 0);
+      (share.shops[at] ??= new Set()).add(entry.shop);
+    }
+    if (entry.event === "orders.looked_up" && entry.listed) {
+      const at = stage();
+      share.foundInDoubt[at] = (share.foundInDoubt[at] ?? 0) + entry.listed;
+    }
+  });
+  return {
+    pid: child.pid!,
+    share,
+    /** The worker's lease holder name, once it has started. */
+    started: Promise.race([
+      started,
+      exited.then(([code]) => {
+        throw new Error(`worker exited (${String(code)}) before it started`);
+      }),
+    ]),
+    /** The process's CPU so far (user + system, from /proc), in milliseconds. */
+    cpuMs: () => processCpuMs(child.pid!),
+    kill: async (signal: NodeJS.Signals) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      stopping = true;
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** A process's CPU (user + system) in milliseconds, from /proc (Linux; 100 ticks a second). */
+export function processCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
 }
