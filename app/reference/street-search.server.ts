@@ -10,6 +10,7 @@ import { WarehouseRateLimited } from "../warehouse/errors";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
 import type { StreetRecord } from "../warehouse/schemas";
 import { fold } from "./fold";
+import { REFERENCE_SOURCE } from "./kinds";
 import { streetsFor } from "./store.server";
 
 /** How many letters of the name the warehouse is asked for; longer texts are narrowed from that answer. */
@@ -76,7 +77,7 @@ export async function searchStreets(
   const stem = Array.from(name).slice(0, STREET_STEM_LENGTH).join("");
   try {
     const streets = await streetsFor(
-      { db, warehouse, keyDigest: access.keyDigest, now: clock() },
+      { db, warehouse, source: REFERENCE_SOURCE, now: clock() },
       cityRef,
       stem,
     );
