@@ -124,8 +124,7 @@ async function refreshReference(
     return { nextRunAt: set.claimedUntil, cursor: keepAsk };
   }
   const refreshedAt = set?.refreshedAt?.getTime() ?? null;
-  const manual =
-    keepAsk !== null && (refreshedAt === null || now.getTime() - refreshedAt >= MANUAL_FRESH_MS);
+  const manual = keepAsk !== null && (refreshedAt === null || now.getTime() - refreshedAt >= MANUAL_FRESH_MS);
   const listDueAt = refreshedAt === null ? now.getTime() : refreshedAt + REFRESH_EVERY_MS;
   if (manual || listDueAt <= now.getTime()) return fetchList(work, schedule, pacing, set?.updatedAt);
   // Nothing to do for the set until its due time (every city described): one read, and back to sleep.
@@ -297,7 +296,10 @@ async function describeNextCity(
   if (!next) {
     // Every city described: the set needs nothing until the next day's list, and every shop's run that
     // finds it so sleeps until then.
-    await db.referenceSet.updateMany({ where: { source }, data: { dueAt: listDueAt, updatedAt: setChangedAt } });
+    await db.referenceSet.updateMany({
+      where: { source },
+      data: { dueAt: listDueAt, updatedAt: setChangedAt },
+    });
     await releaseSet(work);
     return { nextRunAt: listDueAt, cursor: null };
   }

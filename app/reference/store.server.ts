@@ -89,10 +89,7 @@ export async function saveReferenceSet(
     );
   }
   const version = await sqlTransaction(db, async (tx) => {
-    await tx.execute(`DELETE FROM "CarrierBranch" WHERE "source" = ? AND "seenAt" < ?`, [
-      source,
-      stamp,
-    ]);
+    await tx.execute(`DELETE FROM "CarrierBranch" WHERE "source" = ? AND "seenAt" < ?`, [source, stamp]);
     await tx.execute(`DELETE FROM "CarrierCity" WHERE "source" = ? AND "seenAt" < ?`, [source, stamp]);
     return bumpVersion(tx, source, {
       refreshedAt: stamp,
@@ -123,12 +120,7 @@ async function bumpVersion(
   return Number(row!.version);
 }
 
-function cityRow(
-  source: string,
-  city: CarrierCity,
-  now: Date,
-  branchCount: number,
-): Record<string, SqlArg> {
+function cityRow(source: string, city: CarrierCity, now: Date, branchCount: number): Record<string, SqlArg> {
   const described = city.nameRu !== undefined || city.area !== undefined || city.kind !== undefined;
   return {
     source,

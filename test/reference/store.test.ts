@@ -263,7 +263,7 @@ describe("the in-memory search", () => {
     expect(referenceSearchStats()).toMatchObject({ sets: 2, evictions: evictions + 1 });
     // The operator hears of it, with the budget to raise.
     await vi.waitFor(() => expect(lines.map((line) => line.event)).toEqual(["reference.search_evicted"]));
-    expect(lines[0]).toMatchObject({ keyDigest: "k1", budgetMb: 0, level: "warn" });
+    expect(lines[0]).toMatchObject({ source: "k1", budgetMb: 0, level: "warn" });
     await referenceSearchForSource(db, "k2");
     await referenceSearchForSource(db, "k3");
     expect(builds()).toBe(3);
@@ -289,7 +289,10 @@ describe("the in-memory search", () => {
     expect(burst.every((found) => found.state === "building")).toBe(true);
     expect(builds()).toBe(0);
     // The waiting callers (order intake, the admin) share the same build.
-    const [waited] = await Promise.all([referenceSearchForSource(db, KEY), referenceSearchForSource(db, KEY)]);
+    const [waited] = await Promise.all([
+      referenceSearchForSource(db, KEY),
+      referenceSearchForSource(db, KEY),
+    ]);
     expect(builds()).toBe(1);
     expect(await referenceSearchStateForSource(db, KEY)).toEqual({ state: "ready", search: waited });
     expect(await referenceSearchStateForSource(db, OTHER_KEY)).toEqual({ state: "none" });
