@@ -72,7 +72,7 @@ export async function searchStreets(
   // The key's limits, shared with the engine's requests for the shop: waited for a moment at most.
   const keyed = await savedKeyClient(deps, shop, { maxLimiterWaitMs: LIMITER_WAIT_MS });
   if (!keyed) return { available: false, streets: [] };
-  const { access, warehouse } = keyed;
+  const { warehouse } = keyed;
   const name = streetNameOf(text);
   const stem = Array.from(name).slice(0, STREET_STEM_LENGTH).join("");
   try {
