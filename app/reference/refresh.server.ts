@@ -147,7 +147,11 @@ async function refreshReference(
  * then finds it claimed). The set's row is made first if there is none. `updatedAt` is written back as it
  * was: the claim is no change of the set's rows (describing reads it for when to rebuild searches).
  */
-async function claimSet(work: ShopWork, claimMs: number, updatedAt: Date | undefined): Promise<boolean> {
+export async function claimSet(
+  work: Pick<ShopWork, "db" | "shop" | "clock">,
+  claimMs: number,
+  updatedAt: Date | undefined,
+): Promise<boolean> {
   const { db, shop } = work;
   const now = work.clock();
   if (!updatedAt) {

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { REFERENCE_KIND, REFERENCE_SOURCE, requestReferenceRefresh } from "../../app/reference/kinds";
 import {
+  claimSet,
   referenceRefreshKind,
   REFRESH_EVERY_MS,
   type ReferencePacing,
@@ -224,5 +225,30 @@ describe("the shared reference set", { timeout: 120_000 }, () => {
     expect(requests(OPERATIONS.getWarehouses)).toBe(refusedRequests + 1);
     expect((await referenceSetStatus(db, REFERENCE_SOURCE))?.lastError).toBeNull();
     expect(await referenceSearchFor(db, goodShop!, { newest: true })).not.toBeNull();
+  });
+});
+
+describe("the claim", () => {
+  it("goes to exactly one of many shops claiming at once, and to none while it holds", async () => {
+    const clock = () => new Date();
+    const shops = Array.from({ length: 8 }, (_, index) => `racer-${index}.myshopify.com`);
+    // An expired claim and no row both: each racer first makes the row if it has none, then claims.
+    const won = await Promise.all(shops.map((shop) => claimSet({ db, shop, clock }, 60_000, undefined)));
+    expect(won.filter(Boolean)).toHaveLength(1);
+    const holder = shops[won.indexOf(true)]!;
+    expect((await set())?.claimedBy).toBe(holder);
+    // Its claim held: the others lose again; the holder renews.
+    const { updatedAt } = (await set())!;
+    const again = await Promise.all(shops.map((shop) => claimSet({ db, shop, clock }, 60_000, updatedAt)));
+    expect(shops.filter((_, index) => again[index])).toEqual([holder]);
+    // Run out: one of the others takes it, racing.
+    await db.referenceSet.update({
+      where: { source: REFERENCE_SOURCE },
+      data: { claimedUntil: new Date(Date.now() - 1) },
+    });
+    const others = shops.filter((shop) => shop !== holder);
+    const taken = await Promise.all(others.map((shop) => claimSet({ db, shop, clock }, 60_000, undefined)));
+    expect(taken.filter(Boolean)).toHaveLength(1);
+    expect((await set())?.claimedBy).not.toBe(holder);
   });
 });
