@@ -289,10 +289,13 @@ export const TABLES_WITHOUT_CUSTOMER_DATA: Record<string, string> = {
   RoutingHint: "ids of Shopify fulfillment orders a webhook named, until they are read",
   InboundDelivery:
     "the merchant's own deliveries of goods to the warehouse (SKUs, counts, the carrier's waybill)",
-  // The carrier's public reference data, kept per warehouse key (not per shop, so shop/redact leaves it):
-  // the hourly upkeep removes a key's set once no shop's settings name the key.
-  ReferenceSet: "when a warehouse key's carrier reference data was refreshed, its counts and last problem",
-  CarrierCity: "the carrier's public list of cities, per warehouse key",
-  CarrierBranch: "the carrier's public list of branches and parcel lockers, per warehouse key",
-  CarrierStreetLookup: "the carrier's public street names per city, as asked by text, per warehouse key",
+  // The carrier's public reference data, one set for the deployment (decision 020; no shop's, so shop/redact
+  // leaves it). claimedBy names the shop whose refresh works on it (a shop's domain, no customer's), for
+  // CLAIM_MS at most once that shop is gone.
+  ReferenceSet:
+    "when the deployment's carrier reference data was refreshed, its counts, its last problem, and which shop's refresh holds it",
+  CarrierCity: "the carrier's public list of cities, one set for the deployment",
+  CarrierBranch: "the carrier's public list of branches and parcel lockers, one set for the deployment",
+  CarrierStreetLookup:
+    "the carrier's public street names per city, as asked by text, one set for the deployment",
 };

@@ -14,3 +14,10 @@ export const MANUAL_REFRESH = "manual";
 export async function requestReferenceRefresh(db: Db, shop: string, at: Date, manual = false): Promise<void> {
   await requestRun(db, shop, REFERENCE_KIND, at, manual ? { cursor: MANUAL_REFRESH } : {});
 }
+
+/**
+ * The one reference set of the deployment (ReferenceSet.source): Nova Poshta's data as the warehouse passes it
+ * through, the same for every key, so every shop reads this set and one shop's refresh at a time keeps it
+ * (decision 020).
+ */
+export const REFERENCE_SOURCE = "novaposhta";

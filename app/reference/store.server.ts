@@ -1,7 +1,8 @@
-// Carrier reference data as our database keeps it: one set per warehouse key (ReferenceSet, keyed by the
-// key's digest, as ShopSettings.apiKeyDigest names it), since the data is the carrier's, public, and the same
-// for every shop sending with that key. Written by the refresh (refresh.server.ts); read into an in-memory
-// search (search.ts) that each process builds once per version of the set.
+// Carrier reference data as our database keeps it: one set for the deployment (ReferenceSet, keyed by its
+// source, REFERENCE_SOURCE), since the data is the carrier's, public, and the same whatever warehouse key
+// asked for it (decision 020; it was one set per key, a copy per shop). Written by the refresh
+// (refresh.server.ts), one shop's at a time; read into an in-memory search (search.ts) that each process
+// builds once per version of the set. The functions take the source, so tests can keep sets apart.
 //
 // Replacing a set never shows a reader half of one. The new rows are upserted in batches, each its own short
 // transaction (SQLite has one writer: 50,000 rows in one transaction would hold every webhook for seconds);
@@ -17,6 +18,7 @@ import { insertStatement, sqlQuery, sqlTransaction, type SqlArg } from "../db/sq
 import type { WarehouseClient } from "../warehouse/client.server";
 import { streetRecordSchema, type StreetRecord } from "../warehouse/schemas";
 import { fold } from "./fold";
+import { REFERENCE_SOURCE } from "./kinds";
 import { buildReferenceSearch } from "./search";
 import type { CarrierBranch, CarrierCity, ReferenceSearch } from "./types";
 
@@ -39,19 +41,19 @@ export interface SavedReferenceSet {
 }
 
 /**
- * Stores `data` as the whole set of the key: its cities and branches written (batched upserts), those
+ * Stores `data` as the whole set of the source: its cities and branches written (batched upserts), those
  * not among them removed, the version bumped, the refresh time set and the last error cleared. Cities
  * getCities described keep their Russian name, region, kind and when they were described.
  */
 export async function saveReferenceSet(
   db: Db,
-  keyDigest: string,
+  source: string,
   data: ReferenceData,
   now: Date,
 ): Promise<SavedReferenceSet> {
   // The rows this save did not see are those stamped before it: the stamp must come after the last save's,
   // whatever the clocks of the processes that made them.
-  const last = await db.referenceSet.findUnique({ where: { keyDigest }, select: { refreshedAt: true } });
+  const last = await db.referenceSet.findUnique({ where: { source }, select: { refreshedAt: true } });
   const stamp = last?.refreshedAt && last.refreshedAt >= now ? new Date(last.refreshedAt.getTime() + 1) : now;
   const cities = [...new Map(data.cities.map((city) => [city.ref, city])).values()];
   const branches = [...new Map(data.branches.map((branch) => [branch.ref, branch])).values()];
@@ -61,11 +63,11 @@ export async function saveReferenceSet(
   for (let start = 0; start < cities.length; start += BATCH) {
     const rows = cities
       .slice(start, start + BATCH)
-      .map((city) => cityRow(keyDigest, city, stamp, branchCounts.get(city.ref) ?? 0));
+      .map((city) => cityRow(source, city, stamp, branchCounts.get(city.ref) ?? 0));
     const { sql, args } = insertStatement("CarrierCity", rows);
     await sqlTransaction(db, (tx) =>
       tx.execute(
-        `${sql} ON CONFLICT ("keyDigest", "ref") DO UPDATE SET "name" = excluded."name",
+        `${sql} ON CONFLICT ("source", "ref") DO UPDATE SET "name" = excluded."name",
            "nameRu" = COALESCE(excluded."nameRu", "CarrierCity"."nameRu"),
            "area" = COALESCE(excluded."area", "CarrierCity"."area"),
            "kind" = COALESCE(excluded."kind", "CarrierCity"."kind"),
@@ -76,27 +78,25 @@ export async function saveReferenceSet(
     );
   }
   for (let start = 0; start < branches.length; start += BATCH) {
-    const rows = branches.slice(start, start + BATCH).map((branch) => branchRow(keyDigest, branch, stamp));
+    const rows = branches.slice(start, start + BATCH).map((branch) => branchRow(source, branch, stamp));
     const { sql, args } = insertStatement("CarrierBranch", rows);
     const updates = Object.keys(rows[0]!)
-      .filter((column) => column !== "keyDigest" && column !== "ref")
+      .filter((column) => column !== "source" && column !== "ref")
       .map((column) => `"${column}" = excluded."${column}"`)
       .join(", ");
     await sqlTransaction(db, (tx) =>
-      tx.execute(`${sql} ON CONFLICT ("keyDigest", "ref") DO UPDATE SET ${updates}`, args),
+      tx.execute(`${sql} ON CONFLICT ("source", "ref") DO UPDATE SET ${updates}`, args),
     );
   }
   const version = await sqlTransaction(db, async (tx) => {
-    await tx.execute(`DELETE FROM "CarrierBranch" WHERE "keyDigest" = ? AND "seenAt" < ?`, [
-      keyDigest,
-      stamp,
-    ]);
-    await tx.execute(`DELETE FROM "CarrierCity" WHERE "keyDigest" = ? AND "seenAt" < ?`, [keyDigest, stamp]);
-    return bumpVersion(tx, keyDigest, {
+    await tx.execute(`DELETE FROM "CarrierBranch" WHERE "source" = ? AND "seenAt" < ?`, [source, stamp]);
+    await tx.execute(`DELETE FROM "CarrierCity" WHERE "source" = ? AND "seenAt" < ?`, [source, stamp]);
+    return bumpVersion(tx, source, {
       refreshedAt: stamp,
       cityCount: cities.length,
       branchCount: branches.length,
       lastError: null,
+      dueAt: null,
       updatedAt: stamp,
     });
   });
@@ -106,13 +106,13 @@ export async function saveReferenceSet(
 /** Makes the set's version one more (creating the row at version 1), with `fields`; answers the version. */
 async function bumpVersion(
   tx: { query(sql: string, args?: readonly SqlArg[]): Promise<Record<string, unknown>[]> },
-  keyDigest: string,
+  source: string,
   fields: Record<string, SqlArg>,
 ): Promise<number> {
   const columns = Object.keys(fields);
-  const { sql, args } = insertStatement("ReferenceSet", [{ keyDigest, version: 1, ...fields }]);
+  const { sql, args } = insertStatement("ReferenceSet", [{ source, version: 1, ...fields }]);
   const [row] = await tx.query(
-    `${sql} ON CONFLICT ("keyDigest") DO UPDATE SET "version" = "ReferenceSet"."version" + 1,
+    `${sql} ON CONFLICT ("source") DO UPDATE SET "version" = "ReferenceSet"."version" + 1,
        ${columns.map((column) => `"${column}" = excluded."${column}"`).join(", ")}
      RETURNING "version"`,
     args,
@@ -120,15 +120,10 @@ async function bumpVersion(
   return Number(row!.version);
 }
 
-function cityRow(
-  keyDigest: string,
-  city: CarrierCity,
-  now: Date,
-  branchCount: number,
-): Record<string, SqlArg> {
+function cityRow(source: string, city: CarrierCity, now: Date, branchCount: number): Record<string, SqlArg> {
   const described = city.nameRu !== undefined || city.area !== undefined || city.kind !== undefined;
   return {
-    keyDigest,
+    source,
     ref: city.ref,
     name: city.name,
     nameRu: city.nameRu ?? null,
@@ -140,9 +135,9 @@ function cityRow(
   };
 }
 
-function branchRow(keyDigest: string, branch: CarrierBranch, now: Date): Record<string, SqlArg> {
+function branchRow(source: string, branch: CarrierBranch, now: Date): Record<string, SqlArg> {
   return {
-    keyDigest,
+    source,
     ref: branch.ref,
     cityRef: branch.cityRef,
     number: branch.number,
@@ -166,7 +161,7 @@ function branchRow(keyDigest: string, branch: CarrierBranch, now: Date): Record<
  */
 export async function describeCities(
   db: Db,
-  keyDigest: string,
+  source: string,
   asked: string,
   described: readonly CarrierCity[],
   now: Date,
@@ -177,30 +172,31 @@ export async function describeCities(
     for (const city of described) {
       count += await tx.execute(
         `UPDATE "CarrierCity" SET "nameRu" = ?, "area" = ?, "kind" = ?, "describedAt" = ?
-         WHERE "keyDigest" = ? AND "ref" = ?`,
-        [city.nameRu ?? null, city.area ?? null, city.kind ?? null, now, keyDigest, city.ref],
+         WHERE "source" = ? AND "ref" = ?`,
+        [city.nameRu ?? null, city.area ?? null, city.kind ?? null, now, source, city.ref],
       );
     }
     count += await tx.execute(
       `UPDATE "CarrierCity" SET "describedAt" = ?
-       WHERE "keyDigest" = ? AND "name" = ? AND "describedAt" IS NULL`,
-      [now, keyDigest, asked],
+       WHERE "source" = ? AND "name" = ? AND "describedAt" IS NULL`,
+      [now, source, asked],
     );
     if (bump) {
       await tx.execute(
-        `UPDATE "ReferenceSet" SET "version" = "version" + 1, "updatedAt" = ? WHERE "keyDigest" = ?`,
-        [now, keyDigest],
+        `UPDATE "ReferenceSet" SET "version" = "version" + 1, "updatedAt" = ? WHERE "source" = ?`,
+        [now, source],
       );
     }
     return count;
   });
 }
 
-/** The set's standing for the Settings page; null when the key has none yet. */
-export async function referenceSetStatus(db: Db, keyDigest: string) {
-  const set = await db.referenceSet.findUnique({ where: { keyDigest } });
-  if (!set) return null;
-  const undescribed = await db.carrierCity.count({ where: { keyDigest, describedAt: null } });
+/** The set's standing for the Settings page; null when there is none yet. */
+export async function referenceSetStatus(db: Db, source: string) {
+  const set = await db.referenceSet.findUnique({ where: { source } });
+  // A row made only for a refresh's claim holds no data and no problem yet.
+  if (!set || (set.refreshedAt === null && set.lastError === null)) return null;
+  const undescribed = await db.carrierCity.count({ where: { source, describedAt: null } });
   return {
     cityCount: set.cityCount,
     branchCount: set.branchCount,
@@ -222,7 +218,7 @@ export interface ReferenceCard {
   refreshedAt: string | null;
   /** What kept the last refresh from finishing, in English (the warehouse's own words included). */
   lastError: string | null;
-  /** ISO time the next refresh of this shop is due; null: none scheduled. */
+  /** ISO time this shop's refresh next looks at the shared set; null: none scheduled. */
   nextRunAt: string | null;
 }
 
@@ -234,10 +230,11 @@ export async function referenceCard(db: Db, shop: string, kind: string): Promise
       select: { nextRunAt: true, lastError: true },
     }),
   ]);
-  const keyDigest = settings?.apiKeyDigest ?? null;
-  const status = keyDigest ? await referenceSetStatus(db, keyDigest) : null;
+  const hasKey = Boolean(settings?.apiKeyDigest);
+  // The deployment's one set, whichever shop's refresh keeps it; the schedule is this shop's.
+  const status = hasKey ? await referenceSetStatus(db, REFERENCE_SOURCE) : null;
   return {
-    hasKey: keyDigest !== null,
+    hasKey,
     cityCount: status?.cityCount ?? 0,
     branchCount: status?.branchCount ?? 0,
     undescribedCities: status?.undescribedCities ?? 0,
@@ -247,11 +244,11 @@ export async function referenceCard(db: Db, shop: string, kind: string): Promise
   };
 }
 
-/** Keeps what kept the key's refresh from finishing (English, for the log and Settings); null clears it. */
-export async function recordReferenceProblem(db: Db, keyDigest: string, problem: string | null, now: Date) {
+/** Keeps what kept the set's refresh from finishing (English, for the log and Settings); null clears it. */
+export async function recordReferenceProblem(db: Db, source: string, problem: string | null, now: Date) {
   await db.referenceSet.upsert({
-    where: { keyDigest },
-    create: { keyDigest, lastError: problem, updatedAt: now },
+    where: { source },
+    create: { source, lastError: problem, updatedAt: now },
     update: { lastError: problem },
   });
 }
@@ -259,16 +256,16 @@ export async function recordReferenceProblem(db: Db, keyDigest: string, problem:
 // ---------------------------------------------------------------------------------------------------
 // The in-memory search, per process.
 //
-// A build reads the key's whole set and indexes it: about a second of the event loop for 50,000 branches
+// A build reads a whole set and indexes it: about a second of the event loop for 50,000 branches
 // (docs/benchmarks.md), during which the process answers nobody. So a build never runs inside a request:
-// a request that finds no search for the set's version hands the key to the builder, which runs one build
+// a request that finds no search for the set's version hands the set to the builder, which runs one build
 // at a time for the whole process, on a later turn of the event loop; the storefront is answered "not
 // ready, try again" meanwhile (proxy.server.ts), order intake and the admin wait for the build. A burst of
-// requests over many keys therefore costs one build per key, one after another, never one per request.
+// requests over many sets therefore costs one build per set, one after another, never one per request.
 //
 // Built searches stay while their estimated size fits the budget (REFERENCE_SEARCH_BUDGET_MB), the least
-// recently used let go first: a server whose merchants use different keys keeps every active key's set, so
-// the picker and order intake of eight shops in turn rebuild nothing (bench:branches, `keys: 8`).
+// recently used let go first. With one set for the deployment a process keeps one search (every shop reads
+// it); the budget and the eviction stay for sets kept apart (tests, bench:branches' `keys: 8`).
 
 /**
  * A built search's size, estimated from its rows: bench:branches measured 45 MB of heap for 50,000
@@ -295,7 +292,7 @@ interface Pending {
   search: Promise<ReferenceSearch>;
 }
 
-/** Builds asked for and not finished, per key (at most one runs; the rest wait their turn). */
+/** Builds asked for and not finished, per set (at most one runs; the rest wait their turn). */
 const pending = new Map<string, Pending>();
 /** The end of the last build asked for: the next one starts after it. */
 let builderQueue: Promise<unknown> = Promise.resolve();
@@ -314,7 +311,7 @@ export interface SearchOptions {
   log?: Log;
 }
 
-/** Where a key's search stands for a caller that must not wait: the storefront. */
+/** Where a set's search stands for a caller that must not wait: the storefront. */
 export type SearchState =
   | { state: "ready"; search: ReferenceSearch }
   /** The set is there but its search is being built (or waits its turn): ask again shortly. */
@@ -325,7 +322,7 @@ export type SearchState =
 const NONE: SearchState = { state: "none" };
 const BUILDING: SearchState = { state: "building" };
 
-/** The search over the reference data of the shop's saved key; null when it has no key or no data yet. */
+/** The search over the shared reference data for the shop; null when it has no key or there is no data yet. */
 export async function referenceSearchFor(
   db: Db,
   shop: string,
@@ -336,17 +333,17 @@ export async function referenceSearchFor(
 }
 
 /**
- * The search over the key's set, waiting for the builder when the set's version has none yet (one read of
- * one row by its key otherwise); answered the previous version's search while a new one builds unless the
+ * The search over the source's set, waiting for the builder when the set's version has none yet (one read of
+ * one row by its source otherwise); answered the previous version's search while a new one builds unless the
  * caller asks for the newest. Null until the set's first save finished.
  */
-export async function referenceSearchForKey(
+export async function referenceSearchForSource(
   db: Db,
-  keyDigest: string,
+  source: string,
   options: SearchOptions = {},
 ): Promise<ReferenceSearch | null> {
-  const set = await db.referenceSet.findUnique({ where: { keyDigest }, select: { version: true } });
-  return searchOf(db, { keyDigest, version: set?.version ?? 0 }, options);
+  const set = await db.referenceSet.findUnique({ where: { source }, select: { version: true } });
+  return searchOf(db, { source, version: set?.version ?? 0 }, options);
 }
 
 /** The shop's search as it stands now, never waiting for a build (which it asks for when one is due). */
@@ -355,31 +352,32 @@ export async function referenceSearchStateFor(db: Db, shop: string, log?: Log): 
   return set ? stateOf(db, set, log) : NONE;
 }
 
-export async function referenceSearchStateForKey(db: Db, keyDigest: string, log?: Log): Promise<SearchState> {
-  const set = await db.referenceSet.findUnique({ where: { keyDigest }, select: { version: true } });
-  return stateOf(db, { keyDigest, version: set?.version ?? 0 }, log);
+export async function referenceSearchStateForSource(db: Db, source: string, log?: Log): Promise<SearchState> {
+  const set = await db.referenceSet.findUnique({ where: { source }, select: { version: true } });
+  return stateOf(db, { source, version: set?.version ?? 0 }, log);
 }
 
 interface SetVersion {
-  keyDigest: string;
+  source: string;
   /** 0 while the set has no finished save (or no row). */
   version: number;
 }
 
 /**
- * The shop's key and its set's version in one statement given to the driver: every storefront search and
- * every order intake asks it, and two Prisma reads cost several times the search itself.
+ * Whether the shop has a key, and the shared set's version, in one statement given to the driver: every
+ * storefront search and every order intake asks it, and two Prisma reads cost several times the search
+ * itself. A shop without a key has nothing to search (it sends nothing yet).
  */
 async function setOfShop(db: Db, shop: string): Promise<SetVersion | null> {
   const [row] = await sqlQuery(
     db,
     `SELECT s."apiKeyDigest" AS "keyDigest", r."version" AS "version"
-     FROM "ShopSettings" s LEFT JOIN "ReferenceSet" r ON r."keyDigest" = s."apiKeyDigest"
+     FROM "ShopSettings" s LEFT JOIN "ReferenceSet" r ON r."source" = ?
      WHERE s."shop" = ?`,
-    [shop],
+    [REFERENCE_SOURCE, shop],
   );
   if (!row || row.keyDigest === null || row.keyDigest === undefined) return null;
-  return { keyDigest: String(row.keyDigest), version: Number(row.version ?? 0) };
+  return { source: REFERENCE_SOURCE, version: Number(row.version ?? 0) };
 }
 
 function searchOf(
@@ -390,7 +388,7 @@ function searchOf(
   const found = standing(set);
   if (!found) return null;
   if (found.current) return found.current;
-  const building = buildFor(db, set.keyDigest, set.version, options.log);
+  const building = buildFor(db, set.source, set.version, options.log);
   return found.previous && !options.newest ? found.previous : building;
 }
 
@@ -398,34 +396,34 @@ function stateOf(db: Db, set: SetVersion, log: Log | undefined): SearchState {
   const found = standing(set);
   if (!found) return NONE;
   if (found.current) return { state: "ready", search: found.current };
-  void buildFor(db, set.keyDigest, set.version, log);
+  void buildFor(db, set.source, set.version, log);
   return found.previous ? { state: "ready", search: found.previous } : BUILDING;
 }
 
 /** What is built of the set: `current` for its version, else `previous` (an older one); null: no set. */
-function standing({ keyDigest, version }: SetVersion): {
+function standing({ source, version }: SetVersion): {
   current?: ReferenceSearch;
   previous?: ReferenceSearch;
 } | null {
   if (version === 0) {
-    kept.delete(keyDigest);
+    kept.delete(source);
     return null;
   }
-  const entry = kept.get(keyDigest);
+  const entry = kept.get(source);
   if (!entry) return {};
   // Most recently used last, for the budget's eviction.
-  kept.delete(keyDigest);
-  kept.set(keyDigest, entry);
+  kept.delete(source);
+  kept.set(source, entry);
   return entry.version === version ? { current: entry.search } : { previous: entry.search };
 }
 
 /**
- * The build of the key's set at `version` (or a later one already asked for): queued behind the builds
+ * The build of the source's set at `version` (or a later one already asked for): queued behind the builds
  * before it, so only one runs in the process at a time. Labelled with the version read before loading:
  * rows written during the load bump it past this one, so the next caller asks for another build.
  */
-function buildFor(db: Db, keyDigest: string, version: number, log?: Log): Promise<ReferenceSearch> {
-  const waiting = pending.get(keyDigest);
+function buildFor(db: Db, source: string, version: number, log?: Log): Promise<ReferenceSearch> {
+  const waiting = pending.get(source);
   if (waiting && waiting.version >= version) return waiting.search;
   const asked = generation;
   const search = builderQueue.then(async () => {
@@ -433,27 +431,27 @@ function buildFor(db: Db, keyDigest: string, version: number, log?: Log): Promis
     try {
       // Never in the turn of the request that asked: it is answered first.
       await new Promise((resolve) => setImmediate(resolve));
-      const { cities, branches } = await loadReferenceData(db, keyDigest);
+      const { cities, branches } = await loadReferenceData(db, source);
       const built = buildReferenceSearch(cities, branches);
       counters.builds++;
       const bytes = cities.length * BYTES_PER_CITY + branches.length * BYTES_PER_BRANCH;
-      if (asked === generation) keep(keyDigest, { version, search: built, bytes }, log);
+      if (asked === generation) keep(source, { version, search: built, bytes }, log);
       return built;
     } finally {
       counters.running--;
     }
   });
   const mine: Pending = { version, search };
-  pending.set(keyDigest, mine);
+  pending.set(source, mine);
   const settle = () => {
-    if (pending.get(keyDigest) === mine) pending.delete(keyDigest);
+    if (pending.get(source) === mine) pending.delete(source);
   };
   // A failed build (the database unreachable) is asked for again by the next caller, never here: a caller
   // that does not wait (the storefront) has its failure told and handled here rather than left unhandled.
   search.then(settle, (error: unknown) => {
     settle();
     log?.warn(
-      { event: "reference.build_failed", keyDigest: keyDigest.slice(0, 12), version, err: error },
+      { event: "reference.build_failed", source: source.slice(0, 12), version, err: error },
       "the carrier reference search could not be built; the next search asks for it again",
     );
   });
@@ -463,23 +461,23 @@ function buildFor(db: Db, keyDigest: string, version: number, log?: Log): Promis
 
 /** Keeps a build's search (builds finish in the order asked, so a later version is never replaced by an
  * earlier one), then lets the least recently used go while the total is above the budget. */
-function keep(keyDigest: string, entry: Kept, log: Log | undefined): void {
-  kept.delete(keyDigest);
-  kept.set(keyDigest, entry);
+function keep(source: string, entry: Kept, log: Log | undefined): void {
+  kept.delete(source);
+  kept.set(source, entry);
   const budget = budgetBytes();
   let total = 0;
   for (const each of kept.values()) total += each.bytes;
   // The least recently used first; the one just built stays even alone above the budget.
   for (const [key, each] of kept) {
     if (total <= budget) break;
-    if (key === keyDigest) continue;
+    if (key === source) continue;
     kept.delete(key);
     total -= each.bytes;
     counters.evictions++;
     log?.warn(
       {
         event: "reference.search_evicted",
-        keyDigest: key.slice(0, 12),
+        source: key.slice(0, 12),
         budgetMb: Math.round(budget / MB),
         keptMb: Math.round(total / MB),
       },
@@ -519,24 +517,24 @@ export function referenceSearchStats() {
 }
 
 /**
- * The key's cities and branches from the database, as the search takes them. Plain SQL (sqlQuery): Prisma's
+ * The source's cities and branches from the database, as the search takes them. Plain SQL (sqlQuery): Prisma's
  * conversion of 50,000 rows took several times as long as reading them.
  */
 export async function loadReferenceData(
   db: Db,
-  keyDigest: string,
+  source: string,
 ): Promise<{ cities: CarrierCity[]; branches: CarrierBranch[] }> {
   const cityRows = await sqlQuery(
     db,
-    `SELECT "ref", "name", "nameRu", "area", "kind" FROM "CarrierCity" WHERE "keyDigest" = ?`,
-    [keyDigest],
+    `SELECT "ref", "name", "nameRu", "area", "kind" FROM "CarrierCity" WHERE "source" = ?`,
+    [source],
   );
   const branchRows = await sqlQuery(
     db,
     `SELECT "ref", "cityRef", "number", "category", "description", "descriptionRu", "shortAddress",
        "postcode", "maxWeightKg", "working"
-     FROM "CarrierBranch" WHERE "keyDigest" = ?`,
-    [keyDigest],
+     FROM "CarrierBranch" WHERE "source" = ?`,
+    [source],
   );
   return {
     cities: cityRows.map((row) => ({
@@ -579,9 +577,9 @@ export function forgetReferenceSearches(): void {
 
 export interface StreetLookup {
   db: Db;
-  /** The client of the key whose set this is (the shop's, in its lease or request). */
+  /** The client of the shop whose request asks (its key's limits); the answer is kept for every shop. */
   warehouse: Pick<WarehouseClient, "getStreet">;
-  keyDigest: string;
+  source: string;
   now: Date;
 }
 
@@ -592,9 +590,9 @@ export interface StreetLookup {
  * the client throws them: the caller (courier matching) decides whether to wait or go on without.
  */
 export async function streetsFor(lookup: StreetLookup, cityRef: string, text = ""): Promise<StreetRecord[]> {
-  const { db, keyDigest, now } = lookup;
+  const { db, source, now } = lookup;
   const query = fold(text);
-  const where = { keyDigest_cityRef_query: { keyDigest, cityRef, query } };
+  const where = { source_cityRef_query: { source, cityRef, query } };
   const kept = await db.carrierStreetLookup.findUnique({ where });
   if (kept && now.getTime() - kept.fetchedAt.getTime() < STREETS_KEPT_MS) {
     const parsed = streetRecordSchema.array().safeParse(safeJson(kept.streets));
@@ -607,7 +605,7 @@ export async function streetsFor(lookup: StreetLookup, cityRef: string, text = "
   const data = { streets: JSON.stringify(streets), fetchedAt: now };
   await db.carrierStreetLookup.upsert({
     where,
-    create: { keyDigest, cityRef, query, ...data },
+    create: { source, cityRef, query, ...data },
     update: data,
   });
   return streets;
@@ -619,28 +617,4 @@ function safeJson(text: string): unknown {
   } catch {
     return null;
   }
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Pruning.
-
-/**
- * Removes the sets (with their cities, branches and street look-ups) of keys no shop's settings name any
- * more: a key replaced or a shop erased. Answers the number of sets removed.
- */
-export async function pruneReferenceSets(db: Db): Promise<number> {
-  const named = await db.shopSettings.findMany({
-    where: { apiKeyDigest: { not: null } },
-    select: { apiKeyDigest: true },
-    distinct: ["apiKeyDigest"],
-  });
-  const keep = named.map((row) => row.apiKeyDigest!);
-  const where = { keyDigest: { notIn: keep } };
-  const [sets] = await Promise.all([
-    db.referenceSet.deleteMany({ where }),
-    db.carrierBranch.deleteMany({ where }),
-    db.carrierCity.deleteMany({ where }),
-    db.carrierStreetLookup.deleteMany({ where }),
-  ]);
-  return sets.count;
 }

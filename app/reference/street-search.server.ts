@@ -10,6 +10,7 @@ import { WarehouseRateLimited } from "../warehouse/errors";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
 import type { StreetRecord } from "../warehouse/schemas";
 import { fold } from "./fold";
+import { REFERENCE_SOURCE } from "./kinds";
 import { streetsFor } from "./store.server";
 
 /** How many letters of the name the warehouse is asked for; longer texts are narrowed from that answer. */
@@ -71,12 +72,12 @@ export async function searchStreets(
   // The key's limits, shared with the engine's requests for the shop: waited for a moment at most.
   const keyed = await savedKeyClient(deps, shop, { maxLimiterWaitMs: LIMITER_WAIT_MS });
   if (!keyed) return { available: false, streets: [] };
-  const { access, warehouse } = keyed;
+  const { warehouse } = keyed;
   const name = streetNameOf(text);
   const stem = Array.from(name).slice(0, STREET_STEM_LENGTH).join("");
   try {
     const streets = await streetsFor(
-      { db, warehouse, keyDigest: access.keyDigest, now: clock() },
+      { db, warehouse, source: REFERENCE_SOURCE, now: clock() },
       cityRef,
       stem,
     );

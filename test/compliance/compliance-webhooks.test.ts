@@ -418,9 +418,8 @@ describe("the personal data registry", () => {
     expect([...declared].sort()).toEqual([...models].sort());
   });
 
-  // The carrier's public reference data is kept per warehouse key, not per shop (two shops on one key share
-  // one set); it holds nothing of a shop's, and the hourly upkeep (app/reference/refresh.server.ts) removes a
-  // key's set once no shop's settings name the key.
+  // The carrier's public reference data is one set for the deployment, not any shop's (decision 020): it holds
+  // nothing of a shop's, and no shop's erasure or changed key removes it.
   const KEPT_PER_KEY = ["CarrierBranch", "CarrierCity", "CarrierStreetLookup", "ReferenceSet"];
 
   it("can erase a whole shop from every table, because every table belongs to a shop", () => {

@@ -5,7 +5,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { fromWarehouseRecords } from "../../app/reference/records";
-import { saveReferenceSet } from "../../app/reference/store.server";
+import { REFERENCE_SOURCE } from "../../app/reference/kinds";
+import { forgetReferenceSearches, saveReferenceSet } from "../../app/reference/store.server";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { launchChromium } from "../support/browser";
 import { defaultReferenceData, KYIV_CITY_REF } from "../warehouse-sim/reference-data";
@@ -47,12 +48,7 @@ afterAll(async () => {
 beforeEach(async () => {
   const { db } = appContext();
   await db.shopSettings.create({ data: { shop: SHOP, apiKeyDigest: "digest-kyiv-goods" } });
-  await saveReferenceSet(
-    db,
-    "digest-kyiv-goods",
-    { cities: data.cities, branches: data.branches },
-    new Date(),
-  );
+  await saveReferenceSet(db, REFERENCE_SOURCE, { cities: data.cities, branches: data.branches }, new Date());
   for (const name of Object.keys(storefront.attributes)) delete storefront.attributes[name];
   storefront.updates.length = 0;
   storefront.proxied.length = 0;
@@ -416,13 +412,13 @@ describe("on the product page", () => {
 
 describe("a shop whose list is still being prepared", () => {
   it("says so, asks again when the app says, and opens the list once it is ready", async () => {
-    // A key this app process has never built: its first search is answered 202 while the build runs. A
-    // small set, so the build is done long before the picker asks again two seconds later.
+    // A set this app process has never built (its searches forgotten): its first search is answered 202 while
+    // the build runs. A small set, so the build is done long before the picker asks again two seconds later.
     const { db } = appContext();
     const kyiv = data.cities.filter((city) => city.ref === KYIV_CITY_REF);
     const branches = data.branches.filter((branch) => branch.cityRef === KYIV_CITY_REF).slice(0, 30);
-    await db.shopSettings.update({ where: { shop: SHOP }, data: { apiKeyDigest: "digest-fresh" } });
-    await saveReferenceSet(db, "digest-fresh", { cities: kyiv, branches }, new Date());
+    forgetReferenceSearches();
+    await saveReferenceSet(db, REFERENCE_SOURCE, { cities: kyiv, branches }, new Date());
     await open("/cart");
     await page.keyboard.press("Tab");
     await page.keyboard.press("Space");

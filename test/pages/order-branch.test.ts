@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { takeInOrderWebhook } from "../../app/orders/intake.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
+import { REFERENCE_SOURCE } from "../../app/reference/kinds";
 import { saveReferenceSet } from "../../app/reference/store.server";
 import { simulatorReferenceData } from "../reference/sim-data";
 import { FIXTURE_ORDER } from "../support/orders";
@@ -39,8 +40,8 @@ async function heldOrder(number: number) {
     create: { shop: SHOP, apiKeyDigest: KEY_DIGEST },
     update: { apiKeyDigest: KEY_DIGEST },
   });
-  if (!(await db.referenceSet.findUnique({ where: { keyDigest: KEY_DIGEST } })))
-    await saveReferenceSet(db, KEY_DIGEST, directory, new Date());
+  if (!(await db.referenceSet.findUnique({ where: { source: REFERENCE_SOURCE } })))
+    await saveReferenceSet(db, REFERENCE_SOURCE, directory, new Date());
   const id = 6_200_000_000 + number;
   const now = new Date().toISOString();
   const order = shopifyOrderSchema.parse({

@@ -4,6 +4,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { env } from "../../app/env.server";
+import { REFERENCE_SOURCE } from "../../app/reference/kinds";
 import { saveSettings } from "../../app/settings/settings.server";
 import { notifyTokenDigest } from "../../app/statuses/notify-token.server";
 import { fulfillmentServices } from "../shopify-fake";
@@ -220,7 +221,7 @@ describe("settings", () => {
     });
     await db.referenceSet.create({
       data: {
-        keyDigest: "key-digest",
+        source: REFERENCE_SOURCE,
         refreshedAt: new Date("2026-03-02T06:15:00Z"),
         cityCount: 792,
         branchCount: 22302,

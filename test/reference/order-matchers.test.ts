@@ -8,6 +8,7 @@ import { shopifyOrderSchema } from "../../app/orders/payload";
 import { KYIV_CITY_REF } from "../../app/orders/settings";
 import { orderMatchersFor } from "../../app/reference/order-matcher.server";
 import { fromWarehouseRecords } from "../../app/reference/records";
+import { REFERENCE_SOURCE } from "../../app/reference/kinds";
 import { saveReferenceSet } from "../../app/reference/store.server";
 import { FIXTURE_ORDER, inEnglishWords } from "../support/orders";
 import { defaultReferenceData } from "../warehouse-sim/reference-data";
@@ -21,8 +22,9 @@ const lviv = sim.cities.filter((city) => city.Description === "Львів");
 beforeEach(async () => {
   const { db } = appContext();
   await db.shopSettings.create({ data: { shop: SHOP, apiKeyDigest: "digest-kyiv-goods" } });
-  await db.shopSettings.create({ data: { shop: BARE_SHOP, apiKeyDigest: "digest-new-goods" } });
-  await saveReferenceSet(db, "digest-kyiv-goods", data, new Date());
+  // No key saved yet: no reference data to read (the shared set is read by shops with a key).
+  await db.shopSettings.create({ data: { shop: BARE_SHOP, apiKeyDigest: null } });
+  await saveReferenceSet(db, REFERENCE_SOURCE, data, new Date());
 });
 
 let number = 2000;

@@ -4,12 +4,11 @@
 // hourly upkeep.
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
-import { REFERENCE_KIND, requestReferenceRefresh } from "../../app/reference/kinds";
+import { REFERENCE_KIND, REFERENCE_SOURCE, requestReferenceRefresh } from "../../app/reference/kinds";
 import { referenceRefreshKind, referenceUpkeep, REFRESH_EVERY_MS } from "../../app/reference/refresh.server";
 import { referenceSearchFor, referenceSetStatus } from "../../app/reference/store.server";
 import { createWarehouseClient } from "../../app/warehouse/client.server";
 import { WarehouseTimeout } from "../../app/warehouse/errors";
-import { rateLimitKey } from "../../app/warehouse/limiter.server";
 import { OPERATIONS } from "../../app/warehouse/wire";
 import { wakeWorker } from "../../app/work/worker.server";
 import { eventually, orderPayload, SHOP, startOrderFlow, type OrderFlow } from "../e2e/harness";
@@ -54,7 +53,8 @@ function recorder() {
   };
 }
 
-const keyOf = (flow: OrderFlow) => rateLimitKey(flow.sim.apiKey);
+/** The deployment's one set, which every shop reads. */
+const SET = REFERENCE_SOURCE;
 const schedule = () =>
   db().shopSchedule.findUnique({ where: { shop_kind: { shop: SHOP, kind: REFERENCE_KIND } } });
 
@@ -71,13 +71,12 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
         fetch: requests.fetch,
       },
     });
-    const key = keyOf(flow);
     // Saving the key asked for the refresh.
     await eventually(
-      async () => (await referenceSetStatus(db(), key))?.undescribedCities === 0,
+      async () => (await referenceSetStatus(db(), SET))?.undescribedCities === 0,
       "every city described",
     );
-    const status = (await referenceSetStatus(db(), key))!;
+    const status = (await referenceSetStatus(db(), SET))!;
     expect(status).toMatchObject({ cityCount: 5, branchCount: data.branches.length, lastError: null });
     expect(requests.of(OPERATIONS.getWarehouses)).toHaveLength(1);
     // Four names for five cities: the two of one name are described by one answer.
@@ -90,7 +89,7 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
     expect(gaps[2]).toBeGreaterThanOrEqual(describeEveryMs - 5);
     expect(asked[0]!.at).toBeGreaterThan(requests.of(OPERATIONS.getWarehouses)[0]!.at);
 
-    const cities = await db().carrierCity.findMany({ where: { keyDigest: key } });
+    const cities = await db().carrierCity.findMany({ where: { source: SET } });
     for (const city of cities) {
       const record = data.cities.find((candidate) => candidate.Ref === city.ref)!;
       expect([city.name, city.nameRu, city.area, city.kind]).toEqual([
@@ -118,15 +117,14 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
       worker: { kinds: [referenceRefreshKind({ describeEveryMs: 3_600_000 })], fetch: requests.fetch },
       warehouseTimeoutMs: 60_000,
     });
-    const key = keyOf(flow);
     const status = await eventually(
-      async () => (await referenceSetStatus(db(), key)) ?? undefined,
+      async () => (await referenceSetStatus(db(), SET)) ?? undefined,
       "the list stored",
       90_000,
     );
     const all = defaultReferenceData().branches.length;
     expect(status.branchCount).toBe(all);
-    expect(await db().carrierBranch.count({ where: { keyDigest: key } })).toBe(all);
+    expect(await db().carrierBranch.count({ where: { source: SET } })).toBe(all);
 
     // The run stored the list before it wrote its outcome: the next run, an hour's describing away, not sooner.
     await eventually(
@@ -145,7 +143,7 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
     });
     await flow.post({ topic: "orders/create", payload: orderPayload(7101) });
     flow.restartWorker();
-    await eventually(async () => (await referenceSetStatus(db(), keyOf(flow!)))?.version, "the list stored");
+    await eventually(async () => (await referenceSetStatus(db(), SET))?.version, "the list stored");
     const operations = requests.sent.map((entry) => entry.operation);
     expect(operations.indexOf(OPERATIONS.addOrder)).toBeGreaterThanOrEqual(0);
     expect(operations.indexOf(OPERATIONS.addOrder)).toBeLessThan(
@@ -158,19 +156,18 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
       simulator: { referenceData: someCities() },
       worker: { kinds: [referenceRefreshKind({ describeEveryMs: 3_600_000 })] },
     });
-    const key = keyOf(flow);
-    await eventually(async () => (await referenceSetStatus(db(), key))?.version, "the list stored");
-    const first = (await referenceSetStatus(db(), key))!;
+    await eventually(async () => (await referenceSetStatus(db(), SET))?.version, "the list stored");
+    const first = (await referenceSetStatus(db(), SET))!;
     // Fetched two minutes ago: "Refresh now" fetches it again (within a minute it would be a double press).
     await db().referenceSet.update({
-      where: { keyDigest: key },
+      where: { source: SET },
       data: { refreshedAt: new Date(Date.now() - 120_000) },
     });
     flow.sim.faults.failNext({ count: 1, status: 500, operations: [OPERATIONS.getWarehouses] });
     await requestReferenceRefresh(db(), SHOP, new Date(), true);
     wakeWorker(SHOP);
     const failed = await eventually(
-      async () => (await referenceSetStatus(db(), key))?.lastError,
+      async () => (await referenceSetStatus(db(), SET))?.lastError,
       "the problem kept",
     );
     expect(failed).toMatch(/500|server/i);
@@ -181,7 +178,7 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
     }, "the schedule's problem kept");
     expect(row.lastError).toBe(failed);
     expect(row.nextRunAt.getTime()).toBeGreaterThan(Date.now() + 5 * 60_000);
-    expect(await referenceSetStatus(db(), key)).toMatchObject({
+    expect(await referenceSetStatus(db(), SET)).toMatchObject({
       version: first.version,
       branchCount: first.branchCount,
     });
@@ -193,10 +190,10 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
     });
     wakeWorker(SHOP);
     await eventually(
-      async () => (await referenceSetStatus(db(), key))!.version > first.version,
+      async () => (await referenceSetStatus(db(), SET))!.version > first.version,
       "the retry stored",
     );
-    expect((await referenceSetStatus(db(), key))?.lastError).toBeNull();
+    expect((await referenceSetStatus(db(), SET))?.lastError).toBeNull();
     expect(flow.sim.stats().requests[OPERATIONS.getWarehouses]).toBe(3);
   });
 
@@ -213,21 +210,20 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
     flow.sim.faults.failNext({ count: 1, status: 400, operations: [OPERATIONS.getCities] });
     flow.sim.faults.failNext({ count: 1, status: 503, operations: [OPERATIONS.getCities] });
     flow.restartWorker();
-    const key = keyOf(flow);
     await eventually(
-      async () => (await referenceSetStatus(db(), key))?.undescribedCities === 0,
+      async () => (await referenceSetStatus(db(), SET))?.undescribedCities === 0,
       "every city done",
     );
     const asked = requests.of(OPERATIONS.getCities);
     // The refused name once, the failed one twice, the other two once each.
     expect(asked).toHaveLength(5);
-    const cities = await db().carrierCity.findMany({ where: { keyDigest: key }, orderBy: { name: "asc" } });
+    const cities = await db().carrierCity.findMany({ where: { source: SET }, orderBy: { name: "asc" } });
     const bare = cities.filter((city) => city.nameRu === null);
     // The refused name's cities (one, or the two sharing a name): done with, without details.
     expect(new Set(bare.map((city) => city.name)).size).toBe(1);
     expect(bare.every((city) => city.describedAt !== null)).toBe(true);
     expect(bare.length).toBeLessThan(cities.length);
-    expect((await referenceSetStatus(db(), key))?.lastError).toBeNull();
+    expect((await referenceSetStatus(db(), SET))?.lastError).toBeNull();
   });
 
   it("pauses the shop when the warehouse refuses the key", async () => {
@@ -245,13 +241,18 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
       "the shop paused",
     );
     expect(settings?.pauseReason).toBeTruthy();
-    expect((await referenceSetStatus(db(), keyOf(flow)))?.lastError).toBeTruthy();
+    // The refusal is the shop's (its key), not the set's: the set keeps no problem, and its claim is let go
+    // for another shop's refresh (test/reference/shared-set.test.ts).
+    expect(await db().referenceSet.findUnique({ where: { source: SET } })).toMatchObject({
+      lastError: null,
+      claimedBy: null,
+    });
     expect(await referenceSearchFor(db(), SHOP)).toBeNull();
   });
 });
 
 describe("the reference upkeep", () => {
-  it("prunes the sets no key names and schedules a refresh for a shop with a key and none", async () => {
+  it("never prunes the shared set, whatever keys the shops name, and schedules a refresh for a shop with a key and none", async () => {
     const { db: database, log, clock } = appContext();
     await database.shop.create({
       data: {
@@ -265,11 +266,10 @@ describe("the reference upkeep", () => {
       },
     });
     await database.shopSettings.create({ data: { shop: "kept.myshopify.com", apiKeyDigest: "kept-key" } });
-    await database.referenceSet.create({ data: { keyDigest: "kept-key", version: 1 } });
-    await database.referenceSet.create({ data: { keyDigest: "gone-key", version: 1 } });
+    await database.referenceSet.create({ data: { source: SET, version: 1 } });
     await database.carrierBranch.create({
       data: {
-        keyDigest: "gone-key",
+        source: SET,
         ref: "b",
         cityRef: "c",
         number: "1",
@@ -279,8 +279,11 @@ describe("the reference upkeep", () => {
       },
     });
     await referenceUpkeep.run({ db: database, log, clock });
-    expect((await database.referenceSet.findMany()).map((set) => set.keyDigest)).toEqual(["kept-key"]);
-    expect(await database.carrierBranch.count()).toBe(0);
+    // The only shop with a key leaves: the set stays for the next.
+    await database.shopSettings.delete({ where: { shop: "kept.myshopify.com" } });
+    await referenceUpkeep.run({ db: database, log, clock });
+    expect((await database.referenceSet.findMany()).map((set) => set.source)).toEqual([SET]);
+    expect(await database.carrierBranch.count()).toBe(1);
     const row = await database.shopSchedule.findUnique({
       where: { shop_kind: { shop: "kept.myshopify.com", kind: REFERENCE_KIND } },
     });

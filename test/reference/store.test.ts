@@ -7,16 +7,16 @@ import { Writable } from "node:stream";
 import { appContext } from "../../app/context.server";
 import { createLogger } from "../../app/logger.server";
 import { fromWarehouseRecords } from "../../app/reference/records";
+import { REFERENCE_SOURCE } from "../../app/reference/kinds";
 import * as search from "../../app/reference/search";
 import {
   describeCities,
   forgetReferenceSearches,
   loadReferenceData,
-  pruneReferenceSets,
   recordReferenceProblem,
   referenceSearchFor,
-  referenceSearchForKey,
-  referenceSearchStateForKey,
+  referenceSearchForSource,
+  referenceSearchStateForSource,
   referenceSearchStats,
   referenceSetStatus,
   saveReferenceSet,
@@ -32,8 +32,9 @@ vi.mock("../../app/reference/search", async (importOriginal) => {
 });
 const builds = () => vi.mocked(search.buildReferenceSearch).mock.calls.length;
 
-const KEY = "digest-of-key-a";
-const OTHER_KEY = "digest-of-key-b";
+/** The deployment's one set, which every shop with a key reads; OTHER_KEY a set kept apart (tests only). */
+const KEY = REFERENCE_SOURCE;
+const OTHER_KEY = "another-source";
 const at = (minutes: number) => new Date(Date.UTC(2026, 10, 26, 3, minutes));
 
 const city = (ref: string, name: string, details: Partial<CarrierCity> = {}): CarrierCity => ({
@@ -85,7 +86,7 @@ describe("saveReferenceSet", () => {
     const full = fromWarehouseRecords([], defaultReferenceData().branches);
     const first = await saveReferenceSet(db, KEY, full, at(0));
     expect(first).toEqual({ version: 1, cityCount: full.cities.length, branchCount: full.branches.length });
-    expect(await db.carrierBranch.count({ where: { keyDigest: KEY } })).toBe(full.branches.length);
+    expect(await db.carrierBranch.count({ where: { source: KEY } })).toBe(full.branches.length);
     const loaded = await loadReferenceData(db, KEY);
     const byRef = new Map(loaded.branches.map((b) => [b.ref, b]));
     for (const original of full.branches.filter((_, i) => i % 101 === 0))
@@ -169,7 +170,7 @@ describe("saveReferenceSet", () => {
       false,
     );
     expect(count).toBe(2);
-    const rows = await db.carrierCity.findMany({ where: { keyDigest: KEY }, orderBy: { ref: "asc" } });
+    const rows = await db.carrierCity.findMany({ where: { source: KEY }, orderBy: { ref: "asc" } });
     expect(rows.map((row) => [row.ref, row.area, row.describedAt])).toEqual([
       ["c-1", "Донецька", at(1)],
       ["c-2", null, at(1)],
@@ -182,7 +183,7 @@ describe("saveReferenceSet", () => {
 describe("the in-memory search", () => {
   it("is null until a set's first save finished, and for a shop without a key", async () => {
     const { db } = appContext();
-    await withKey("a.myshopify.com", KEY);
+    await withKey("a.myshopify.com", "digest-of-key-a");
     await withKey("nokey.myshopify.com", null);
     expect(await referenceSearchFor(db, "a.myshopify.com")).toBeNull();
     await recordReferenceProblem(db, KEY, "The warehouse did not answer.", at(0));
@@ -192,10 +193,10 @@ describe("the in-memory search", () => {
     expect(builds()).toBe(0);
   });
 
-  it("is built once per version, shared by concurrent callers and by two shops on one key", async () => {
+  it("is built once per version, shared by concurrent callers and by two shops on different keys", async () => {
     const { db } = appContext();
-    await withKey("a.myshopify.com", KEY);
-    await withKey("b.myshopify.com", KEY);
+    await withKey("a.myshopify.com", "digest-of-key-a");
+    await withKey("b.myshopify.com", "digest-of-key-b");
     await saveReferenceSet(
       db,
       KEY,
@@ -205,7 +206,7 @@ describe("the in-memory search", () => {
     const [one, two, three] = await Promise.all([
       referenceSearchFor(db, "a.myshopify.com"),
       referenceSearchFor(db, "b.myshopify.com"),
-      referenceSearchForKey(db, KEY),
+      referenceSearchForSource(db, KEY),
     ]);
     expect(one).not.toBeNull();
     expect(two).toBe(one);
@@ -240,7 +241,7 @@ describe("the in-memory search", () => {
       await saveReferenceSet(db, key, { cities, branches }, at(0));
     }
     for (let round = 0; round < 3; round++) {
-      for (const key of keys) expect((await referenceSearchForKey(db, key))?.branchCount).toBe(50);
+      for (const key of keys) expect((await referenceSearchForSource(db, key))?.branchCount).toBe(50);
     }
     expect(builds()).toBe(8);
     expect(referenceSearchStats()).toMatchObject({ sets: 8, evictions: 0, budgetMb: 512 });
@@ -257,22 +258,22 @@ describe("the in-memory search", () => {
     setReferenceSearchBudget(2 * 10_600);
     const evictions = referenceSearchStats().evictions;
     const { log, lines } = recordingLog();
-    for (const key of keys) await referenceSearchForKey(db, key, { log });
+    for (const key of keys) await referenceSearchForSource(db, key, { log });
     expect(builds()).toBe(3);
     expect(referenceSearchStats()).toMatchObject({ sets: 2, evictions: evictions + 1 });
     // The operator hears of it, with the budget to raise.
     await vi.waitFor(() => expect(lines.map((line) => line.event)).toEqual(["reference.search_evicted"]));
-    expect(lines[0]).toMatchObject({ keyDigest: "k1", budgetMb: 0, level: "warn" });
-    await referenceSearchForKey(db, "k2");
-    await referenceSearchForKey(db, "k3");
+    expect(lines[0]).toMatchObject({ source: "k1", budgetMb: 0, level: "warn" });
+    await referenceSearchForSource(db, "k2");
+    await referenceSearchForSource(db, "k3");
     expect(builds()).toBe(3);
-    await referenceSearchForKey(db, "k1");
+    await referenceSearchForSource(db, "k1");
     expect(builds()).toBe(4);
     // k2 was the least recently used when k1 came back.
     expect(referenceSearchStats().sets).toBe(2);
-    await referenceSearchForKey(db, "k3");
+    await referenceSearchForSource(db, "k3");
     expect(builds()).toBe(4);
-    await referenceSearchForKey(db, "k2");
+    await referenceSearchForSource(db, "k2");
     expect(builds()).toBe(5);
   });
 
@@ -284,14 +285,17 @@ describe("the in-memory search", () => {
       { cities: [city("c-1", "Київ")], branches: [branch("b-1", "c-1", "1")] },
       at(0),
     );
-    const burst = await Promise.all(Array.from({ length: 20 }, () => referenceSearchStateForKey(db, KEY)));
+    const burst = await Promise.all(Array.from({ length: 20 }, () => referenceSearchStateForSource(db, KEY)));
     expect(burst.every((found) => found.state === "building")).toBe(true);
     expect(builds()).toBe(0);
     // The waiting callers (order intake, the admin) share the same build.
-    const [waited] = await Promise.all([referenceSearchForKey(db, KEY), referenceSearchForKey(db, KEY)]);
+    const [waited] = await Promise.all([
+      referenceSearchForSource(db, KEY),
+      referenceSearchForSource(db, KEY),
+    ]);
     expect(builds()).toBe(1);
-    expect(await referenceSearchStateForKey(db, KEY)).toEqual({ state: "ready", search: waited });
-    expect(await referenceSearchStateForKey(db, OTHER_KEY)).toEqual({ state: "none" });
+    expect(await referenceSearchStateForSource(db, KEY)).toEqual({ state: "ready", search: waited });
+    expect(await referenceSearchStateForSource(db, OTHER_KEY)).toEqual({ state: "none" });
   });
 
   it("tells a failed build, and builds again for the next caller", async () => {
@@ -301,11 +305,11 @@ describe("the in-memory search", () => {
       throw new Error("out of memory, say");
     });
     const { log, lines } = recordingLog();
-    await expect(referenceSearchForKey(db, KEY, { log })).rejects.toThrow("out of memory, say");
+    await expect(referenceSearchForSource(db, KEY, { log })).rejects.toThrow("out of memory, say");
     await vi.waitFor(() => expect(lines.map((line) => line.event)).toEqual(["reference.build_failed"]));
     expect(referenceSearchStats().building).toBe(0);
-    expect(await referenceSearchStateForKey(db, KEY, log)).toEqual({ state: "building" });
-    expect(await referenceSearchForKey(db, KEY)).not.toBeNull();
+    expect(await referenceSearchStateForSource(db, KEY, log)).toEqual({ state: "building" });
+    expect(await referenceSearchForSource(db, KEY)).not.toBeNull();
     expect(builds()).toBe(2);
   });
 
@@ -321,10 +325,10 @@ describe("the in-memory search", () => {
       underWay.push(referenceSearchStats().running);
       return real.buildReferenceSearch(cities, branches);
     });
-    const states = await Promise.all(keys.map((key) => referenceSearchStateForKey(db, key)));
+    const states = await Promise.all(keys.map((key) => referenceSearchStateForSource(db, key)));
     expect(states.map((found) => found.state)).toEqual(["building", "building", "building"]);
     expect(referenceSearchStats().building).toBe(3);
-    const searches = await Promise.all(keys.map((key) => referenceSearchForKey(db, key)));
+    const searches = await Promise.all(keys.map((key) => referenceSearchForSource(db, key)));
     expect(searches.every(Boolean)).toBe(true);
     expect(referenceSearchStats()).toMatchObject({ building: 0, running: 0, sets: 3 });
     expect(underWay).toEqual([1, 1, 1]);
@@ -342,7 +346,7 @@ describe("streetsFor", () => {
         return [{ Ref: `s-${asked.length}`, Description: "Хрещатик" }];
       },
     };
-    const lookup = (now: Date) => ({ db, warehouse, keyDigest: KEY, now });
+    const lookup = (now: Date) => ({ db, warehouse, source: KEY, now });
     expect(await streetsFor(lookup(at(0)), "c-kyiv", "Хрещ")).toEqual([
       { Ref: "s-1", Description: "Хрещатик" },
     ]);
@@ -360,24 +364,5 @@ describe("streetsFor", () => {
       { CityRef: "c-kyiv", FindByString: "Хрещ" },
       { CityRef: "c-kyiv" },
     ]);
-  });
-});
-
-describe("pruneReferenceSets", () => {
-  it("removes the sets, rows and street look-ups of keys no shop names", async () => {
-    const { db } = appContext();
-    await withKey("a.myshopify.com", KEY);
-    const data = { cities: [city("c-1", "Київ")], branches: [branch("b-1", "c-1", "1")] };
-    await saveReferenceSet(db, KEY, data, at(0));
-    await saveReferenceSet(db, OTHER_KEY, data, at(0));
-    await db.carrierStreetLookup.create({
-      data: { keyDigest: OTHER_KEY, cityRef: "c-1", query: "", streets: "[]", fetchedAt: at(0) },
-    });
-    expect(await pruneReferenceSets(db)).toBe(1);
-    for (const model of [db.referenceSet, db.carrierCity, db.carrierBranch] as const) {
-      expect(await (model as typeof db.referenceSet).count({ where: { keyDigest: OTHER_KEY } })).toBe(0);
-      expect(await (model as typeof db.referenceSet).count({ where: { keyDigest: KEY } })).toBe(1);
-    }
-    expect(await db.carrierStreetLookup.count()).toBe(0);
   });
 });

@@ -2,7 +2,8 @@
 // it (a session token in Authorization), answered through the shop's warehouse key from the simulator:
 // streets of the city by what was typed, a second query of the same first letters kept and not asked
 // again, bad input refused without a request, a warehouse that refuses or fails answered with an empty
-// list that says so, and another shop's session never reading this shop's key or its kept answers.
+// list that says so, and another shop's session never using this shop's key (the kept answers are the
+// carrier's, shared by every shop: decision 020).
 import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpers";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
@@ -194,11 +195,16 @@ describe("the street search", () => {
     expect(later.streets.map((street) => street.label)).toContain("вул. Хрещатик");
   });
 
-  it("reads another shop's streets through that shop's own key, never this shop's kept answers", async () => {
+  it("answers another shop on another key from the kept answers (the carrier's streets, one set for all)", async () => {
     await ask({ q: "Хрещатик", cityRef: KYIV_CITY_REF });
     expect(streetRequests()).toBe(1);
     const other = await ask({ q: "Хрещатик", cityRef: KYIV_CITY_REF }, OTHER_NAME);
     expect(other.streets.map((street) => street.label)).toContain("вул. Хрещатик");
+    // Decision 020: the streets are the carrier's, the same whatever key asked; not asked again.
+    expect(streetRequests()).toBe(1);
+    // What it types that nobody asked yet goes through its own key.
+    const own = await ask({ q: "Бесарабська", cityRef: KYIV_CITY_REF }, OTHER_NAME);
+    expect(own.available).toBe(true);
     expect(streetRequests()).toBe(2);
     // A shop without a key reads nothing, and asks nothing.
     expect(await ask({ q: "Хрещатик", cityRef: KYIV_CITY_REF }, NO_KEY_NAME)).toEqual({
