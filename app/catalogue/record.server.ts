@@ -68,6 +68,7 @@ export async function takeInProductDeletion(
       where: { id: { in: rows.map((row) => row.id) } },
       data: { deletedAt: now, dueAt: null, version: { increment: 1 } },
     });
+    await forgetStockBaseline(tx, delivery.shop);
     await settleSharedSkus(tx, delivery.shop, skusOf(rows), now);
     return "recorded";
   });
@@ -174,6 +175,7 @@ async function recordProduct(
         where: { id: { in: gone.map((row) => row.id) } },
         data: { deletedAt: now, dueAt: null, version: { increment: 1 } },
       });
+      await forgetStockBaseline(tx, shop);
     }
   }
   await settleSharedSkus(tx, shop, [...touchedSkus], now);
@@ -253,6 +255,7 @@ async function upsertVariants(tx: Tx, shop: string, intake: VariantIntake, now: 
   const dated = intake.productUpdatedAt === undefined ? {} : { productUpdatedAt: intake.productUpdatedAt };
   const created: Prisma.CatalogueItemCreateManyInput[] = [];
   const unchanged: string[] = [];
+  let skusMoved = false;
 
   for (const variant of intake.variants) {
     const card = cardByVariant.get(variant.variantId) ?? null;
@@ -260,6 +263,7 @@ async function upsertVariants(tx: Tx, shop: string, intake: VariantIntake, now: 
     const before = byVariant.get(variant.variantId);
     const fields = variantFields(variant, card, problem, before);
     if (fields.sku) touchedSkus.add(fields.sku);
+    if (!before || before.deletedAt || before.sku !== fields.sku) skusMoved = true;
     const changed =
       !before ||
       before.sku !== fields.sku ||
@@ -292,7 +296,19 @@ async function upsertVariants(tx: Tx, shop: string, intake: VariantIntake, now: 
       data: { ...dated, updatedAt: now },
     });
   }
+  if (skusMoved) await forgetStockBaseline(tx, shop);
   return touchedSkus;
+}
+
+/**
+ * A variant's SKU came, went or changed: the stock sync's next run reads Shopify (decision 021), so a new
+ * item with a SKU the warehouse reports gets its figure at the next run, not at the next hourly read.
+ */
+async function forgetStockBaseline(tx: Tx, shop: string): Promise<void> {
+  await tx.shopSettings.updateMany({
+    where: { shop, stockBaselineAt: { not: null } },
+    data: { stockBaselineAt: null },
+  });
 }
 
 /** Whether the row already holds every column of `data`. */

@@ -210,10 +210,15 @@ describe("the stock sync", { timeout: 60_000 }, () => {
 
   it("rests while nothing changed, reading Shopify again for a warehouse change, a sale, and at the latest an hour on", async () => {
     flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
-    const [cup, tea] = [`CUP-REST-${shopify.test}`, `TEA-REST-${shopify.test}`];
+    const [cup, tea, spoon] = [
+      `CUP-REST-${shopify.test}`,
+      `TEA-REST-${shopify.test}`,
+      `SPOON-${shopify.test}`,
+    ];
     await flow.sim.seedProducts([
       { sku: cup, name: "Чашка", quantity: 10 },
       { sku: tea, name: "Чай", quantity: 6 },
+      { sku: spoon, name: "Ложка", quantity: 4 },
     ]);
     const { variants } = shopify.store.addProduct({
       title: "Чашка і чай",
@@ -308,6 +313,39 @@ describe("the stock sync", { timeout: 60_000 }, () => {
     }, "the manual sync");
     expect(manual).toMatchObject({ trigger: "manual", shopifyRead: true, changed: 0 });
     expect(locationReads().length).toBeGreaterThan(readsBefore);
+
+    // The merchant adds the spoon the warehouse has had all along: its product webhook makes the next run read
+    // Shopify, which stocks it with the warehouse's figure, not an hour later.
+    expect(await scheduledSync(9)).toMatchObject({ shopifyRead: false });
+    const spoonProduct = shopify.store.addProduct({
+      title: "Ложка",
+      variants: [{ sku: spoon, inventory: [{ locationId: shopify.warehouse.id, available: 0 }] }],
+    });
+    const spoonVariant = spoonProduct.variants[0]!;
+    const legacy = (gid: string) => Number(gid.split("/").at(-1));
+    await flow.post({
+      topic: "products/create",
+      payload: {
+        id: legacy(spoonProduct.product.id),
+        admin_graphql_api_id: spoonProduct.product.id,
+        title: "Ложка",
+        status: "active",
+        updated_at: new Date().toISOString(),
+        variants: [
+          {
+            id: legacy(spoonVariant.id),
+            admin_graphql_api_id: spoonVariant.id,
+            title: "Default Title",
+            sku: spoon,
+            barcode: null,
+            inventory_item_id: legacy(spoonVariant.inventoryItemId),
+            price: "40.00",
+          },
+        ],
+      },
+    });
+    expect(await scheduledSync(10)).toMatchObject({ shopifyRead: true, changed: 1 });
+    expect(available(spoonVariant.inventoryItemId)).toBe(4);
   });
 
   it("writes the warehouse's physical stock as on_hand when the merchant chooses it", async () => {
