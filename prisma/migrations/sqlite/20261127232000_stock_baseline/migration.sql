@@ -1,6 +1,6 @@
--- The stock sync's baseline (docs/decisions/021-stock-sync-at-rest.md): a scheduled run with nothing changed
--- since the last sync that read Shopify skips reading it, for an hour at most; the index finds the shop's
--- latest order change in one step.
+-- The baseline of the stock sync (docs/decisions/021-stock-sync-at-rest.md): a scheduled run with nothing
+-- changed since the last sync that read Shopify skips reading it, for an hour at most. The index finds the
+-- latest order change of a shop in one step.
 -- AlterTable
 ALTER TABLE "ShopSettings" ADD COLUMN "stockBaseline" TEXT;
 ALTER TABLE "ShopSettings" ADD COLUMN "stockBaselineAt" DATETIME;
