@@ -3,6 +3,7 @@
 // holds (diffCatalogue). Nothing is sent from here: a card that must go is made due and the worker is woken.
 // A SKU shared by several variants of the shop blocks all of them until the merchant makes it unique; that
 // is decided over the shop's whole map, so a change to one product can block or free another's variants.
+import { randomUUID } from "node:crypto";
 import type { CatalogueItem, Prisma } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
@@ -302,12 +303,14 @@ async function upsertVariants(tx: Tx, shop: string, intake: VariantIntake, now: 
 
 /**
  * A variant's SKU came, went or changed: the stock sync's next run reads Shopify (decision 021), so a new
- * item with a SKU the warehouse reports gets its figure at the next run, not at the next hourly read.
+ * item with a SKU the warehouse reports gets its figure at the next run, not at the next hourly read. The
+ * baseline is replaced by a text of its own (not a baseline), so a sync running meanwhile, whose read of
+ * Shopify may predate the change, finds it changed and does not keep its own (app/stock/work.server.ts).
  */
 async function forgetStockBaseline(tx: Tx, shop: string): Promise<void> {
   await tx.shopSettings.updateMany({
-    where: { shop, stockBaselineAt: { not: null } },
-    data: { stockBaselineAt: null },
+    where: { shop },
+    data: { stockBaseline: `forgotten ${randomUUID()}`, stockBaselineAt: null },
   });
 }
 

@@ -151,8 +151,9 @@ async function syncShopStock(work: ShopWork, schedule: Schedule): Promise<Schedu
   // Shopify holds every figure the digest stands for only when each was written or already there: a stale
   // write keeps a sale on top of the figure, and a failure or a stop leaves some unwritten.
   const confirmed = !report.stoppedBy && report.failures.length === 0 && report.counts.staleRetries === 0;
-  await db.shopSettings.update({
-    where: { shop },
+  // Only over the baseline this run began with: a product webhook that replaced it meanwhile stands.
+  await db.shopSettings.updateMany({
+    where: { shop, stockBaseline: row.stockBaseline },
     data: confirmed
       ? { stockBaseline: JSON.stringify({ digest: digestOf(promisedUsed), problems }), stockBaselineAt: now }
       : { stockBaseline: null, stockBaselineAt: null },
