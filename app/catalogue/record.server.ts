@@ -3,6 +3,7 @@
 // holds (diffCatalogue). Nothing is sent from here: a card that must go is made due and the worker is woken.
 // A SKU shared by several variants of the shop blocks all of them until the merchant makes it unique; that
 // is decided over the shop's whole map, so a change to one product can block or free another's variants.
+import { randomUUID } from "node:crypto";
 import type { CatalogueItem, Prisma } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
@@ -68,6 +69,7 @@ export async function takeInProductDeletion(
       where: { id: { in: rows.map((row) => row.id) } },
       data: { deletedAt: now, dueAt: null, version: { increment: 1 } },
     });
+    await forgetStockBaseline(tx, delivery.shop);
     await settleSharedSkus(tx, delivery.shop, skusOf(rows), now);
     return "recorded";
   });
@@ -174,6 +176,7 @@ async function recordProduct(
         where: { id: { in: gone.map((row) => row.id) } },
         data: { deletedAt: now, dueAt: null, version: { increment: 1 } },
       });
+      await forgetStockBaseline(tx, shop);
     }
   }
   await settleSharedSkus(tx, shop, [...touchedSkus], now);
@@ -253,6 +256,7 @@ async function upsertVariants(tx: Tx, shop: string, intake: VariantIntake, now: 
   const dated = intake.productUpdatedAt === undefined ? {} : { productUpdatedAt: intake.productUpdatedAt };
   const created: Prisma.CatalogueItemCreateManyInput[] = [];
   const unchanged: string[] = [];
+  let skusMoved = false;
 
   for (const variant of intake.variants) {
     const card = cardByVariant.get(variant.variantId) ?? null;
@@ -260,6 +264,7 @@ async function upsertVariants(tx: Tx, shop: string, intake: VariantIntake, now: 
     const before = byVariant.get(variant.variantId);
     const fields = variantFields(variant, card, problem, before);
     if (fields.sku) touchedSkus.add(fields.sku);
+    if (!before || before.deletedAt || before.sku !== fields.sku) skusMoved = true;
     const changed =
       !before ||
       before.sku !== fields.sku ||
@@ -292,7 +297,21 @@ async function upsertVariants(tx: Tx, shop: string, intake: VariantIntake, now: 
       data: { ...dated, updatedAt: now },
     });
   }
+  if (skusMoved) await forgetStockBaseline(tx, shop);
   return touchedSkus;
+}
+
+/**
+ * A variant's SKU came, went or changed: the stock sync's next run reads Shopify (decision 021), so a new
+ * item with a SKU the warehouse reports gets its figure at the next run, not at the next hourly read. The
+ * baseline is replaced by a text of its own (not a baseline), so a sync running meanwhile, whose read of
+ * Shopify may predate the change, finds it changed and does not keep its own (app/stock/work.server.ts).
+ */
+async function forgetStockBaseline(tx: Tx, shop: string): Promise<void> {
+  await tx.shopSettings.updateMany({
+    where: { shop },
+    data: { stockBaseline: `forgotten ${randomUUID()}`, stockBaselineAt: null },
+  });
 }
 
 /** Whether the row already holds every column of `data`. */

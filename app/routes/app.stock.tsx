@@ -69,6 +69,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
         ? Math.round((sync.finishedAt.getTime() - sync.startedAt.getTime()) / 1000)
         : null,
       error: readTexts(sync.error),
+      shopifyRead: sync.shopifyRead,
     })),
     drift: {
       ...overview.drift,
@@ -291,7 +292,9 @@ export default function Stock() {
                         sync.error.length
                           ? say(sync.error)
                           : sync.finishedAt
-                            ? t("history.done")
+                            ? sync.shopifyRead
+                              ? t("history.done")
+                              : t("history.atRest")
                             : t("history.running"),
                       ])}
                     />

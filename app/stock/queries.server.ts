@@ -62,6 +62,7 @@ export async function stockOverview(db: Db, shop: string) {
         activated: true,
         problems: true,
         error: true,
+        shopifyRead: true,
       },
     }),
     db.stockSync.findFirst({

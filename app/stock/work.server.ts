@@ -17,6 +17,8 @@ import { unitsNotTaken } from "./promised.server";
 import { parseStockSettings } from "./settings";
 import { warehouseErrorText } from "./warehouse-texts";
 import { StockLocationNotFound, syncStock, type StockSyncReport } from "./shopify.server";
+import { mayRest, parseBaseline, stockDigest } from "./baseline";
+import type { Db } from "../db.server";
 
 /** While the shop's orders have work due, the report waits this long: orders go first. */
 const ORDERS_FIRST_MS = 15_000;
@@ -34,7 +36,7 @@ async function syncShopStock(work: ShopWork, schedule: Schedule): Promise<Schedu
   const now = work.clock();
   const row = await db.shopSettings.findUnique({
     where: { shop },
-    select: { locationId: true, stockSettings: true },
+    select: { locationId: true, stockSettings: true, stockBaseline: true, stockBaselineAt: true },
   });
   // Until the merchant says which location stands for the warehouse, nothing is written (the Stock page
   // says so); choosing one asks for this run again.
@@ -51,10 +53,11 @@ async function syncShopStock(work: ShopWork, schedule: Schedule): Promise<Schedu
   const allowedAt = await work.warehouse.nextAllowedAt(OPERATIONS.reportSklad);
   if (allowedAt > work.clock().getTime()) return { did: "wait", until: new Date(allowedAt) };
 
+  const manual = schedule.cursor === MANUAL_SYNC;
   const sync = await db.stockSync.create({
     data: {
       shop,
-      trigger: schedule.cursor === MANUAL_SYNC ? "manual" : "schedule",
+      trigger: manual ? "manual" : "schedule",
       quantityName: settings.quantityName,
       startedAt: now,
     },
@@ -80,6 +83,35 @@ async function syncShopStock(work: ShopWork, schedule: Schedule): Promise<Schedu
   }
   // What the warehouse reported, kept on the SKU map (its cards, and the figures the Catalogue page shows).
   await recordWarehouseReport(db, shop, new Map(rows.map((stock) => [cleanText(stock.sku), stock])), now);
+  const { locationId } = row;
+  const { quantityName } = settings;
+  const warehouseRows = rows;
+  // Read before Shopify is: an order changed after this moment makes the next run's digest differ.
+  const ordersChangedAt = await latestOrderChange(db, shop);
+  const digestOf = (promised: ReadonlyMap<string, number> | undefined) =>
+    stockDigest({ locationId, quantityName, rows: warehouseRows, promised, ordersChangedAt });
+  const baseline = parseBaseline(row.stockBaseline);
+  // At rest: nothing on our side changed since a sync read Shopify and left it holding these figures, and
+  // that was recently enough (RECONCILE_MS). The merchant's "Sync now" always reads Shopify.
+  if (!manual && baseline && mayRest(row.stockBaselineAt, now, settings.intervalMinutes * 60_000)) {
+    const promised =
+      quantityName === "available" ? await unitsNotTaken(db, work.log, shop, reportAskedAt) : undefined;
+    if (digestOf(promised) === baseline.digest) {
+      await db.stockSync.update({
+        where: { id: sync.id },
+        data: {
+          finishedAt: work.clock(),
+          skus: rows.length,
+          problems: baseline.problems,
+          shopifyRead: false,
+          error: null,
+        },
+      });
+      work.log.info({ event: "stock.at_rest", skus: rows.length }, "stock unchanged; Shopify not read");
+      return { nextRunAt: next, cursor: null };
+    }
+  }
+  let promisedUsed: ReadonlyMap<string, number> | undefined;
   let report: StockSyncReport;
   try {
     report = await syncStock({
@@ -89,7 +121,7 @@ async function syncShopStock(work: ShopWork, schedule: Schedule): Promise<Schedu
       quantityName: settings.quantityName,
       referenceDocumentUri: `${env().SHOPIFY_APP_URL}/app/stock?sync=${sync.id}`,
       idempotencyKey: (seed) => `${sync.id}:${seed}`,
-      promisedUnits: () => unitsNotTaken(db, work.log, shop, reportAskedAt),
+      promisedUnits: async () => (promisedUsed = await unitsNotTaken(db, work.log, shop, reportAskedAt)),
     });
   } catch (error) {
     // Whatever stopped it, the sync's record says so: a record left open would read "running" for ever.
@@ -115,7 +147,17 @@ async function syncShopStock(work: ShopWork, schedule: Schedule): Promise<Schedu
     work.log.warn({ event: "stock.sync_failed", err: error }, "stock sync failed; tried again later");
     return { nextRunAt: new Date(work.clock().getTime() + RETRY_MS), cursor: null, problem: inEnglish };
   }
-  await finish(work, sync.id, { report });
+  const problems = await finish(work, sync.id, { report });
+  // Shopify holds every figure the digest stands for only when each was written or already there: a stale
+  // write keeps a sale on top of the figure, and a failure or a stop leaves some unwritten.
+  const confirmed = !report.stoppedBy && report.failures.length === 0 && report.counts.staleRetries === 0;
+  // Only over the baseline this run began with: a product webhook that replaced it meanwhile stands.
+  await db.shopSettings.updateMany({
+    where: { shop, stockBaseline: row.stockBaseline },
+    data: confirmed
+      ? { stockBaseline: JSON.stringify({ digest: digestOf(promisedUsed), problems }), stockBaselineAt: now }
+      : { stockBaseline: null, stockBaselineAt: null },
+  });
   work.log.info(
     { event: "stock.synced", ...report.counts, stoppedBy: report.stoppedBy },
     "stock synced to Shopify",
@@ -123,11 +165,26 @@ async function syncShopStock(work: ShopWork, schedule: Schedule): Promise<Schedu
   return { nextRunAt: next, cursor: null, ...(report.stoppedBy && { problem: report.stoppedBy }) };
 }
 
+/** When the shop's latest order last changed in Shopify (index (shop, orderUpdatedAt)); null without orders. */
+async function latestOrderChange(db: Db, shop: string): Promise<Date | null> {
+  const latest = await db.warehouseOrder.findFirst({
+    where: { shop },
+    orderBy: { orderUpdatedAt: "desc" },
+    select: { orderUpdatedAt: true },
+  });
+  return latest?.orderUpdatedAt ?? null;
+}
+
 /**
  * The sync's record: its counts, and its lists bounded to LISTED_PER_KIND each. Its `error`, when it failed or
  * stopped partway, is a list of Messages (writeTexts), read back with readTexts.
+ * Returns the problems it counts.
  */
-async function finish(work: ShopWork, id: string, outcome: { report?: StockSyncReport; error?: Message[] }) {
+async function finish(
+  work: ShopWork,
+  id: string,
+  outcome: { report?: StockSyncReport; error?: Message[] },
+): Promise<number> {
   const { report } = outcome;
   const error =
     outcome.error ??
@@ -145,6 +202,9 @@ async function finish(work: ShopWork, id: string, outcome: { report?: StockSyncR
     written: report.written.slice(0, LISTED_PER_KIND),
     failures: report.failures.slice(0, LISTED_PER_KIND),
   };
+  const problems = report
+    ? report.failures.length + report.sharedSkus.length + report.untracked.length + report.invalidRows.length
+    : 0;
   await work.db.stockSync.update({
     where: { id },
     data: {
@@ -154,14 +214,11 @@ async function finish(work: ShopWork, id: string, outcome: { report?: StockSyncR
         changed: report.counts.written,
         mutations: report.counts.mutations,
         activated: report.counts.activated,
-        problems:
-          report.failures.length +
-          report.sharedSkus.length +
-          report.untracked.length +
-          report.invalidRows.length,
+        problems,
         report: JSON.stringify(bounded),
       }),
       error: writeTexts(error),
     },
   });
+  return problems;
 }

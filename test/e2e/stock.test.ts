@@ -208,6 +208,146 @@ describe("the stock sync", { timeout: 60_000 }, () => {
     expect(available()).toEqual([8, 9]);
   });
 
+  it("rests while nothing changed, reading Shopify again for a warehouse change, a sale, and at the latest an hour on", async () => {
+    flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
+    const [cup, tea, spoon] = [
+      `CUP-REST-${shopify.test}`,
+      `TEA-REST-${shopify.test}`,
+      `SPOON-${shopify.test}`,
+    ];
+    await flow.sim.seedProducts([
+      { sku: cup, name: "Чашка", quantity: 10 },
+      { sku: tea, name: "Чай", quantity: 6 },
+      { sku: spoon, name: "Ложка", quantity: 4 },
+    ]);
+    const { variants } = shopify.store.addProduct({
+      title: "Чашка і чай",
+      variants: [cup, tea].map((sku) => ({
+        title: sku,
+        sku,
+        inventory: [{ locationId: shopify.warehouse.id, available: 0 }],
+      })),
+    });
+    const levels = () => variants.map((variant) => available(variant.inventoryItemId));
+    // What the sync asked of Shopify: its reads of the location, and their cost.
+    const locationReads = () =>
+      shopify.fake.requests.filter((request) => request.query.includes("query StockAtLocation"));
+    const scheduledSync = async (count: number) => {
+      await requestStockSync(db(), SHOP, new Date());
+      wakeWorker(SHOP);
+      return eventually(async () => {
+        const syncs = await finishedSyncs();
+        return syncs.length >= count ? syncs[0]! : null;
+      }, `scheduled sync ${count}`);
+    };
+
+    await saveStatusSettings(appContext(), SHOP, { locationId: shopify.warehouse.id }, [shopify.warehouse]);
+    wakeWorker(SHOP);
+    const first = await eventually(async () => (await finishedSyncs())[0], "the first sync");
+    expect(first).toMatchObject({ shopifyRead: true, changed: 2, error: null });
+    expect(levels()).toEqual([10, 6]);
+
+    // Nothing changed at the warehouse or in orders: Shopify is not read, and nothing is written.
+    const [reads, writes] = [locationReads().length, setQuantityCalls()];
+    expect(reads).toBeGreaterThan(0);
+    const atRest = await scheduledSync(2);
+    expect(atRest).toMatchObject({
+      shopifyRead: false,
+      skus: first.skus,
+      changed: 0,
+      mutations: 0,
+      error: null,
+    });
+    expect(locationReads().length).toBe(reads);
+    expect(setQuantityCalls()).toBe(writes);
+
+    // The warehouse writes off two cups: the next sync reads Shopify and writes the new figure.
+    await flow.sim.seedProducts([{ sku: cup, quantity: 8 }]);
+    const changed = await scheduledSync(3);
+    expect(changed).toMatchObject({ shopifyRead: true, changed: 1, error: null });
+    expect(levels()).toEqual([8, 6]);
+
+    // A sale: Shopify commits a tea, and the order comes to the app held. The next sync reads Shopify and keeps
+    // the tea off sale; the one after, with nothing changed again, rests.
+    const { order } = shopify.store.addOrder({
+      lineItems: [{ sku: tea, quantity: 1 }],
+      locationId: shopify.warehouse.id,
+    });
+    expect(levels()).toEqual([8, 5]);
+    // The fixture's second line: one unit, none fulfilled.
+    const fixtureLine = (FIXTURE_ORDER.line_items as Array<Record<string, unknown>>)[1]!;
+    await flow.post({
+      topic: "orders/create",
+      payload: orderPayload(3311, {
+        id: Number(order.id.split("/").at(-1)),
+        admin_graphql_api_id: order.id,
+        line_items: [{ ...fixtureLine, sku: tea }],
+        shipping_address: { ...FIXTURE_ORDER.shipping_address, phone: "+48 601 234 567" },
+      }),
+    });
+    const afterSale = await scheduledSync(4);
+    expect(afterSale).toMatchObject({ shopifyRead: true, changed: 0, error: null });
+    expect(levels()).toEqual([8, 5]);
+    expect(await scheduledSync(5)).toMatchObject({ shopifyRead: false });
+
+    // The merchant types 50 cups in Shopify. Within the hour the sync rests on what it last confirmed; once
+    // the hour since is up, it reads Shopify and puts the warehouse's figure back.
+    shopify.store.stock(variants[0]!.inventoryItemId, shopify.warehouse.id, { available: 50 });
+    expect(await scheduledSync(6)).toMatchObject({ shopifyRead: false });
+    expect(levels()).toEqual([50, 5]);
+    const settings = await db().shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    await db().shopSettings.update({
+      where: { shop: SHOP },
+      data: { stockBaselineAt: new Date(settings.stockBaselineAt!.getTime() - 60 * 60_000) },
+    });
+    const reconciled = await scheduledSync(7);
+    expect(reconciled).toMatchObject({ shopifyRead: true, changed: 1, error: null });
+    expect(levels()).toEqual([8, 5]);
+    // "Sync now" always reads Shopify.
+    const readsBefore = locationReads().length;
+    await requestStockSync(db(), SHOP, new Date(), true);
+    wakeWorker(SHOP);
+    const manual = await eventually(async () => {
+      const syncs = await finishedSyncs();
+      return syncs.length >= 8 ? syncs[0]! : null;
+    }, "the manual sync");
+    expect(manual).toMatchObject({ trigger: "manual", shopifyRead: true, changed: 0 });
+    expect(locationReads().length).toBeGreaterThan(readsBefore);
+
+    // The merchant adds the spoon the warehouse has had all along: its product webhook makes the next run read
+    // Shopify, which stocks it with the warehouse's figure, not an hour later.
+    expect(await scheduledSync(9)).toMatchObject({ shopifyRead: false });
+    const spoonProduct = shopify.store.addProduct({
+      title: "Ложка",
+      variants: [{ sku: spoon, inventory: [{ locationId: shopify.warehouse.id, available: 0 }] }],
+    });
+    const spoonVariant = spoonProduct.variants[0]!;
+    const legacy = (gid: string) => Number(gid.split("/").at(-1));
+    await flow.post({
+      topic: "products/create",
+      payload: {
+        id: legacy(spoonProduct.product.id),
+        admin_graphql_api_id: spoonProduct.product.id,
+        title: "Ложка",
+        status: "active",
+        updated_at: new Date().toISOString(),
+        variants: [
+          {
+            id: legacy(spoonVariant.id),
+            admin_graphql_api_id: spoonVariant.id,
+            title: "Default Title",
+            sku: spoon,
+            barcode: null,
+            inventory_item_id: legacy(spoonVariant.inventoryItemId),
+            price: "40.00",
+          },
+        ],
+      },
+    });
+    expect(await scheduledSync(10)).toMatchObject({ shopifyRead: true, changed: 1 });
+    expect(available(spoonVariant.inventoryItemId)).toBe(4);
+  });
+
   it("writes the warehouse's physical stock as on_hand when the merchant chooses it", async () => {
     flow = await startOrderFlow({ worker: { admin: offlineShopAdmin } });
     const sku = `PHYS-${shopify.test}`;
