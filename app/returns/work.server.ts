@@ -185,7 +185,8 @@ export function nextPass(sweptTo: string | null, now: Date): Pass {
   return { from, to: today, page: 1, failures: 0, afterSkip: false };
 }
 
-export const returnsWork = scheduledKind(RETURNS_KIND, sweepReturns);
+// Up to 5 of its 30 minutes early, with a pass that runs anyway (decision 023).
+export const returnsWork = scheduledKind(RETURNS_KIND, sweepReturns, { earlyMs: 5 * 60_000 });
 
 async function sweepReturns(work: ShopWork, schedule: Schedule): Promise<ScheduledRun | StepResult> {
   const { db, shop } = work;

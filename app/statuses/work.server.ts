@@ -25,7 +25,8 @@ const IN_FLIGHT = { OR: [{ stage: null }, { stage: { in: [STAGE.picked, STAGE.sh
 /** While the shop's orders have work of their own, the report waits this long: orders go first. */
 const ORDERS_FIRST_MS = 15_000;
 
-export const statusesWork = scheduledKind(STATUSES_KIND, checkStatuses);
+// Up to 5 of its 30 minutes early, with a pass that runs anyway (decision 023).
+export const statusesWork = scheduledKind(STATUSES_KIND, checkStatuses, { earlyMs: 5 * 60_000 });
 
 export async function statusSettingsOf(work: Pick<ShopWork, "db" | "log" | "shop">): Promise<StatusSettings> {
   const row = await work.db.shopSettings.findUnique({

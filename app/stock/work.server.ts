@@ -29,7 +29,8 @@ const RETRY_MS = 60_000;
 /** Entries of each list kept on a sync's record: enough to act on, bounded whatever the catalogue's size. */
 export const LISTED_PER_KIND = 1_000;
 
-export const stockWork = scheduledKind(STOCK_KIND, syncShopStock);
+// Up to 3 of its 10 minutes early, with a pass that runs anyway (decision 023).
+export const stockWork = scheduledKind(STOCK_KIND, syncShopStock, { earlyMs: 3 * 60_000 });
 
 async function syncShopStock(work: ShopWork, schedule: Schedule): Promise<ScheduledRun | StepResult> {
   const { db, shop } = work;

@@ -63,15 +63,48 @@ export async function requestRun(
 }
 
 /**
+ * Whether a row may run up to `earlyMs` before its time: only when its last run finished well and set its
+ * next a whole period ahead. Never a retry after a failure, nor a run put off for a moment (orders first, a
+ * page's pause, a merchant's request), which keep the pace their run chose: run early, each would only put
+ * itself off again, pass after pass.
+ */
+export function mayRunEarly(
+  row: { nextRunAt: Date; lastRunAt: Date | null; lastError: string | null },
+  earlyMs: number,
+): boolean {
+  return (
+    earlyMs > 0 &&
+    row.lastError === null &&
+    row.lastRunAt !== null &&
+    row.nextRunAt.getTime() - row.lastRunAt.getTime() > earlyMs
+  );
+}
+
+/**
  * A kind of work driven by its schedule row: `run` is called when the row is due, and its answer is
  * written back only if nobody asked for another run meanwhile (then the request's time stands).
  */
 export function scheduledKind(
   name: string,
   run: (work: ShopWork, schedule: Schedule) => Promise<ScheduledRun | StepResult>,
-  options: { retryMs?: number } = {},
+  options: {
+    retryMs?: number;
+    /**
+     * A poll that may run this much before its time when a pass of the shop's steps runs anyway (for
+     * another kind's work): it then runs with that pass instead of waking the shop for a pass of its own a
+     * few minutes later. Its next time counts from when it ran, so once it has run with another kind's
+     * pass the two stay in step. It never starts a pass early: its due time, for the sweep and for the
+     * loop's wake, stays the row's.
+     */
+    earlyMs?: number;
+  } = {},
 ): WorkKind {
   const retryMs = options.retryMs ?? SCHEDULE_RETRY_MS;
+  const earlyMs = options.earlyMs ?? 0;
+  const rowOf = async (work: ShopWork) =>
+    work.scheduleRows
+      ? (await work.scheduleRows()).get(name)
+      : await work.db.shopSchedule.findUnique({ where: { shop_kind: { shop: work.shop, kind: name } } });
   return {
     name,
     async dueShops(db, now) {
@@ -85,8 +118,10 @@ export function scheduledKind(
       const { db, shop } = work;
       return {
         async run() {
-          const row = await db.shopSchedule.findUnique({ where: { shop_kind: { shop, kind: name } } });
-          if (!row || row.nextRunAt > work.clock()) return NOTHING;
+          const row = await rowOf(work);
+          if (!row) return NOTHING;
+          const early = mayRunEarly(row, earlyMs) ? earlyMs : 0;
+          if (row.nextRunAt.getTime() > work.clock().getTime() + early) return NOTHING;
           let outcome: ScheduledRun | StepResult;
           let lastError: string | null = null;
           try {
@@ -125,10 +160,7 @@ export function scheduledKind(
           return WORK;
         },
         async nextDueAt(last) {
-          const row = await db.shopSchedule.findUnique({
-            where: { shop_kind: { shop, kind: name } },
-            select: { nextRunAt: true },
-          });
+          const row = await rowOf(work);
           if (!row) return null;
           // A run that waits (for the rate limits) leaves its row due: it is due again when the wait ends,
           // or the loop would run it over and over until then.

@@ -33,6 +33,22 @@ export interface ShopWork extends ServiceDeps {
   admin(): Promise<ShopAdmin>;
   /** Aborted when the lease is lost, the shop is uninstalled or its key changes, or the engine stops. */
   signal: AbortSignal;
+  /**
+   * The shop's schedule rows by kind, read once for a pass of its steps and once for the wake after it
+   * (the engine's loop sets it): a pass asked each scheduled kind for its own row, twice, about twenty
+   * statements a pass for a shop with nothing to do. Absent, each kind reads its own row.
+   */
+  scheduleRows?: () => Promise<ReadonlyMap<string, ScheduleRow>>;
+}
+
+/** A shop's ShopSchedule row, as a pass of its steps reads it. */
+export interface ScheduleRow {
+  kind: string;
+  nextRunAt: Date;
+  cursor: string | null;
+  version: number;
+  lastRunAt: Date | null;
+  lastError: string | null;
 }
 
 /** One kind of work's step for one lease. */

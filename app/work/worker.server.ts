@@ -34,7 +34,7 @@ import { WarehouseRateLimiter, type RateLimits } from "../warehouse/limiter.serv
 import type { BACKOFF } from "./backoff";
 import { LeaseKeeper, releaseLease, takeLease, type Lease } from "./lease.server";
 import { DatabaseRateLimitStore } from "./rate-limit-store.server";
-import type { PeriodicTask, ShopStep, ShopWork, StepResult, WorkKind } from "./steps";
+import type { PeriodicTask, ScheduleRow, ShopStep, ShopWork, StepResult, WorkKind } from "./steps";
 
 export interface WorkerOptions {
   db: Db;
@@ -397,6 +397,23 @@ export function createWorker(options: WorkerOptions): Worker {
       ...(options.fetch && { fetch: options.fetch }),
     });
     let admin: Promise<ShopAdmin> | undefined;
+    // The shop's schedule rows, read once a pass (and once more for the wake after it): forgotten below at
+    // the start of each pass and before the wake is worked out, so neither sees what a pass before it saw.
+    let scheduleRows: Promise<ReadonlyMap<string, ScheduleRow>> | undefined;
+    const readScheduleRows = () =>
+      (scheduleRows ??= db.shopSchedule
+        .findMany({
+          where: { shop },
+          select: {
+            kind: true,
+            nextRunAt: true,
+            cursor: true,
+            version: true,
+            lastRunAt: true,
+            lastError: true,
+          },
+        })
+        .then((rows) => new Map(rows.map((row) => [row.kind, row]))));
     const work: ShopWork = {
       db,
       log: shopLog,
@@ -406,6 +423,7 @@ export function createWorker(options: WorkerOptions): Worker {
       keyDigest: access.keyDigest,
       settings,
       signal: loop.signal,
+      scheduleRows: readScheduleRows,
       admin() {
         if (!options.admin) return Promise.reject(new Error("this worker has no Admin API client"));
         // A Shopify throttle is waited out without the slot: the shop only waits for its own bucket.
@@ -421,6 +439,7 @@ export function createWorker(options: WorkerOptions): Worker {
       while (!stopping && !loop.signal.aborted) {
         // What woke the shop before this point is seen by this pass.
         wokenDuringPass.delete(shop);
+        scheduleRows = undefined;
         const results: StepResult[] = [];
         for (const step of steps) {
           if (loop.signal.aborted) break;
@@ -451,6 +470,7 @@ export function createWorker(options: WorkerOptions): Worker {
           continue;
         }
 
+        scheduleRows = undefined;
         const dues = await Promise.all(steps.map((step, index) => step.nextDueAt(results[index]!)));
         const next = dues.filter((due): due is number => due !== null);
         if (!next.length) return;
