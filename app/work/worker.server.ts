@@ -34,6 +34,7 @@ import { WarehouseRateLimiter, type RateLimits } from "../warehouse/limiter.serv
 import type { BACKOFF } from "./backoff";
 import { LeaseKeeper, releaseLease, takeLease, type Lease } from "./lease.server";
 import { DatabaseRateLimitStore } from "./rate-limit-store.server";
+import type { WakeNotifier } from "./wake-channel.server";
 import type { PeriodicTask, ShopStep, ShopWork, StepResult, WorkKind } from "./steps";
 
 export interface WorkerOptions {
@@ -540,17 +541,35 @@ export function createWorker(options: WorkerOptions): Worker {
 
 declare global {
   var skladSyncWorker: Worker | undefined;
+  /** A process without its own engine on PostgreSQL (web with WORKER=off): how it wakes the others. */
+  var skladSyncWakeNotifier: WakeNotifier | undefined;
 }
 
-/** Wakes this process's worker for a shop, if this process runs one. */
+/**
+ * Wakes the worker for a shop: this process's own engine if it runs one; else, on PostgreSQL, every
+ * engine on the database by NOTIFY (app/work/wake-channel.server.ts; decision 022). Called after the work
+ * became due has been committed. Without either (SQLite without an engine, a script), the sweep finds it.
+ */
 export function wakeWorker(shop: string, reason?: WakeReason): void {
-  if (reason) globalThis.skladSyncWorker?.wake(shop, reason);
-  else globalThis.skladSyncWorker?.wake(shop);
+  const worker = globalThis.skladSyncWorker;
+  if (worker) {
+    if (reason) worker.wake(shop, reason);
+    else worker.wake(shop);
+    return;
+  }
+  globalThis.skladSyncWakeNotifier?.send({ shop, reason: reason ?? "due_now" });
 }
 
-/** Tells this process's worker the shop's standing changed (uninstalled, new key): see Worker.shopChanged. */
+/** Tells the worker the shop's standing changed (uninstalled, new key): see Worker.shopChanged. */
 export function shopChanged(shop: string): void {
-  globalThis.skladSyncWorker?.shopChanged(shop);
+  const worker = globalThis.skladSyncWorker;
+  if (worker) worker.shopChanged(shop);
+  else globalThis.skladSyncWakeNotifier?.send({ shop, reason: "shop_changed" });
+}
+
+/** Makes a process without an engine wake the engines of other processes (PostgreSQL only). */
+export function installWakeNotifier(notifier: WakeNotifier | undefined): void {
+  globalThis.skladSyncWakeNotifier = notifier;
 }
 
 /** Starts this process's worker once (kept on globalThis across development reloads). */
