@@ -86,8 +86,8 @@ export function createEngine(
 
 /** What a heard message asks of the engine. */
 export function wakeFromMessage(worker: Worker, message: WakeMessage): void {
-  if (message.reason === "shop_changed") worker.shopChanged(message.shop);
-  else worker.wake(message.shop, message.reason);
+  if (message.reason === "shop_changed") worker.shopChanged(message.shop, "heard");
+  else worker.wake(message.shop, message.reason, "heard");
 }
 
 /** The engine, listening while it runs: the listener starts with it and is closed by its graceful stop. */
@@ -103,8 +103,8 @@ export function withWakeListener(worker: Worker, listener: WakeListener): Worker
     async stop() {
       await Promise.all([listener.stop(), worker.stop()]);
     },
-    wake: (shop, reason) => worker.wake(shop, reason),
-    shopChanged: (shop) => worker.shopChanged(shop),
+    wake: (shop, reason, heard) => worker.wake(shop, reason, heard),
+    shopChanged: (shop, heard) => worker.shopChanged(shop, heard),
     sweep: () => worker.sweep(),
   };
 }

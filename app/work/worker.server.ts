@@ -92,13 +92,17 @@ export interface Worker {
   start(): void;
   /** Stops taking work; resolves once the requests in flight have finished and leases are released. */
   stop(): Promise<void>;
-  /** Work became due for the shop: look now instead of at the next sweep. */
-  wake(shop: string, reason?: WakeReason): void;
+  /**
+   * Work became due for the shop: look now instead of at the next sweep. `heard`: a wake-up every engine
+   * on the database heard (NOTIFY, decision 022), which the shop's lease holder acts on, so an engine that
+   * found the lease held elsewhere lately leaves it to that holder.
+   */
+  wake(shop: string, reason?: WakeReason, heard?: "heard"): void;
   /**
    * The shop's standing changed (uninstalled, a new key, paused): its loop stops before its next step,
    * and starts again with what is saved now if work is due.
    */
-  shopChanged(shop: string): void;
+  shopChanged(shop: string, heard?: "heard"): void;
   /** One sweep, resolved when every shop it found has run out of work due soon (for tests and benches). */
   sweep(): Promise<void>;
   readonly holder: string;
@@ -238,6 +242,19 @@ export function createWorker(options: WorkerOptions): Worker {
   const wokenDuringPass = new Set<string>();
   /** Shops whose new work must wait for the rate limits anyway, and until when (ms since the epoch). */
   const heldByLimits = new Map<string, number>();
+  /**
+   * Shops whose lease another worker held when this one last asked, and until when at most (ms since the
+   * epoch). A wake-up all engines hear reaches that holder too: the others would only find the lease busy,
+   * four statements each per NOTIFY, so they leave it to the holder until then (or until the sweep).
+   */
+  const leasedElsewhere = new Map<string, number>();
+  function heardByHolder(shop: string): boolean {
+    const until = leasedElsewhere.get(shop);
+    if (until === undefined) return false;
+    if (until > clock().getTime()) return true;
+    leasedElsewhere.delete(shop);
+    return false;
+  }
 
   /**
    * Waits `ms` unless the loop ends or the shop is woken. A wake or a stop that came while the pass was
@@ -352,9 +369,11 @@ export function createWorker(options: WorkerOptions): Worker {
     }
     const lease = await takeLease(db, shop, holder, clock(), leaseTtlMs);
     if (!lease) {
+      leasedElsewhere.set(shop, clock().getTime() + leaseTtlMs);
       log.debug({ shop, event: "worker.lease_busy" }, "another worker holds the shop's lease");
       return;
     }
+    leasedElsewhere.delete(shop);
     log.debug({ shop, event: "worker.lease_taken", holder }, "working for the shop");
     const loop = new AbortController();
     loops.set(shop, loop);
@@ -509,8 +528,9 @@ export function createWorker(options: WorkerOptions): Worker {
       await sweeping;
       await Promise.allSettled([...running.values()]);
     },
-    wake(shop: string, reason: WakeReason = "due_now") {
+    wake(shop: string, reason: WakeReason = "due_now", heard?: "heard") {
       if (stopping) return;
+      if (heard && !running.has(shop) && heardByHolder(shop)) return;
       if (running.has(shop)) {
         // Held by the rate limits, new orders leave with the next batch they allow: waking the loop for
         // each would only ask the limiter again, a hundred times a second under load. Anything else (a
@@ -524,8 +544,9 @@ export function createWorker(options: WorkerOptions): Worker {
       }
       startShop(shop);
     },
-    shopChanged(shop: string) {
+    shopChanged(shop: string, heard?: "heard") {
       if (stopping) return;
+      if (heard && !running.has(shop) && heardByHolder(shop)) return;
       const loop = loops.get(shop);
       if (loop) stopLoop(loop, "shop_changed");
       // Once this loop has ended, the next starts from what is saved now (a new key, say).
