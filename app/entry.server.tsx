@@ -10,11 +10,16 @@ import { addDocumentResponseHeaders } from "./shopify.server";
 import { webShutdownGraceMs } from "./warehouse/config.server";
 import { closeWarehouseConnections } from "./warehouse/transport.server";
 import { createEngine } from "./work/engine.server";
-import { startProcessWorker, stopProcessWorker } from "./work/worker.server";
+import { databaseFlavour } from "./db/flavour";
+import { createWakeNotifier } from "./work/wake-channel.server";
+import { installWakeNotifier, startProcessWorker, stopProcessWorker } from "./work/worker.server";
 
 // The work engine runs inside the web process unless WORKER=off (separate `npm run worker` processes).
+// Without one, on PostgreSQL, the webhooks taken in here wake those processes by NOTIFY (decision 022).
 if (env().WORKER === "on" && env().NODE_ENV !== "test")
   startProcessWorker(() => createEngine(appContext(), env()));
+else if (databaseFlavour(env().DATABASE_URL) === "postgresql")
+  installWakeNotifier(createWakeNotifier(appContext()));
 
 export const streamTimeout = 5000;
 
@@ -57,6 +62,8 @@ export default async function handleRequest(
  */
 export async function shutdown(): Promise<void> {
   await stopProcessWorker();
+  // The last wake-ups out before the database closes.
+  await globalThis.skladSyncWakeNotifier?.settled();
   await closeWarehouseConnections();
   await closeAppContext();
 }

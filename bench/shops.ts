@@ -42,8 +42,9 @@
 //
 // BENCH_WORKERS=N (2 or more; PostgreSQL only: BENCH_DATABASE_URL, and BENCH_DATABASE_NAME for a database of
 // its own) runs compose.yaml's layout without containers. This process is the web process: the webhook
-// routes and the intake function, no engine in it (WORKER=off; nothing here wakes one, so the workers find
-// new orders by their sweep, every 2 s, as they would behind a separate web instance). A child web process
+// routes and the intake function, no engine in it (WORKER=off): it wakes the workers by NOTIFY, as a web
+// instance does (decision 022); BENCH_WAKE=off leaves that out, as before it, so the workers find new orders
+// by their sweep alone (every 2 s), to compare. A child web process
 // (`npm start`) would need a production build and would change nothing the stages measure: the intake is the
 // same code. N workers are child processes of the script `npm run worker` runs (scripts/worker.ts under tsx,
 // NODE_ENV production, a random SKLAD_ENCRYPTION_KEY, this process's database, simulator and Shopify fake;
@@ -90,6 +91,8 @@ const HOUR_MS = 3_600_000;
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 0);
 /** With worker processes: the share of the sale accepted when the sale shop's worker is killed. */
 const KILL_AT = Number(process.env.BENCH_KILL_AT ?? 0.3);
+/** With worker processes: whether this process wakes them by NOTIFY, as a web instance does ("off": sweep only). */
+const WAKE = process.env.BENCH_WAKE === "off" ? "off" : "notify";
 if (WORKERS) {
   if (benchDatabase() !== "postgresql") {
     console.error(
@@ -143,7 +146,8 @@ const { startRouteServer } = await import("../test/support/route-server");
 const { signedWebhookRequest } = await import("../test/support/webhooks");
 const { numberedAccounts } = await import("../test/warehouse-sim/server");
 const { takeInOrderWebhook } = await import("../app/orders/intake.server");
-const { wakeWorker } = await import("../app/work/worker.server");
+const { installWakeNotifier, wakeWorker } = await import("../app/work/worker.server");
+const { createWakeNotifier } = await import("../app/work/wake-channel.server");
 const { shopifyOrderSchema } = await import("../app/orders/payload");
 const { saveSettings } = await import("../app/settings/settings.server");
 const { saveStatusSettings } = await import("../app/statuses/settings.server");
@@ -486,8 +490,8 @@ else {
   // The scaled clock cannot reach other processes (each reads its own), and a real-time idle hour is more
   // than a run can spend: the idle stretch is not measured with worker processes (its figures are the
   // single process's, bench:shops without BENCH_WORKERS). The installs' warm-up above ran in this process;
-  // from here this process is the web process alone (no engine: as WORKER=off, nothing here wakes one) and
-  // the workers do every shop's work.
+  // from here this process is the web process alone (no engine: as WORKER=off, it wakes the workers by
+  // NOTIFY, as app/entry.server installs it, unless BENCH_WAKE=off) and the workers do every shop's work.
   console.error("idle: not measured with worker processes (the scaled clock is this process's alone)");
   idle = {
     idleCpuPctOfCore: null,
@@ -499,6 +503,7 @@ else {
   await engine?.stop();
   engine = undefined;
   globalThis.skladSyncWorker = undefined;
+  if (WAKE === "notify") installWakeNotifier(createWakeNotifier(context));
   runClockAt(1);
   await warehouse.control("limits", { windowMs: WINDOW_MS });
   census?.countStatements(false);
@@ -682,6 +687,8 @@ const burstCpuMs = WORKERS
 
 await engine?.stop();
 globalThis.skladSyncWorker = undefined;
+await globalThis.skladSyncWakeNotifier?.settled();
+installWakeNotifier(undefined);
 const workerShares = workers.map((each, index) => ({
   pid: each.pid,
   killed: each.pid === takeover?.killedPid,
@@ -745,6 +752,7 @@ console.log(
     answers429: stats.statuses["429"] ?? 0,
     ...(WORKERS && {
       workers: WORKERS,
+      wake: WAKE,
       workerShares,
       ...takeover,
       leaseTtlS: env().WORKER_LEASE_TTL_MS / 1000,

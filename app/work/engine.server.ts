@@ -3,11 +3,13 @@
 import { finishIncompleteComplianceRequests } from "../compliance/compliance.server";
 import { personalDataOfIdleShops } from "../compliance/retention.server";
 import type { AppContext } from "../context.server";
+import { databaseFlavour } from "../db/flavour";
 import { referenceUpkeep, referenceWork } from "../reference/refresh.server";
 import type { Env } from "../env.server";
 import { createShopAdmin, type AdminWait, type ShopAdmin } from "../shopify/admin-graphql.server";
 import { warehouseEndpoints } from "../warehouse/config.server";
 import type { PeriodicTask } from "./steps";
+import { createWakeListener, type WakeListener, type WakeMessage } from "./wake-channel.server";
 import { createWorker, pruneWebhookEvents, type Worker, type WorkerOptions } from "./worker.server";
 
 /** The engine's settings that come from the environment. */
@@ -51,12 +53,17 @@ export const finishComplianceRequests: PeriodicTask = {
   },
 };
 
+/**
+ * The engine, and on PostgreSQL its ear for wake-ups from other processes (decision 022): any process may
+ * take a webhook in (web with WORKER=off has no engine of its own) and NOTIFY; every engine on the database
+ * hears it and wakes itself, one of them taking the shop's lease. Heard from the engine's start to its stop.
+ */
 export function createEngine(
   context: AppContext,
   source: Env,
   overrides: Partial<Omit<WorkerOptions, "db" | "log" | "clock">> = {},
 ): Worker {
-  return createWorker({
+  const worker = createWorker({
     ...context,
     ...engineSettings(source),
     admin: offlineShopAdmin,
@@ -66,4 +73,38 @@ export function createEngine(
     // (tens of thousands of records) only when the test asks for this kind.
     kinds: [referenceWork, ...(overrides.kinds ?? [])],
   });
+  if (databaseFlavour(source.DATABASE_URL) !== "postgresql") return worker;
+  return withWakeListener(
+    worker,
+    createWakeListener({
+      connectionString: source.DATABASE_URL,
+      log: context.log,
+      onMessage: (message) => wakeFromMessage(worker, message),
+    }),
+  );
+}
+
+/** What a heard message asks of the engine. */
+export function wakeFromMessage(worker: Worker, message: WakeMessage): void {
+  if (message.reason === "shop_changed") worker.shopChanged(message.shop, "heard");
+  else worker.wake(message.shop, message.reason, "heard");
+}
+
+/** The engine, listening while it runs: the listener starts with it and is closed by its graceful stop. */
+export function withWakeListener(worker: Worker, listener: WakeListener): Worker {
+  return {
+    get holder() {
+      return worker.holder;
+    },
+    start() {
+      listener.start();
+      worker.start();
+    },
+    async stop() {
+      await Promise.all([listener.stop(), worker.stop()]);
+    },
+    wake: (shop, reason, heard) => worker.wake(shop, reason, heard),
+    shopChanged: (shop, heard) => worker.shopChanged(shop, heard),
+    sweep: () => worker.sweep(),
+  };
 }

@@ -34,6 +34,7 @@ import { WarehouseRateLimiter, type RateLimits } from "../warehouse/limiter.serv
 import type { BACKOFF } from "./backoff";
 import { LeaseKeeper, releaseLease, takeLease, type Lease } from "./lease.server";
 import { DatabaseRateLimitStore } from "./rate-limit-store.server";
+import type { WakeNotifier } from "./wake-channel.server";
 import type { PeriodicTask, ScheduleRow, ShopStep, ShopWork, StepResult, WorkKind } from "./steps";
 
 export interface WorkerOptions {
@@ -91,13 +92,17 @@ export interface Worker {
   start(): void;
   /** Stops taking work; resolves once the requests in flight have finished and leases are released. */
   stop(): Promise<void>;
-  /** Work became due for the shop: look now instead of at the next sweep. */
-  wake(shop: string, reason?: WakeReason): void;
+  /**
+   * Work became due for the shop: look now instead of at the next sweep. `heard`: a wake-up every engine
+   * on the database heard (NOTIFY, decision 022), which the shop's lease holder acts on, so an engine that
+   * found the lease held elsewhere lately leaves it to that holder.
+   */
+  wake(shop: string, reason?: WakeReason, heard?: "heard"): void;
   /**
    * The shop's standing changed (uninstalled, a new key, paused): its loop stops before its next step,
    * and starts again with what is saved now if work is due.
    */
-  shopChanged(shop: string): void;
+  shopChanged(shop: string, heard?: "heard"): void;
   /** One sweep, resolved when every shop it found has run out of work due soon (for tests and benches). */
   sweep(): Promise<void>;
   readonly holder: string;
@@ -237,6 +242,19 @@ export function createWorker(options: WorkerOptions): Worker {
   const wokenDuringPass = new Set<string>();
   /** Shops whose new work must wait for the rate limits anyway, and until when (ms since the epoch). */
   const heldByLimits = new Map<string, number>();
+  /**
+   * Shops whose lease another worker held when this one last asked, and until when at most (ms since the
+   * epoch). A wake-up all engines hear reaches that holder too: the others would only find the lease busy,
+   * four statements each per NOTIFY, so they leave it to the holder until then (or until the sweep).
+   */
+  const leasedElsewhere = new Map<string, number>();
+  function heardByHolder(shop: string): boolean {
+    const until = leasedElsewhere.get(shop);
+    if (until === undefined) return false;
+    if (until > clock().getTime()) return true;
+    leasedElsewhere.delete(shop);
+    return false;
+  }
 
   /**
    * Waits `ms` unless the loop ends or the shop is woken. A wake or a stop that came while the pass was
@@ -351,9 +369,11 @@ export function createWorker(options: WorkerOptions): Worker {
     }
     const lease = await takeLease(db, shop, holder, clock(), leaseTtlMs);
     if (!lease) {
+      leasedElsewhere.set(shop, clock().getTime() + leaseTtlMs);
       log.debug({ shop, event: "worker.lease_busy" }, "another worker holds the shop's lease");
       return;
     }
+    leasedElsewhere.delete(shop);
     log.debug({ shop, event: "worker.lease_taken", holder }, "working for the shop");
     const loop = new AbortController();
     loops.set(shop, loop);
@@ -528,8 +548,9 @@ export function createWorker(options: WorkerOptions): Worker {
       await sweeping;
       await Promise.allSettled([...running.values()]);
     },
-    wake(shop: string, reason: WakeReason = "due_now") {
+    wake(shop: string, reason: WakeReason = "due_now", heard?: "heard") {
       if (stopping) return;
+      if (heard && !running.has(shop) && heardByHolder(shop)) return;
       if (running.has(shop)) {
         // Held by the rate limits, new orders leave with the next batch they allow: waking the loop for
         // each would only ask the limiter again, a hundred times a second under load. Anything else (a
@@ -543,8 +564,9 @@ export function createWorker(options: WorkerOptions): Worker {
       }
       startShop(shop);
     },
-    shopChanged(shop: string) {
+    shopChanged(shop: string, heard?: "heard") {
       if (stopping) return;
+      if (heard && !running.has(shop) && heardByHolder(shop)) return;
       const loop = loops.get(shop);
       if (loop) stopLoop(loop, "shop_changed");
       // Once this loop has ended, the next starts from what is saved now (a new key, say).
@@ -560,17 +582,35 @@ export function createWorker(options: WorkerOptions): Worker {
 
 declare global {
   var skladSyncWorker: Worker | undefined;
+  /** A process without its own engine on PostgreSQL (web with WORKER=off): how it wakes the others. */
+  var skladSyncWakeNotifier: WakeNotifier | undefined;
 }
 
-/** Wakes this process's worker for a shop, if this process runs one. */
+/**
+ * Wakes the worker for a shop: this process's own engine if it runs one; else, on PostgreSQL, every
+ * engine on the database by NOTIFY (app/work/wake-channel.server.ts; decision 022). Called after the work
+ * became due has been committed. Without either (SQLite without an engine, a script), the sweep finds it.
+ */
 export function wakeWorker(shop: string, reason?: WakeReason): void {
-  if (reason) globalThis.skladSyncWorker?.wake(shop, reason);
-  else globalThis.skladSyncWorker?.wake(shop);
+  const worker = globalThis.skladSyncWorker;
+  if (worker) {
+    if (reason) worker.wake(shop, reason);
+    else worker.wake(shop);
+    return;
+  }
+  globalThis.skladSyncWakeNotifier?.send({ shop, reason: reason ?? "due_now" });
 }
 
-/** Tells this process's worker the shop's standing changed (uninstalled, new key): see Worker.shopChanged. */
+/** Tells the worker the shop's standing changed (uninstalled, new key): see Worker.shopChanged. */
 export function shopChanged(shop: string): void {
-  globalThis.skladSyncWorker?.shopChanged(shop);
+  const worker = globalThis.skladSyncWorker;
+  if (worker) worker.shopChanged(shop);
+  else globalThis.skladSyncWakeNotifier?.send({ shop, reason: "shop_changed" });
+}
+
+/** Makes a process without an engine wake the engines of other processes (PostgreSQL only). */
+export function installWakeNotifier(notifier: WakeNotifier | undefined): void {
+  globalThis.skladSyncWakeNotifier = notifier;
 }
 
 /** Starts this process's worker once (kept on globalThis across development reloads). */

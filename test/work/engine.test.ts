@@ -1,10 +1,12 @@
 // The work engine with kinds of work of a test's own: schedules as due rows, the lease's context, the one
 // place a refused key pauses a shop, a loop that stops before its next step, and the one factory.
+import { Writable } from "node:stream";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { parseEnv } from "../../app/env.server";
 import { REMAP_KIND } from "../../app/orders/states";
 import { readTexts } from "../../app/i18n/texts";
+import { createLogger } from "../../app/logger.server";
 import { PAUSE_REASONS, saveSettings } from "../../app/settings/settings.server";
 import { ShopifyUserErrors } from "../../app/shopify/admin-graphql.server";
 import { createEngine, engineSettings, offlineShopAdmin } from "../../app/work/engine.server";
@@ -114,6 +116,40 @@ describe("waking a shop's loop", () => {
     expect(runs.length).toBe(first);
     engine.wake(SHOP);
     await eventually(() => runs.length > first, "a run for the work due now");
+  });
+});
+
+describe("a wake-up every engine heard (NOTIFY)", () => {
+  it("is left to the worker holding the shop's lease, while a wake of this process's own is not", async () => {
+    const events: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split("\n").filter(Boolean))
+          events.push(String((JSON.parse(line) as { event?: unknown }).event));
+        done();
+      },
+    });
+    await db.workLease.create({
+      data: { shop: SHOP, holder: "another-worker", expiresAt: new Date(Date.now() + 300_000) },
+    });
+    const { kind } = scriptedKind(() => NOTHING);
+    const engine = worker({
+      kinds: [kind],
+      sweepIntervalMs: 60_000,
+      leaseTtlMs: 300_000,
+      log: createLogger({ level: "debug", destination }),
+    });
+    const busy = () => events.filter((event) => event === "worker.lease_busy").length;
+    engine.start();
+    await eventually(() => busy() === 1, "the sweep to find the lease held elsewhere");
+    // The holder heard these too: asking for its lease again would only find it busy.
+    for (let n = 0; n < 3; n++) engine.wake(SHOP, "new_orders", "heard");
+    engine.shopChanged(SHOP, "heard");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(busy()).toBe(1);
+    // A wake of this process's own reached no other worker: it asks.
+    engine.wake(SHOP);
+    await eventually(() => busy() === 2, "the local wake to ask for the lease");
   });
 });
 
