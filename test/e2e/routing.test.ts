@@ -6,8 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { INCOMPLETE_WAIT_MS } from "../../app/routing/decide";
-import { reconcileRouting, SCHEDULED_RECHECK_MS } from "../../app/routing/reconcile.server";
-import { FULFILLMENT_ORDERS_KIND } from "../../app/routing/kinds";
+import { reconcileRouting } from "../../app/routing/reconcile.server";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { notifyAddress } from "../../app/statuses/notify-token.server";
 import { offlineShopAdmin } from "../../app/work/engine.server";
