@@ -19,10 +19,14 @@ const lastAsked: { pathname: string; params: URLSearchParams | null } = { pathna
 export function useQueryChange(): (changes: Record<string, string | null>) => void {
   const [searchParams, setSearchParams] = useSearchParams();
   const { pathname } = useLocation();
+  // The router draws a loaded list in a transition, after the URL has moved; a change asked for in between
+  // is already loading when this URL is drawn, and it, not this URL, is the last one asked for.
+  const settled = useNavigation().state === "idle";
   useEffect(() => {
+    if (!settled) return;
     lastAsked.pathname = pathname;
     lastAsked.params = searchParams;
-  }, [pathname, searchParams]);
+  }, [pathname, searchParams, settled]);
   return useCallback(
     (changes) => {
       const from = lastAsked.pathname === pathname && lastAsked.params ? lastAsked.params : searchParams;
