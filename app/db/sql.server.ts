@@ -19,6 +19,11 @@ export interface SqlTransaction {
   query(sql: string, args?: readonly SqlArg[]): Promise<Record<string, unknown>[]>;
   /** The number of rows the statement changed. */
   execute(sql: string, args?: readonly SqlArg[]): Promise<number>;
+  /**
+   * Ends a SELECT whose rows must not change until the commit: " FOR UPDATE" on PostgreSQL; nothing on
+   * SQLite, whose transaction holds the write lock from its start.
+   */
+  readonly forUpdate: string;
 }
 
 type Access = { kind: "adapter"; factory: SingleConnectionLibSQL } | { kind: "prisma" };
@@ -47,6 +52,7 @@ export async function sqlTransaction<T>(
       work({
         query: (sql, args = []) => tx.$queryRawUnsafe(numbered(sql), ...args),
         execute: (sql, args = []) => tx.$executeRawUnsafe(numbered(sql), ...args),
+        forUpdate: " FOR UPDATE",
       }),
     );
   }
@@ -104,6 +110,7 @@ function onAdapter(queryable: SqlQueryable): SqlTransaction {
       return rows.map((row) => Object.fromEntries(columnNames.map((column, i) => [column, row[i]])));
     },
     execute: (sql, args = []) => queryable.executeRaw(adapterQuery(sql, args)),
+    forUpdate: "",
   };
 }
 

@@ -103,17 +103,26 @@ const CLASHES_TOLERATED = 5;
 
 /**
  * Decides and writes the transitions of some orders, reading them again and deciding again whenever one
- * changed between the read and the write. `rows` may give the first read (a claim's own copy, say).
+ * changed between the read and the write.
  */
 export async function applyToOrders(
   deps: ServiceDeps,
   ids: string[],
   decide: (rows: OrderRow[], at: Date) => { changes: Change[]; events: OrderEventInput[] },
-  rows?: OrderRow[],
-  /** More writes of the same transaction (an order's payload, say). */
-  also?: (tx: SqlTransaction) => Promise<unknown>,
+  options: {
+    /** The first read (a claim's own copy, say). */
+    rows?: OrderRow[];
+    /** More writes of the same transaction (an order's payload, say). */
+    also?: (tx: SqlTransaction) => Promise<unknown>;
+    /**
+     * Reads again what else `decide` decides from, after a clash: whoever changed the orders meanwhile may
+     * have decided from a newer copy of it, and deciding again from the old one would undo that.
+     */
+    readAgain?: () => Promise<void>;
+  } = {},
 ): Promise<void> {
-  let current = rows ?? (await deps.db.warehouseOrder.findMany({ where: { id: { in: ids } } }));
+  const { also, readAgain } = options;
+  let current = options.rows ?? (await deps.db.warehouseOrder.findMany({ where: { id: { in: ids } } }));
   for (let clash = 0; ; clash++) {
     const { changes, events } = decide(current, deps.clock());
     if (!changes.length && !events.length) return;
@@ -122,7 +131,10 @@ export async function applyToOrders(
       return;
     } catch (error) {
       if (!(error instanceof ChangedMeanwhile) || clash >= CLASHES_TOLERATED) throw error;
-      current = await deps.db.warehouseOrder.findMany({ where: { id: { in: ids } } });
+      [current] = await Promise.all([
+        deps.db.warehouseOrder.findMany({ where: { id: { in: ids } } }),
+        readAgain?.(),
+      ]);
     }
   }
 }
@@ -153,7 +165,7 @@ export async function applyToOrder(
       const { change, events } = asChange(current, result, at);
       return { changes: change ? [change] : [], events };
     },
-    [row],
+    { rows: [row] },
   );
   return refusal;
 }

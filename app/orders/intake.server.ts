@@ -370,10 +370,14 @@ export async function applyChange(
       const { events } = asChange(current, result, at);
       return { changes: [{ row: current, data: { ...change.extra, ...result.patch } }], events };
     },
-    [row],
-    payload === undefined
-      ? undefined
-      : (tx) => tx.execute(`UPDATE "OrderPayload" SET "payload" = ? WHERE "orderId" = ?`, [payload, row.id]),
+    {
+      rows: [row],
+      also:
+        payload === undefined
+          ? undefined
+          : (tx) =>
+              tx.execute(`UPDATE "OrderPayload" SET "payload" = ? WHERE "orderId" = ?`, [payload, row.id]),
+    },
   );
   return changed;
 }

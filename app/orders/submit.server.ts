@@ -393,7 +393,7 @@ async function settleBatch(
       }
       return { changes, events };
     },
-    batch,
+    { rows: batch },
   );
   if (outcomes.some((outcome) => outcome.status === "accepted")) {
     // The warehouse has them now: their statuses are looked up from here on.

@@ -505,10 +505,11 @@ export async function recordReturns(
       }
       return { changes, events };
     },
-    undefined,
-    async (tx) => {
-      await insert(tx);
-      inserted = true;
+    {
+      also: async (tx) => {
+        await insert(tx);
+        inserted = true;
+      },
     },
   );
   // Every order it named was gone meanwhile (an erasure): the returns are kept all the same.

@@ -5,7 +5,7 @@
 // the same rows applied twice, by two workers or a redelivery, change nothing the second time.
 import type { ShopifyFulfillmentOrder, WarehouseOrder as OrderRow } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
-import { applyToOrders, asChange, type Change } from "../orders/commit.server";
+import { applyToOrders, asChange, ChangedMeanwhile, type Change } from "../orders/commit.server";
 import type { MappingResult } from "../orders/mapping";
 import { shopifyOrderSchema, type ShopifyOrder } from "../orders/payload";
 import { orderOverridesSchema, type ShopMapping } from "../orders/settings";
@@ -133,17 +133,23 @@ export async function reconcileRouting(
   };
   for (let start = 0; start < ids.length; start += CHUNK) {
     const chunk = ids.slice(start, start + CHUNK);
-    const [rows, fulfillmentOrders] = await Promise.all([
+    const readFulfillmentOrders = async () => {
+      const byOrder = new Map<string, ShopifyFulfillmentOrder[]>();
+      const read = await deps.db.shopifyFulfillmentOrder.findMany({
+        where: { shop, shopifyOrderId: { in: chunk } },
+      });
+      for (const fo of read) byOrder.set(fo.shopifyOrderId, [...(byOrder.get(fo.shopifyOrderId) ?? []), fo]);
+      return byOrder;
+    };
+    const [rows, firstRead] = await Promise.all([
       deps.db.warehouseOrder.findMany({
         where: { shop, shopifyOrderId: { in: chunk }, dataErasedAt: null },
         include: { shopifyOrder: true },
       }),
-      deps.db.shopifyFulfillmentOrder.findMany({ where: { shop, shopifyOrderId: { in: chunk } } }),
+      readFulfillmentOrders(),
     ]);
     if (!rows.length) continue;
-    const byOrder = new Map<string, ShopifyFulfillmentOrder[]>();
-    for (const fo of fulfillmentOrders)
-      byOrder.set(fo.shopifyOrderId, [...(byOrder.get(fo.shopifyOrderId) ?? []), fo]);
+    let byOrder = firstRead;
     // The mapping needs the order's payload and, for a branch the order does not name, the matcher (read
     // before the commit: a first read of the reference data builds its search).
     const payloads = new Map(rows.map(({ shopifyOrder, ...row }) => [row.id, shopifyOrder]));
@@ -181,15 +187,19 @@ export async function reconcileRouting(
     const matchers = new Map<string, Awaited<ReturnType<typeof orderMatchersFor>>>();
     // Failed before the commit: left out of it.
     const before = new Map<string, ReconcileFailure>();
-    for (const { shopifyOrder: _payload, ...row } of rows) {
-      try {
-        if (decisionOf(row)?.kind !== "lines") continue;
-        const overrides = orderOverridesSchema.parse(JSON.parse(row.overrides));
-        matchers.set(row.id, await orderMatchersFor(deps, shop, orderOf(row.id), overrides));
-      } catch (error) {
-        before.set(row.id, failed(row, error));
+    const readMatchers = async () => {
+      for (const { shopifyOrder: _payload, ...row } of rows) {
+        if (matchers.has(row.id) || before.has(row.id)) continue;
+        try {
+          if (decisionOf(row)?.kind !== "lines") continue;
+          const overrides = orderOverridesSchema.parse(JSON.parse(row.overrides));
+          matchers.set(row.id, await orderMatchersFor(deps, shop, orderOf(row.id), overrides));
+        } catch (error) {
+          before.set(row.id, failed(row, error));
+        }
       }
-    }
+    };
+    await readMatchers();
     // Failed deciding, in the commit's last (and written) decision.
     let deciding = new Map<string, ReconcileFailure>();
     const mapped = (row: OrderRow, decision: RoutingDecision): MappingResult | null => {
@@ -233,7 +243,31 @@ export async function reconcileRouting(
         }
         return { changes, events };
       },
-      rows.map(({ shopifyOrder: _payload, ...row }) => row),
+      {
+        rows: rows.map(({ shopifyOrder: _payload, ...row }) => row),
+        // The orders changed meanwhile, perhaps by a reconcile of fulfillment orders stored after these were
+        // read: decided again from the fulfillment orders as they are now, never from the older copy.
+        readAgain: async () => {
+          byOrder = await readFulfillmentOrders();
+          await readMatchers();
+        },
+        // Decided from fulfillment orders stored since (a hold released, a move): written, it would undo
+        // the newer decision their own reconcile took, or found nothing to change. Locked until the commit,
+        // so one stored after this look is reconciled after it, from the orders as this commit leaves them.
+        also: async (tx) => {
+          const now = await tx.query(
+            `SELECT "id", "version" FROM "ShopifyFulfillmentOrder" WHERE "shop" = ? AND "shopifyOrderId" IN (${chunk.map(() => "?").join(", ")})${tx.forUpdate}`,
+            [shop, ...chunk],
+          );
+          const decidedFrom = [...byOrder.values()].flat();
+          const versions = new Map(decidedFrom.map((fo) => [fo.id, fo.version]));
+          if (
+            now.length !== decidedFrom.length ||
+            now.some((fo) => versions.get(String(fo.id)) !== Number(fo.version))
+          )
+            throw new ChangedMeanwhile();
+        },
+      },
     );
     woke ||= ready;
     failures.push(...before.values(), ...deciding.values());

@@ -227,7 +227,7 @@ async function settleReport(
       }
       return { changes, events };
     },
-    due,
+    { rows: due },
   );
   return { moved, unmatched, toShopify };
 }

@@ -119,7 +119,7 @@ async function readRouting(
     await db().shopifyFulfillmentOrder.upsert({
       where: { shop_id: { shop: SHOP, id } },
       create: { shop: SHOP, id, ...data },
-      update: data,
+      update: { ...data, version: { increment: 1 } },
     });
   }
   await reconcileRouting(appContext(), SHOP, [shopifyOrderId]);

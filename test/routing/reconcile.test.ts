@@ -14,7 +14,7 @@ import { lookAtScheduledOrders, reconcileRouting } from "../../app/routing/recon
 import { FULFILLMENT_ORDERS_KIND, ONLINE_LOCATIONS_KIND } from "../../app/routing/kinds";
 import { unitsNotTaken } from "../../app/stock/promised.server";
 import { driveOrder, FIXTURE_ORDER, statusReport } from "../support/orders";
-import { mappedProducts, numberedPayloads, storeFulfillmentOrders } from "./support";
+import { mappedProducts, numberedPayloads, storeFulfillmentOrders, type FoSpec } from "./support";
 
 const SHOP = "routing-r2.myshopify.com";
 const FAST_SHOP = "routing-r2-one.myshopify.com";
@@ -347,6 +347,64 @@ describe("before sending", () => {
     ]);
     await Promise.all([apply(row), apply(row), apply(row)]);
     expect(await kinds(row)).toEqual(["received", "waiting", "routed", "ready"]);
+  });
+  it("does not undo a newer decision with one taken from fulfillment orders read before it", async () => {
+    const row = await takenIn();
+    const released: FoSpec = {
+      n: 1,
+      at: L,
+      items: [
+        [CUP, 2],
+        [TEA, 1],
+      ],
+    };
+    const held: FoSpec = {
+      ...released,
+      status: "ON_HOLD",
+      holds: [
+        { id: "gid://shopify/FulfillmentHold/9", reason: "AWAITING_PAYMENT", heldByRequestingApp: false },
+      ],
+    };
+    await store(row, [released]);
+    await apply(row);
+    expect((await read(row)).state).toBe(ORDER_STATE.ready);
+    // A hold is stored, and a reconcile of it reads the fulfillment orders, then stalls (a slow statement, a
+    // busy event loop) before it writes.
+    await store(row, [held]);
+    let stalled!: () => void;
+    const reading = new Promise<void>((resolve) => (stalled = resolve));
+    let resume!: () => void;
+    const resumed = new Promise<void>((resolve) => (resume = resolve));
+    let first = true;
+    const slow = new Proxy(db(), {
+      get(target, name, receiver) {
+        if (name !== "shopifyFulfillmentOrder") {
+          const value: unknown = Reflect.get(target, name, receiver);
+          return typeof value === "function" ? value.bind(target) : value;
+        }
+        return {
+          ...target.shopifyFulfillmentOrder,
+          findMany: async (...args: Parameters<typeof target.shopifyFulfillmentOrder.findMany>) => {
+            const rows = await target.shopifyFulfillmentOrder.findMany(...args);
+            if (first) {
+              first = false;
+              stalled();
+              await resumed;
+            }
+            return rows;
+          },
+        };
+      },
+    });
+    const stale = reconcileRouting({ ...deps(), db: slow }, SHOP, [row.shopifyOrderId]);
+    await reading;
+    // Meanwhile the hold is released in Shopify, read and applied: the order stays ready.
+    await store(row, [released], new Date(Date.now() + 1_000));
+    await apply(row);
+    resume();
+    await stale;
+    const after = await read(row);
+    expect([after.state, after.waitReason]).toEqual([ORDER_STATE.ready, null]);
   });
 });
 

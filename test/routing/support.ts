@@ -71,7 +71,8 @@ export async function storeFulfillmentOrders(
     await db.shopifyFulfillmentOrder.upsert({
       where: { shop_id: { shop: row.shop, id } },
       create: { shop: row.shop, id, ...data },
-      update: data,
+      // As the reading side does on new facts: the version raised, so a decision from the old ones is seen.
+      update: { ...data, version: { increment: 1 } },
     });
   }
 }
