@@ -2,22 +2,22 @@
 // settings and overrides always give the same result. Anything the merchant must fix becomes a hold
 // reason (all of them at once, so one visit fixes the order); merchant data never makes this throw.
 import { z } from "zod";
-import { toDayMonthYear } from "../warehouse/dates";
-import { warehouseOrderSchema, type WarehouseOrder } from "../warehouse/schemas";
-import { CARRIER_REF_PATTERN, PAYMENT_METHOD } from "../warehouse/wire";
-import { type ShopifyAddress, type ShopifyLineItem, type ShopifyOrder } from "./payload";
-import { message, type Message, type MessageValues } from "../i18n/message";
-import { normaliseUkrainianPhone } from "./phone";
-import { percent, type BranchCandidate, type BranchMatch, type CityMatch } from "../reference/types";
-import { inEnglish } from "./words";
-import { unitsByLineItem, type WarehouseLine } from "../routing/decide";
+import { toDayMonthYear } from "../../warehouse/dates";
+import { warehouseOrderSchema, type WarehouseOrder } from "../../warehouse/schemas";
+import { CARRIER_REF_PATTERN, PAYMENT_METHOD } from "../../warehouse/wire";
+import { type ShopifyAddress, type ShopifyLineItem, type ShopifyOrder } from "../payload";
+import { message, type Message, type MessageValues } from "../../i18n/message";
+import { normaliseUkrainianPhone } from "../phone";
+import { percent, type BranchCandidate, type BranchMatch, type CityMatch } from "../../reference/types";
+import { inEnglish } from "../words";
+import { unitsByLineItem, type WarehouseLine } from "../../routing/decide";
 import {
   KYIV_CITY_REF,
   type DeliveryMethodKey,
   type OrderOverrides,
   type OrderSettings,
   type PaymentMethodKey,
-} from "./settings";
+} from "../settings";
 
 import {
   COURIER_FLAT_ATTRIBUTE,
@@ -29,7 +29,7 @@ import {
   NP_WAREHOUSE_REF_ATTRIBUTE,
   UKRPOSHTA_POSTCODE_ATTRIBUTE,
   type DeliveryType,
-} from "../reference/cart-attributes";
+} from "../../reference/cart-attributes";
 
 // The branch picker's attributes (app/reference/cart-attributes.ts) that tests and the CLI name from here.
 export { NP_CITY_REF_ATTRIBUTE, NP_WAREHOUSE_LABEL_ATTRIBUTE, NP_WAREHOUSE_REF_ATTRIBUTE };

@@ -3,12 +3,12 @@
 // (conditional on the version read) before the row and its timeline are read back.
 import { describe, expect, it } from "vitest";
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
-import { appContext } from "../../app/context.server";
-import { applyToOrder, ChangedMeanwhile, commit } from "../../app/orders/commit.server";
-import { cancelAtWarehouse, submitNow } from "../../app/orders/actions.server";
-import { applyChange, storedShopifyOrder, takeInOrderWebhook } from "../../app/orders/intake.server";
-import { shopMapping } from "../../app/settings/settings.server";
-import { shopifyOrderSchema } from "../../app/orders/payload";
+import { appContext } from "../../../app/context.server";
+import { applyToOrder, ChangedMeanwhile, commit } from "../../../app/orders/commit.server";
+import { cancelAtWarehouse, submitNow } from "../../../app/orders/actions.server";
+import { applyChange, storedShopifyOrder, takeInOrderWebhook } from "../../../app/orders/intake.server";
+import { shopMapping } from "../../../app/settings/settings.server";
+import { shopifyOrderSchema } from "../../../app/orders/payload";
 import {
   foundAtWarehouse,
   lookUpFailed,
@@ -19,12 +19,12 @@ import {
   type ShopifyTold,
   type StatusReport,
   type Transition,
-} from "../../app/orders/state-machine";
-import { readTexts } from "../../app/i18n/texts";
-import { timelineText } from "../../app/orders/timeline";
-import { message } from "../../app/i18n/message";
-import { FIXTURE_ORDER, inEnglishWords } from "../support/orders";
-import { fulfillmentProblemOf } from "../../app/fulfillment/work.server";
+} from "../../../app/orders/state-machine";
+import { readTexts } from "../../../app/i18n/texts";
+import { timelineText } from "../../../app/orders/timeline";
+import { message } from "../../../app/i18n/message";
+import { FIXTURE_ORDER, inEnglishWords } from "../../support/orders";
+import { fulfillmentProblemOf } from "../../../app/fulfillment/work.server";
 
 const SHOP = "kyiv-goods.myshopify.com";
 const db = () => appContext().db;

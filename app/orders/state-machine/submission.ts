@@ -2,14 +2,14 @@
 // webhook, a merchant's action, the warehouse's answer), the columns to change and the timeline events.
 // Pure: callers read the row, apply the patch conditionally on the version they read, and re-read on a clash.
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
-import { shopifyNeed, withWaybills } from "../fulfillment/need";
-import type { UnshippedLine } from "../fulfillment/plan";
-import { message, type Message } from "../i18n/message";
-import type { HoldReason, MappingResult } from "./mapping";
-import { percent } from "../reference/types";
-import { INCOMPLETE_WAIT_MS, warehouseLinesColumn, type RoutingDecision } from "../routing/decide";
-import { storedTexts, timelineText as said } from "./timeline";
-import { inEnglish, storedText } from "./words";
+import { shopifyNeed, withWaybills } from "../../fulfillment/need";
+import type { UnshippedLine } from "../../fulfillment/plan";
+import { message, type Message } from "../../i18n/message";
+import type { HoldReason, MappingResult } from "../mapping";
+import { percent } from "../../reference/types";
+import { INCOMPLETE_WAIT_MS, warehouseLinesColumn, type RoutingDecision } from "../../routing/decide";
+import { storedTexts, timelineText as said } from "../timeline";
+import { inEnglish, storedText } from "../words";
 import {
   ATTENTION,
   EVENT,
@@ -21,7 +21,7 @@ import {
   type EventKind,
   type OrderState,
   type Stage,
-} from "./states";
+} from "../states";
 
 /** Transient failures of one request are retried this many times; then the order waits for the merchant. */
 export const MAX_ATTEMPTS = 12;
