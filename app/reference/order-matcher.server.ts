@@ -1,5 +1,5 @@
 // The address matcher for one order, over its shop's reference data: what the order mapping asks when a
-// Nova Poshta order names no branch, or a courier order no city (app/orders/mapping.ts). Loaded only for
+// Nova Poshta order names no branch, or a courier order no city (app/orders/mapping/delivery.ts). Loaded only for
 // such orders, the reference data read once for both, and never in the way of taking an order in: without
 // reference data, or when it cannot be read, a branch is left for the merchant to choose and a courier
 // goes to Kyiv, as before there was a matcher.

@@ -1,7 +1,7 @@
 // Routing, the order side: what Shopify's fulfillment orders (ShopifyFulfillmentOrder rows) say of each order
 // becomes the order's state: waiting for Shopify, not the warehouse's, or the warehouse's lines, sent, edited or
 // cancelled as they change. The decision is decide.ts's, the order's move the order rules' (a "routed" input of
-// app/orders/state-machine.ts), written conditionally on each order's version (app/orders/commit.server.ts), so
+// app/orders/state-machine/routing.ts), written conditionally on each order's version (app/orders/commit.server.ts), so
 // the same rows applied twice, by two workers or a redelivery, change nothing the second time.
 import type { ShopifyFulfillmentOrder, WarehouseOrder as OrderRow } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
