@@ -18,10 +18,10 @@ import {
 } from "../settings/settings.server";
 import { SecretUnreadable } from "../settings/secret-box.server";
 import type { AdminWait, ShopAdmin } from "../shopify/admin-graphql.server";
-import { createWarehouseClient, type WarehouseEndpoints } from "../warehouse/client.server";
-import { WarehouseRateLimiter, type RateLimits } from "../warehouse/limiter.server";
+import type { WarehouseEndpoints } from "../warehouse/client.server";
+import type { RateLimits } from "../warehouse/limiter.server";
+import { shopWarehouseClient } from "../warehouse/shop-client.server";
 import { LeaseKeeper, releaseLease, takeLease, type Lease } from "./lease.server";
-import { DatabaseRateLimitStore } from "./rate-limit-store.server";
 import type { WakeNotifier } from "./wake-channel.server";
 import type { PeriodicTask, ScheduleRow, ShopStep, ShopWork, StepResult, WorkKind } from "./steps";
 
@@ -359,13 +359,12 @@ export function createWorkerMachinery(options: WorkerMachineryOptions): Worker {
     // the keeper gives up (those already out finish), and the loop ends, even from its sleep.
     const keeper = new LeaseKeeper({ db, lease, ttlMs: leaseTtlMs, clock, log: shopLog });
     keeper.signal.addEventListener("abort", () => stopLoop(loop, "lease_lost"));
-    const warehouse = createWarehouseClient({
+    const { warehouse } = shopWarehouseClient({
+      db,
+      clock,
+      shop,
       apiKey,
-      endpoints: options.endpoints,
-      limiter: new WarehouseRateLimiter(new DatabaseRateLimitStore(db, shop), {
-        ...(options.rateLimits && { limits: options.rateLimits }),
-        now: () => clock().getTime(),
-      }),
+      engine: { endpoints: options.endpoints, rateLimits: options.rateLimits },
       batchAddOrder: access.batchAddOrder,
       stopSending: keeper.signal,
       ...(options.fetch && { fetch: options.fetch }),
