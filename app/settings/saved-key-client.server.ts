@@ -8,7 +8,7 @@ import type { WarehouseClient, WarehouseEndpoints } from "../warehouse/client.se
 import { shopWarehouseClient } from "../warehouse/shop-client.server";
 import { warehouseAccess, type WarehouseAccess } from "./settings.server";
 
-export interface SavedKeyDeps extends Pick<AppContext, "db" | "log" | "clock"> {
+export interface SavedKeyDeps extends Pick<AppContext, "db" | "log" | "clock" | "encryptionKey"> {
   /** Overrides of the configured endpoints (tests). */
   endpoints?: Partial<WarehouseEndpoints>;
   fetch?: typeof fetch;
@@ -32,7 +32,7 @@ export async function savedKeyClient(
 ): Promise<SavedKeyClient | null> {
   let access: WarehouseAccess | null;
   try {
-    access = await warehouseAccess(deps.db, shop);
+    access = await warehouseAccess(deps.db, shop, deps);
   } catch (error) {
     deps.log.warn(
       { shop, event: "warehouse.key_unreadable", err: error },

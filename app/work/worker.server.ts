@@ -33,6 +33,8 @@ export interface WorkerMachineryOptions {
   db: Db;
   log: Log;
   clock: Clock;
+  /** The key the shops' ApiKeys are read with (the app context's); absent, the configured one. */
+  encryptionKey?: Buffer;
   endpoints: WarehouseEndpoints;
   /** This worker's name in lease rows; unique per process. */
   holder?: string;
@@ -305,7 +307,7 @@ export function createWorkerMachinery(options: WorkerMachineryOptions): Worker {
     if (!active || active.uninstalledAt) return;
     let access;
     try {
-      access = await warehouseAccess(db, shop);
+      access = await warehouseAccess(db, shop, options);
     } catch (error) {
       if (!(error instanceof SecretUnreadable)) throw error;
       const saved = await db.shopSettings.findUnique({ where: { shop }, select: { apiKeyDigest: true } });
