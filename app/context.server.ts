@@ -1,8 +1,10 @@
-// The process-wide dependencies, built once from the environment: the database, the logger and the clock.
-// Services take these as arguments; only route modules and entry points reach for this module.
+// The process-wide dependencies, built once from the environment: the database, the logger, the clock and the
+// key secrets are encrypted with. Services take these as arguments; only route modules and entry points reach
+// for this module.
 import { createDb, type Db } from "./db.server";
 import { env } from "./env.server";
 import { createLogger, type Log } from "./logger.server";
+import { configuredEncryptionKey } from "./settings/secret-box.server";
 
 export type Clock = () => Date;
 
@@ -10,6 +12,11 @@ export interface AppContext {
   db: Db;
   log: Log;
   clock: Clock;
+  /**
+   * The key the shops' secrets (warehouse ApiKeys, notification tokens) are encrypted with, decoded once.
+   * Dependencies a test builds without it get the configured one (keyOf, app/settings/secret-box.server.ts).
+   */
+  encryptionKey?: Buffer;
 }
 
 declare global {
@@ -22,6 +29,7 @@ export function appContext(): AppContext {
     db: createDb(env().DATABASE_URL),
     log: createLogger({ level: env().LOG_LEVEL }),
     clock: () => new Date(),
+    encryptionKey: configuredEncryptionKey(),
   };
   return globalThis.skladSyncContext;
 }

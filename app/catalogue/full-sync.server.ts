@@ -14,12 +14,12 @@ import { message, type Message } from "../i18n/message";
 import { writeTexts } from "../i18n/texts";
 import { ordersGoFirst } from "../orders/submit.server";
 import { ShopifyGraphqlError, ShopifyThrottled } from "../shopify/admin-graphql.server";
-import { WarehouseError, WarehouseRateLimited, WarehouseUnauthorized } from "../warehouse/errors";
+import { WarehouseError } from "../warehouse/errors";
 import type { StockRow } from "../warehouse/schemas";
 import { OPERATIONS } from "../warehouse/wire";
 import { warehouseErrorText } from "../stock/warehouse-texts";
 import { scheduledKind, type ScheduledRun } from "../work/schedule.server";
-import { KEY_REFUSED, type ShopWork, type StepResult } from "../work/steps";
+import { keyOrLimitOutcome, type ShopWork, type StepResult } from "../work/steps";
 import { releaseOrdersWithCards } from "./awaiting.server";
 import { cleanText } from "./card";
 import { diffCatalogue } from "./diff";
@@ -163,10 +163,8 @@ async function compareWithWarehouse(work: ShopWork, sync: CatalogueSync): Promis
   } catch (error) {
     if (!(error instanceof WarehouseError)) throw error;
     // The sync stays at this step: it goes on once the merchant has given a key the warehouse takes.
-    if (error instanceof WarehouseUnauthorized) return KEY_REFUSED;
-    if (error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined) {
-      return { did: "wait", until: new Date(work.clock().getTime() + error.retryAfterMs) };
-    }
+    const outcome = await keyOrLimitOutcome(error, work.clock);
+    if (outcome) return outcome;
     return fail(work, sync, [message("catalogue:error.report"), warehouseErrorText(error)]);
   }
   const reportedAt = work.clock();

@@ -9,12 +9,12 @@ import { releaseOrdersWithCards } from "./awaiting.server";
 import { holdIfShared } from "./record.server";
 import { CARD_SEND_PROBLEM } from "./send-problems";
 import { ordersGoFirst } from "../orders/submit.server";
-import { WarehouseError, WarehouseRateLimited, WarehouseUnauthorized } from "../warehouse/errors";
+import { WarehouseError } from "../warehouse/errors";
 import type { Headroom } from "../warehouse/limiter.server";
 import { OPERATIONS } from "../warehouse/wire";
 import { backoffMs } from "../work/backoff";
 import {
-  KEY_REFUSED,
+  keyOrLimitOutcome,
   NOTHING,
   WORK,
   type ShopStep,
@@ -110,10 +110,8 @@ async function sendCard(work: ShopWork, row: CatalogueItem): Promise<StepResult>
     await work.warehouse.addProduct(card);
   } catch (error) {
     if (!(error instanceof WarehouseError)) throw error;
-    if (error instanceof WarehouseUnauthorized) return KEY_REFUSED;
-    if (error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined) {
-      return { did: "wait", until: new Date(work.clock().getTime() + error.retryAfterMs) };
-    }
+    const outcome = await keyOrLimitOutcome(error, work.clock);
+    if (outcome) return outcome;
     await settleFailure(work, row, error);
     return WORK;
   }

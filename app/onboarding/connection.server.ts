@@ -5,9 +5,8 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
-import { env } from "../env.server";
 import { message, type Message } from "../i18n/message";
-import { encryptionKey, readApiKey } from "../settings/secret-box.server";
+import { keyOf, readApiKey, type EncryptionKeyDeps } from "../settings/secret-box.server";
 import { WAREHOUSE_ENVIRONMENTS } from "../settings/settings.server";
 import { requestApiKey, type WarehouseEndpoints } from "../warehouse/client.server";
 import { warehouseEndpoints } from "../warehouse/config.server";
@@ -60,7 +59,7 @@ export type ConnectionCheck =
       refused: boolean;
     };
 
-export interface ConnectionDeps {
+export interface ConnectionDeps extends EncryptionKeyDeps {
   db: Db;
   clock: () => Date;
   /** The warehouse's addresses; the app's configured ones when absent. */
@@ -162,12 +161,7 @@ export async function keyOfForm(
   if (!row?.apiKeyCiphertext) {
     return { ok: false, problem: message("onboarding:connection.problem.noKey"), refused: false };
   }
-  const apiKey = await readApiKey(
-    deps.db,
-    shop,
-    row.apiKeyCiphertext,
-    encryptionKey(env().SKLAD_ENCRYPTION_KEY),
-  );
+  const apiKey = await readApiKey(deps.db, shop, row.apiKeyCiphertext, keyOf(deps));
   return { ok: true, apiKey, typed: false };
 }
 

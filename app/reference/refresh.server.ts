@@ -28,13 +28,11 @@ import {
   WarehouseBadRequest,
   WarehouseBusinessError,
   WarehouseError,
-  WarehouseRateLimited,
   WarehouseRequestInvalid,
-  WarehouseUnauthorized,
 } from "../warehouse/errors";
 import { OPERATIONS, type OperationName } from "../warehouse/wire";
 import { requestRun, scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
-import { KEY_REFUSED, type PeriodicTask, type ShopWork, type StepResult } from "../work/steps";
+import { keyOrLimitOutcome, type PeriodicTask, type ShopWork, type StepResult } from "../work/steps";
 import { insertStatement, sqlTransaction } from "../db/sql.server";
 import { MANUAL_REFRESH, REFERENCE_KIND, REFERENCE_SOURCE, requestReferenceRefresh } from "./kinds";
 import { cityOf, fromWarehouseRecords } from "./records";
@@ -211,15 +209,10 @@ async function failed(
 ): Promise<ScheduledRun | StepResult> {
   if (!(error instanceof WarehouseError)) throw error;
   const now = work.clock();
-  if (error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined) {
-    return { did: "wait", until: new Date(now.getTime() + error.retryAfterMs) };
-  }
   // A refused key is this shop's trouble, not the set's: the claim goes at once (another shop's key takes the
   // refresh over), and the engine pauses the shop for its key.
-  if (error instanceof WarehouseUnauthorized) {
-    await releaseSet(work);
-    return KEY_REFUSED;
-  }
+  const outcome = await keyOrLimitOutcome(error, () => now, { keyRefused: () => releaseSet(work) });
+  if (outcome) return outcome;
   await recordReferenceProblem(work.db, REFERENCE_SOURCE, error.message, now);
   work.log.warn(
     { event: "reference.refresh_failed", err: error },

@@ -16,10 +16,10 @@ import { STATUSES_KIND } from "../statuses/kinds";
 import { requestStockSync } from "../stock/kinds";
 import { parseStockSettings } from "../stock/settings";
 import { toCompactDate } from "../warehouse/dates";
-import { WarehouseError, WarehouseRateLimited, WarehouseUnauthorized } from "../warehouse/errors";
+import { WarehouseError } from "../warehouse/errors";
 import { DATE_FORMAT, LIST_PAGE_SIZE, OPERATIONS } from "../warehouse/wire";
 import { scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
-import { KEY_REFUSED, type ShopWork, type StepResult } from "../work/steps";
+import { keyOrLimitOutcome, type ShopWork, type StepResult } from "../work/steps";
 import { RETURNS_KIND } from "./kinds";
 import { linesOf, readReturnRecord, saleableUnits, type ReadReturn } from "./read";
 
@@ -220,9 +220,8 @@ async function sweepReturns(work: ShopWork, schedule: Schedule): Promise<Schedul
     });
   } catch (error) {
     if (!(error instanceof WarehouseError)) throw error;
-    if (error instanceof WarehouseUnauthorized) return KEY_REFUSED;
-    if (error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined)
-      return { did: "wait", until: new Date(work.clock().getTime() + error.retryAfterMs) };
+    const outcome = await keyOrLimitOutcome(error, work.clock);
+    if (outcome) return outcome;
     const failures = pass.failures + 1;
     const at = work.clock();
     // A failure the warehouse may recover from (5xx, a timeout): the same page again a few minutes on,
@@ -318,9 +317,8 @@ async function retrySkipped(
     });
   } catch (error) {
     if (!(error instanceof WarehouseError)) throw error;
-    if (error instanceof WarehouseUnauthorized) return KEY_REFUSED;
-    if (error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined)
-      return { did: "wait", until: new Date(work.clock().getTime() + error.retryAfterMs) };
+    const outcome = await keyOrLimitOutcome(error, work.clock);
+    if (outcome) return outcome;
     const skipped = withRefusal(cursor.skipped, entry, error.message, work.clock());
     const givenUp = skipped.find((other) => samePage(other, entry))?.nextTryAt === null;
     work.log.error(

@@ -54,7 +54,7 @@ async function locationChoices(admin: ShopAdmin) {
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session, admin } = await authenticate.admin(request);
-  const { db, log, clock } = appContext();
+  const { db, log, clock, encryptionKey } = appContext();
   const shop = session.shop;
   const url = new URL(request.url);
   const state = await loadOnboarding(db, shop);
@@ -110,7 +110,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     };
   }
   if (open === "notifications") {
-    const address = await notifyAddress(db, shop);
+    const address = await notifyAddress(db, shop, { encryptionKey });
     view.notifications = { url: address.ok ? address.url : null };
   }
   if (open === "catalogue") {

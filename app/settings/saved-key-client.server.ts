@@ -1,14 +1,14 @@
 // A warehouse client with the shop's saved key, for a request the merchant is waiting on (a page's loader or
 // action: a SKU's movements, a street look-up, an inbound delivery request), sharing the key's rate limits
 // with the engine. One place for what each of them needs: the key read (a key that cannot be decrypted is
-// logged and taken as none), no client while the shop is paused, and a bounded wait for the limits.
+// logged and taken as none), no client while the shop is paused, and a bounded wait for the limits. The
+// client itself is made by the one factory, app/warehouse/shop-client.server.ts.
 import type { AppContext } from "../context.server";
 import type { WarehouseClient, WarehouseEndpoints } from "../warehouse/client.server";
-import { warehouseEndpoints } from "../warehouse/config.server";
 import { shopWarehouseClient } from "../warehouse/shop-client.server";
 import { warehouseAccess, type WarehouseAccess } from "./settings.server";
 
-export interface SavedKeyDeps extends Pick<AppContext, "db" | "log" | "clock"> {
+export interface SavedKeyDeps extends Pick<AppContext, "db" | "log" | "clock" | "encryptionKey"> {
   /** Overrides of the configured endpoints (tests). */
   endpoints?: Partial<WarehouseEndpoints>;
   fetch?: typeof fetch;
@@ -32,7 +32,7 @@ export async function savedKeyClient(
 ): Promise<SavedKeyClient | null> {
   let access: WarehouseAccess | null;
   try {
-    access = await warehouseAccess(deps.db, shop);
+    access = await warehouseAccess(deps.db, shop, deps);
   } catch (error) {
     deps.log.warn(
       { shop, event: "warehouse.key_unreadable", err: error },
@@ -41,17 +41,14 @@ export async function savedKeyClient(
     return null;
   }
   if (!access) return null;
-  const configured = deps.endpoints?.timeoutMs ?? warehouseEndpoints().timeoutMs;
   const { warehouse, endpoints } = shopWarehouseClient({
     db: deps.db,
     clock: deps.clock,
     shop,
     apiKey: access.apiKey,
     maxLimiterWaitMs: options.maxLimiterWaitMs,
-    endpoints: {
-      ...deps.endpoints,
-      ...(options.timeoutMs !== undefined && { timeoutMs: Math.min(configured, options.timeoutMs) }),
-    },
+    ...(deps.endpoints && { endpoints: deps.endpoints }),
+    ...(options.timeoutMs !== undefined && { maxTimeoutMs: options.timeoutMs }),
     ...(deps.fetch && { fetch: deps.fetch }),
   });
   return { access, warehouse, endpoints };

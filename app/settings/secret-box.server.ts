@@ -6,6 +6,7 @@
 // as v2 the first time they are read (readApiKey).
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { Db } from "../db.server";
+import { env } from "../env.server";
 
 const VERSION = "v2";
 const UNBOUND_VERSION = "v1";
@@ -26,6 +27,21 @@ export function encryptionKey(configured: string | undefined): Buffer {
     : Buffer.from(configured, "base64");
   if (key.length !== 32) throw new Error("SKLAD_ENCRYPTION_KEY must decode to 32 bytes");
   return key;
+}
+
+/** The configured key, decoded: read from the environment here alone, once for the app's dependencies. */
+export function configuredEncryptionKey(): Buffer {
+  return encryptionKey(env().SKLAD_ENCRYPTION_KEY);
+}
+
+/** Dependencies that carry the key (app/context.server.ts decodes it once for the app's services). */
+export interface EncryptionKeyDeps {
+  encryptionKey?: Buffer | undefined;
+}
+
+/** The key a service encrypts with: its dependencies'; the configured one for those built without it (tests). */
+export function keyOf(deps: EncryptionKeyDeps): Buffer {
+  return deps.encryptionKey ?? configuredEncryptionKey();
 }
 
 /** `plain` encrypted for `shop`: it decrypts only with the same key and for the same shop. */

@@ -17,7 +17,7 @@ export interface SenderDeps extends ServiceDeps {
 
 /** The account's senders, asked of the warehouse with the saved key (null: no key, or the shop paused). */
 export async function accountSenders(deps: SenderDeps, shop: string): Promise<ConnectionCheck | null> {
-  const access = await warehouseAccess(deps.db, shop);
+  const access = await warehouseAccess(deps.db, shop, deps);
   if (!access) return null;
   return checkApiKey(deps, shop, access.apiKey);
 }

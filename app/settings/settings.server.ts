@@ -5,7 +5,6 @@ import { z } from "zod";
 import type { ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
 import type { SqlTransaction } from "../db/sql.server";
-import { env } from "../env.server";
 import type { Log } from "../logger.server";
 import {
   idOrderPrefixesCanMeet,
@@ -24,7 +23,7 @@ import { FIRST_SWEEP_AFTER_KEY_MS, requestReturnsSweep } from "../returns/kinds"
 import { message, type Message } from "../i18n/message";
 import { readTexts, writeTexts } from "../i18n/texts";
 import { fieldMessages } from "./field-messages";
-import { encryptionKey, encryptSecret, readApiKey, secretHint } from "./secret-box.server";
+import { encryptSecret, keyOf, readApiKey, secretHint, type EncryptionKeyDeps } from "./secret-box.server";
 import {
   CHANGED_MEANWHILE,
   sectionVersion,
@@ -225,7 +224,7 @@ export async function saveSettings(
     batchAddOrder,
     mapping: stored,
     ...(keyChanged && {
-      apiKeyCiphertext: encryptSecret(apiKey, encryptionKey(env().SKLAD_ENCRYPTION_KEY), shop),
+      apiKeyCiphertext: encryptSecret(apiKey, keyOf(deps), shop),
       apiKeyHint: secretHint(apiKey),
       apiKeyDigest: rateLimitKey(apiKey),
       // A new key is the fix for a refused one: work resumes at once.
@@ -371,10 +370,14 @@ export interface WarehouseAccess {
 }
 
 /** What the worker needs to call the warehouse for a shop; null while there is no key or it is paused. */
-export async function warehouseAccess(db: Db, shop: string): Promise<WarehouseAccess | null> {
+export async function warehouseAccess(
+  db: Db,
+  shop: string,
+  keys: EncryptionKeyDeps = {},
+): Promise<WarehouseAccess | null> {
   const row = await db.shopSettings.findUnique({ where: { shop } });
   if (!row?.apiKeyCiphertext || row.pausedAt) return null;
-  const apiKey = await readApiKey(db, shop, row.apiKeyCiphertext, encryptionKey(env().SKLAD_ENCRYPTION_KEY));
+  const apiKey = await readApiKey(db, shop, row.apiKeyCiphertext, keyOf(keys));
   return {
     apiKey,
     keyDigest: row.apiKeyDigest ?? rateLimitKey(apiKey),

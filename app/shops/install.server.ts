@@ -26,6 +26,7 @@ export interface ShopInstallDeps {
   db: Db;
   log: Log;
   clock: Clock;
+  encryptionKey?: Buffer;
   admin: { graphql: AdminGraphql };
 }
 
@@ -34,7 +35,7 @@ export interface ShopInstallDeps {
  * install or a reinstall after uninstall, that it is installed from now on.
  */
 export async function recordShopInstall(
-  { db, log, clock, admin }: ShopInstallDeps,
+  { db, log, clock, admin, encryptionKey }: ShopInstallDeps,
   { shop, scopes }: { shop: string; scopes: string },
 ): Promise<void> {
   const facts = await runAdminOperation<ShopFactsQuery>(admin.graphql, SHOP_FACTS_QUERY);
@@ -62,7 +63,7 @@ export async function recordShopInstall(
     }),
   ]);
   // The warehouse notification address exists from the start; a reinstall keeps the one the warehouse has.
-  await ensureNotifyToken(db, shop);
+  await ensureNotifyToken(db, shop, { encryptionKey });
   const fresh = reinstalled.count > 0 || record.installedAt.getTime() === now.getTime();
   log.info(
     {

@@ -8,7 +8,13 @@ import { isUniqueViolation, type Db } from "../db.server";
 import { message, type Message } from "../i18n/message";
 import { env } from "../env.server";
 import type { Log } from "../logger.server";
-import { decryptSecret, encryptionKey, encryptSecret, SecretUnreadable } from "../settings/secret-box.server";
+import {
+  decryptSecret,
+  encryptSecret,
+  keyOf,
+  SecretUnreadable,
+  type EncryptionKeyDeps,
+} from "../settings/secret-box.server";
 import { shopIsActive } from "../shops/lifecycle.server";
 
 export const NOTIFY_PATH = "/warehouse/notify/";
@@ -26,10 +32,10 @@ export function notifyTokenDigest(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
-function storedForm(token: string, shop: string) {
+function storedForm(token: string, shop: string, keys: EncryptionKeyDeps) {
   return {
     notifyTokenDigest: notifyTokenDigest(token),
-    notifyTokenCiphertext: encryptSecret(token, encryptionKey(env().SKLAD_ENCRYPTION_KEY), shop),
+    notifyTokenCiphertext: encryptSecret(token, keyOf(keys), shop),
   };
 }
 
@@ -37,10 +43,10 @@ function storedForm(token: string, shop: string) {
  * Gives the shop a token unless it has one. Never replaces one: two first visits to Settings at once
  * must not leave the page of the first showing an address the second made useless.
  */
-export async function ensureNotifyToken(db: Db, shop: string): Promise<void> {
+export async function ensureNotifyToken(db: Db, shop: string, keys: EncryptionKeyDeps = {}): Promise<void> {
   const row = await db.shopSettings.findUnique({ where: { shop }, select: { notifyTokenDigest: true } });
   if (row?.notifyTokenDigest) return;
-  const data = storedForm(newToken(), shop);
+  const data = storedForm(newToken(), shop, keys);
   if (row) {
     // Only while it still has none: another request may have given it one since.
     await db.shopSettings.updateMany({ where: { shop, notifyTokenDigest: null }, data });
@@ -59,14 +65,18 @@ export async function ensureNotifyToken(db: Db, shop: string): Promise<void> {
 export type NotifyAddress = { ok: true; url: string } | { ok: false; message: Message };
 
 /** The shop's whole notification address, made now if the shop has none yet. */
-export async function notifyAddress(db: Db, shop: string): Promise<NotifyAddress> {
+export async function notifyAddress(
+  db: Db,
+  shop: string,
+  keys: EncryptionKeyDeps = {},
+): Promise<NotifyAddress> {
   let row = await db.shopSettings.findUnique({ where: { shop }, select: { notifyTokenCiphertext: true } });
   if (!row?.notifyTokenCiphertext) {
-    await ensureNotifyToken(db, shop);
+    await ensureNotifyToken(db, shop, keys);
     row = await db.shopSettings.findUnique({ where: { shop }, select: { notifyTokenCiphertext: true } });
   }
   try {
-    const token = decryptSecret(row!.notifyTokenCiphertext!, encryptionKey(env().SKLAD_ENCRYPTION_KEY), shop);
+    const token = decryptSecret(row!.notifyTokenCiphertext!, keyOf(keys), shop);
     return { ok: true, url: addressOf(token) };
   } catch (error) {
     if (!(error instanceof SecretUnreadable)) throw error;
@@ -80,8 +90,11 @@ function addressOf(token: string): string {
 }
 
 /** Replaces the shop's token: the old address stops working with this write. */
-export async function rotateNotifyToken(deps: { db: Db; log: Log }, shop: string): Promise<void> {
-  const data = storedForm(newToken(), shop);
+export async function rotateNotifyToken(
+  deps: { db: Db; log: Log } & EncryptionKeyDeps,
+  shop: string,
+): Promise<void> {
+  const data = storedForm(newToken(), shop, deps);
   await deps.db.shopSettings.upsert({ where: { shop }, create: { shop, ...data }, update: data });
   deps.log.info(
     { shop, event: "statuses.notify_address_replaced" },

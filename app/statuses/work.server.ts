@@ -10,11 +10,11 @@ import { transition, isRefusal } from "../orders/state-machine";
 import { ORDER_STATE, STAGE } from "../orders/states";
 import { ordersGoFirst } from "../orders/submit.server";
 import type { OrderEventInput } from "../orders/timeline.server";
-import { WarehouseError, WarehouseRateLimited, WarehouseUnauthorized } from "../warehouse/errors";
+import { WarehouseError } from "../warehouse/errors";
 import type { OrderStatus } from "../warehouse/schemas";
 import { OPERATIONS } from "../warehouse/wire";
 import { scheduledKind, type ScheduledRun } from "../work/schedule.server";
-import { KEY_REFUSED, type ShopWork, type StepResult } from "../work/steps";
+import { keyOrLimitOutcome, type ShopWork, type StepResult } from "../work/steps";
 import { requestFulfillment, STATUSES_KIND } from "./kinds";
 import { parseStatusSettings, type StatusSettings } from "./settings";
 import { readStatus } from "./status-table";
@@ -91,12 +91,8 @@ async function checkStatuses(work: ShopWork): Promise<ScheduledRun | StepResult>
     records = await work.warehouse.reportStatusOrder(due.map((row) => row.idOrder));
   } catch (error) {
     if (!(error instanceof WarehouseError)) throw error;
-    if (error instanceof WarehouseUnauthorized) return KEY_REFUSED;
-    // The slot went to another caller on the same key first (another shop, another process), or the
-    // warehouse said when to come back: the next slot is that near, not a minute away.
-    if (error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined) {
-      return { did: "wait", until: new Date(work.clock().getTime() + error.retryAfterMs) };
-    }
+    const outcome = await keyOrLimitOutcome(error, work.clock);
+    if (outcome) return outcome;
     work.log.warn(
       { event: "statuses.report_failed", orders: due.length, err: error },
       "ReportStatusOrder failed; the orders are looked up again later",

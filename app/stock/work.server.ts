@@ -8,10 +8,10 @@ import { writeTexts } from "../i18n/texts";
 import { recordWarehouseReport } from "../catalogue/full-sync.server";
 import { env } from "../env.server";
 import { ordersGoFirst } from "../orders/submit.server";
-import { WarehouseError, WarehouseRateLimited, WarehouseUnauthorized } from "../warehouse/errors";
+import { WarehouseError } from "../warehouse/errors";
 import { OPERATIONS } from "../warehouse/wire";
 import { scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
-import { KEY_REFUSED, type ShopWork, type StepResult } from "../work/steps";
+import { keyOrLimitOutcome, type ShopWork, type StepResult } from "../work/steps";
 import { MANUAL_SYNC, STOCK_KIND } from "./kinds";
 import { unitsNotTaken } from "./promised.server";
 import { parseStockSettings } from "./settings";
@@ -71,14 +71,11 @@ async function syncShopStock(work: ShopWork, schedule: Schedule): Promise<Schedu
   } catch (error) {
     if (!(error instanceof WarehouseError)) throw error;
     const texts = [message("stock:sync.error.report"), warehouseErrorText(error)];
-    if (error instanceof WarehouseUnauthorized) {
-      await finish(work, sync.id, { error: texts });
-      return KEY_REFUSED;
-    }
-    if (error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined) {
-      await db.stockSync.delete({ where: { id: sync.id } });
-      return { did: "wait", until: new Date(work.clock().getTime() + error.retryAfterMs) };
-    }
+    const outcome = await keyOrLimitOutcome(error, work.clock, {
+      keyRefused: () => finish(work, sync.id, { error: texts }),
+      rateLimited: () => db.stockSync.delete({ where: { id: sync.id } }),
+    });
+    if (outcome) return outcome;
     await finish(work, sync.id, { error: texts });
     return { nextRunAt: next, cursor: null, problem: error.message };
   }

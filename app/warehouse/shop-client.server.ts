@@ -1,40 +1,63 @@
-// A warehouse client for a request the merchant is waiting on (a connection test, a street look-up), outside
-// the work engine: the app's endpoints, and the key's rate limits as every process of the app counts them
-// (the engine's own client, app/work/worker.server.ts, shares the same store).
+// The one factory of a shop's keyed warehouse client: the engine's, for a lease (app/work/worker.server.ts),
+// and those for a request the merchant is waiting on (a connection test, a page's look-up with the saved
+// key, app/settings/saved-key-client.server.ts). Each counts the key's rate limits in the store every process
+// of the app shares, so none of them can spend the others' requests.
 import type { Clock } from "../context.server";
 import type { Db } from "../db.server";
 import { env } from "../env.server";
 import { DatabaseRateLimitStore } from "../work/rate-limit-store.server";
 import { createWarehouseClient, type WarehouseClient, type WarehouseEndpoints } from "./client.server";
 import { warehouseEndpoints } from "./config.server";
-import { WarehouseRateLimiter } from "./limiter.server";
+import { WarehouseRateLimiter, type RateLimits } from "./limiter.server";
 
 export interface ShopClientOptions {
   db: Db;
   clock: Clock;
   shop: string;
   apiKey: string;
-  /** Overrides of the configured endpoints (tests). */
+  /**
+   * The endpoints and the key's limits as the engine was given them (which a test may have scaled down);
+   * absent, the configured ones are read from the environment.
+   */
+  engine?: { endpoints: WarehouseEndpoints; rateLimits?: Partial<RateLimits> | undefined };
+  /** Overrides of the endpoints (tests). */
   endpoints?: Partial<WarehouseEndpoints>;
-  fetch?: typeof fetch;
+  /** At most this timeout: shorter than the configured one, for a read that can simply be asked again. */
+  maxTimeoutMs?: number;
   /** How long a request may wait for the key's limits before it is refused as rate limited (0: not at all). */
   maxLimiterWaitMs?: number;
+  /** The per-account switch for the batch shape of AddOrder. */
+  batchAddOrder?: boolean;
+  /** Once aborted (the engine's lease is lost), no request leaves. */
+  stopSending?: AbortSignal;
+  fetch?: typeof fetch;
 }
 
 export function shopWarehouseClient(options: ShopClientOptions): {
   warehouse: WarehouseClient;
   endpoints: WarehouseEndpoints;
 } {
-  const { db, clock, shop } = options;
-  const endpoints = { ...warehouseEndpoints(), ...options.endpoints };
+  const { db, clock, shop, engine } = options;
+  const base = engine ? engine.endpoints : warehouseEndpoints();
+  const chosen = { ...base, ...options.endpoints };
+  const endpoints =
+    options.maxTimeoutMs === undefined
+      ? chosen
+      : {
+          ...chosen,
+          timeoutMs: Math.min(options.endpoints?.timeoutMs ?? base.timeoutMs, options.maxTimeoutMs),
+        };
+  const limits = engine ? engine.rateLimits : { windowMs: env().WAREHOUSE_RATE_WINDOW_MS };
   const warehouse = createWarehouseClient({
     apiKey: options.apiKey,
     endpoints,
     limiter: new WarehouseRateLimiter(new DatabaseRateLimitStore(db, shop), {
-      limits: { windowMs: env().WAREHOUSE_RATE_WINDOW_MS },
+      ...(limits && { limits }),
       now: () => clock().getTime(),
     }),
     ...(options.maxLimiterWaitMs !== undefined && { maxLimiterWaitMs: options.maxLimiterWaitMs }),
+    ...(options.batchAddOrder !== undefined && { batchAddOrder: options.batchAddOrder }),
+    ...(options.stopSending && { stopSending: options.stopSending }),
     ...(options.fetch && { fetch: options.fetch }),
   });
   return { warehouse, endpoints };

@@ -1,16 +1,14 @@
-// The one place the work engine is assembled from the parsed environment, for the web process (entry.server)
-// and for `npm run worker` alike, so the two can never run with different limits or timings.
-import { finishIncompleteComplianceRequests } from "../compliance/compliance.server";
-import { personalDataOfIdleShops } from "../compliance/retention.server";
+// The one place the work engine is built from the parsed environment, for the web process (entry.server)
+// and for `npm run worker` alike, so the two can never run with different limits or timings. Its kinds of
+// work and periodic tasks come from the assembly (assembly.server.ts); this module names none of them.
 import type { AppContext } from "../context.server";
 import { databaseFlavour } from "../db/flavour";
-import { referenceUpkeep, referenceWork } from "../reference/refresh.server";
 import type { Env } from "../env.server";
 import { createShopAdmin, type AdminWait, type ShopAdmin } from "../shopify/admin-graphql.server";
 import { warehouseEndpoints } from "../warehouse/config.server";
-import type { PeriodicTask } from "./steps";
+import { createWorker, ENGINE_KINDS, ENGINE_PERIODIC_TASKS, type WorkerOptions } from "./assembly.server";
 import { createWakeListener, type WakeListener, type WakeMessage } from "./wake-channel.server";
-import { createWorker, pruneWebhookEvents, type Worker, type WorkerOptions } from "./worker.server";
+import type { Worker } from "./worker.server";
 
 /** The engine's settings that come from the environment. */
 export function engineSettings(
@@ -44,15 +42,6 @@ export async function offlineShopAdmin(
   return createShopAdmin(admin.graphql, { signal, ...(wait && { sleep: wait }) });
 }
 
-/** Compliance requests recorded but left unfinished (a crash mid-erasure) are finished by the sweep. */
-export const finishComplianceRequests: PeriodicTask = {
-  name: "finish_compliance_requests",
-  everyMs: 5 * 60_000,
-  async run(deps) {
-    await finishIncompleteComplianceRequests(deps);
-  },
-};
-
 /**
  * The engine, and on PostgreSQL its ear for wake-ups from other processes (decision 022): any process may
  * take a webhook in (web with WORKER=off has no engine of its own) and NOTIFY; every engine on the database
@@ -67,11 +56,9 @@ export function createEngine(
     ...context,
     ...engineSettings(source),
     admin: offlineShopAdmin,
-    periodic: [pruneWebhookEvents, finishComplianceRequests, referenceUpkeep, personalDataOfIdleShops],
+    periodic: [...ENGINE_PERIODIC_TASKS],
     ...overrides,
-    // Here rather than among the worker's own kinds: a worker a test starts fetches the whole branch list
-    // (tens of thousands of records) only when the test asks for this kind.
-    kinds: [referenceWork, ...(overrides.kinds ?? [])],
+    kinds: [...ENGINE_KINDS, ...(overrides.kinds ?? [])],
   });
   if (databaseFlavour(source.DATABASE_URL) !== "postgresql") return worker;
   return withWakeListener(

@@ -1,11 +1,13 @@
-// What runs under a shop's lease: kinds of work (orders today; statuses, catalogue, stock, returns and
-// reference data next), each opening a step per lease that does one request's worth of work at a time and
-// says when it next has work. The engine (worker.server.ts) knows nothing of orders or any other kind.
-import type { ServiceDeps } from "../context.server";
+// What runs under a shop's lease: kinds of work (orders, statuses, catalogue, stock, returns, reference data
+// and the rest: assembly.server.ts lists them), each opening a step per lease that does one request's worth
+// of work at a time and says when it next has work. The engine (worker.server.ts) knows nothing of orders or
+// any other kind.
+import type { Clock, ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
 import type { WarehouseAccess } from "../settings/settings.server";
 import type { ShopAdmin } from "../shopify/admin-graphql.server";
 import type { WarehouseClient } from "../warehouse/client.server";
+import { WarehouseRateLimited, WarehouseUnauthorized, type WarehouseError } from "../warehouse/errors";
 
 /** What a step did: work done, nothing due, due again at a known instant, or the shop's work must stop. */
 export type StepResult =
@@ -19,6 +21,29 @@ export const WORK = { did: "work" } as const satisfies StepResult;
 export const NOTHING = { did: "nothing" } as const satisfies StepResult;
 export const STOP = { did: "stop" } as const satisfies StepResult;
 export const KEY_REFUSED = { did: "stop", keyRefused: true } as const satisfies StepResult;
+
+/**
+ * A refused key or a rate limit as a step's outcome, the same for every kind: a refused key (401) stops the
+ * shop's work, and the engine pauses the shop for that key; a rate limit that says when to come back (the
+ * slot went to another caller on the same key first, or the warehouse said when) waits until then, not a
+ * minute away. Any other failure: undefined, the kind's own to settle. `before` does what the kind must do
+ * first (end its run, give up a claim); a wait is counted from when that is done.
+ */
+export async function keyOrLimitOutcome(
+  error: WarehouseError,
+  clock: Clock,
+  before: { keyRefused?: () => Promise<unknown>; rateLimited?: () => Promise<unknown> } = {},
+): Promise<StepResult | undefined> {
+  if (error instanceof WarehouseUnauthorized) {
+    await before.keyRefused?.();
+    return KEY_REFUSED;
+  }
+  if (error instanceof WarehouseRateLimited && error.retryAfterMs !== undefined) {
+    await before.rateLimited?.();
+    return { did: "wait", until: new Date(clock().getTime() + error.retryAfterMs) };
+  }
+  return undefined;
+}
 
 /** The context of one lease: everything a step may use, for one shop. */
 export interface ShopWork extends ServiceDeps {

@@ -1,25 +1,14 @@
 // The work engine: finds shops with due work, takes each shop's lease, and runs that shop's kinds of work
 // (orders, and whatever scheduled work the shop has) until nothing is due soon. It knows nothing of any
-// kind: each opens a step per lease (app/work/steps.ts). One instance runs inside the web process by
-// default; `npm run worker` runs one alone (both built by createEngine). Any number may run against one
-// PostgreSQL database: the lease keeps each shop to one worker at a time.
+// kind: it is given them (app/work/assembly.server.ts lists them), and each opens a step per lease
+// (app/work/steps.ts). One instance runs inside the web process by default; `npm run worker` runs one alone
+// (both built by createEngine, app/work/engine.server.ts). Any number may run against one PostgreSQL
+// database: the lease keeps each shop to one worker at a time.
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import type { Clock, WakeReason } from "../context.server";
 import type { Db } from "../db.server";
 import type { Log } from "../logger.server";
-import { ordersWork, type OrdersWorkOptions } from "../orders/work.server";
-import { remapWork } from "../orders/remap.server";
-import { statusesWork } from "../statuses/work.server";
-import { catalogueWork } from "../catalogue/work.server";
-import { catalogueSyncWork } from "../catalogue/full-sync.server";
-import { fulfillmentWork } from "../fulfillment/work.server";
-import { stockWork } from "../stock/work.server";
-import { returnsWork } from "../returns/work.server";
-import { personalDataWork } from "../compliance/retention.server";
-import { fulfillmentOrdersWork } from "../routing/work.server";
-import { onlineLocationsWork } from "../routing/locations.server";
-import { fulfillmentRequestsWork } from "../service/requests.server";
 import {
   pauseShop,
   PAUSE_REASONS,
@@ -29,18 +18,23 @@ import {
 } from "../settings/settings.server";
 import { SecretUnreadable } from "../settings/secret-box.server";
 import type { AdminWait, ShopAdmin } from "../shopify/admin-graphql.server";
-import { createWarehouseClient, type WarehouseEndpoints } from "../warehouse/client.server";
-import { WarehouseRateLimiter, type RateLimits } from "../warehouse/limiter.server";
-import type { BACKOFF } from "./backoff";
+import type { WarehouseEndpoints } from "../warehouse/client.server";
+import type { RateLimits } from "../warehouse/limiter.server";
+import { shopWarehouseClient } from "../warehouse/shop-client.server";
 import { LeaseKeeper, releaseLease, takeLease, type Lease } from "./lease.server";
-import { DatabaseRateLimitStore } from "./rate-limit-store.server";
 import type { WakeNotifier } from "./wake-channel.server";
 import type { PeriodicTask, ScheduleRow, ShopStep, ShopWork, StepResult, WorkKind } from "./steps";
 
-export interface WorkerOptions {
+/**
+ * What the machinery runs and with what: every kind of work and every periodic task are given whole (the
+ * assembly, app/work/assembly.server.ts, lists them), so the machinery itself names none.
+ */
+export interface WorkerMachineryOptions {
   db: Db;
   log: Log;
   clock: Clock;
+  /** The key the shops' ApiKeys are read with (the app context's); absent, the configured one. */
+  encryptionKey?: Buffer;
   endpoints: WarehouseEndpoints;
   /** This worker's name in lease rows; unique per process. */
   holder?: string;
@@ -59,34 +53,19 @@ export interface WorkerOptions {
    * for one: then it goes to the back of the queue. A pass is never cut short.
    */
   timeSliceMs?: number;
-  /** The kinds of work besides orders (scheduled work); orders always run. */
-  kinds?: WorkKind[];
+  /** The kinds of work, each run in this order in a shop's pass. */
+  kinds: WorkKind[];
   /** Work of no one shop, run from the sweep. */
-  periodic?: PeriodicTask[];
+  periodic: PeriodicTask[];
   /** The shop's Admin API client for background work (the offline session); none: steps cannot use it. */
   admin?: (shop: string, signal: AbortSignal, wait?: AdminWait) => Promise<ShopAdmin>;
-  /** AddOrder batches of one shop out at once (see BatchesInFlight). */
-  addOrderBatchesInFlight?: OrdersWorkOptions["addOrderBatchesInFlight"];
-  inDoubtSettleMs?: number;
-  inDoubt?: OrdersWorkOptions["inDoubt"];
-  /** The warehouse's limits and our retry timing: the real ones unless a test scales them down. */
+  /** The warehouse's limits: the real ones unless a test scales them down. */
   rateLimits?: Partial<RateLimits>;
-  backoff?: typeof BACKOFF;
   fetch?: typeof fetch;
 }
 
-const WEBHOOK_EVENT_RETENTION_MS = 7 * 24 * 3600_000;
-
-/** Deletes webhook deliveries older than a week: Shopify stops redelivering long before. */
-export const pruneWebhookEvents: PeriodicTask = {
-  name: "prune_webhook_events",
-  everyMs: 3600_000,
-  async run({ db, clock }) {
-    await db.webhookEvent.deleteMany({
-      where: { receivedAt: { lt: new Date(clock().getTime() - WEBHOOK_EVENT_RETENTION_MS) } },
-    });
-  },
-};
+/** How long a lease lasts unless renewed, unless the options say otherwise. */
+export const DEFAULT_LEASE_TTL_MS = 30_000;
 
 export interface Worker {
   start(): void;
@@ -195,39 +174,16 @@ async function shopStillWorks(db: Db, shop: string, keyDigest: string): Promise<
   );
 }
 
-export function createWorker(options: WorkerOptions): Worker {
+/** The engine's machinery, running the kinds and periodic tasks it is given (see WorkerMachineryOptions). */
+export function createWorkerMachinery(options: WorkerMachineryOptions): Worker {
   const { db, log, clock } = options;
   const holder = options.holder ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const sweepIntervalMs = options.sweepIntervalMs ?? 2_000;
-  const leaseTtlMs = options.leaseTtlMs ?? 30_000;
+  const leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   const slots = new Slots(options.concurrency ?? 4);
   const holdWaitMs = options.holdWaitMs ?? 65_000;
   const timeSliceMs = options.timeSliceMs ?? 1_000;
-  const kinds: WorkKind[] = [
-    ordersWork({
-      ...(options.addOrderBatchesInFlight !== undefined && {
-        addOrderBatchesInFlight: options.addOrderBatchesInFlight,
-      }),
-      ...(options.inDoubtSettleMs !== undefined && { inDoubtSettleMs: options.inDoubtSettleMs }),
-      ...(options.backoff && { backoff: options.backoff }),
-      ...(options.inDoubt && { inDoubt: options.inDoubt }),
-      recovery: { leaseTtlMs, requestTimeoutMs: options.endpoints.timeoutMs },
-    }),
-    // Fulfillment orders read right after orders: what they change goes in the next pass, which follows at once.
-    fulfillmentOrdersWork,
-    onlineLocationsWork,
-    remapWork,
-    statusesWork,
-    fulfillmentWork,
-    catalogueWork,
-    stockWork,
-    returnsWork,
-    catalogueSyncWork,
-    personalDataWork,
-    fulfillmentRequestsWork,
-    ...(options.kinds ?? []),
-  ];
-  const periodic = options.periodic ?? [pruneWebhookEvents];
+  const { kinds, periodic } = options;
   const lastPeriodicRun = new Map<string, number>();
   const running = new Map<string, Promise<void>>();
   const wokenAgain = new Set<string>();
@@ -351,7 +307,7 @@ export function createWorker(options: WorkerOptions): Worker {
     if (!active || active.uninstalledAt) return;
     let access;
     try {
-      access = await warehouseAccess(db, shop);
+      access = await warehouseAccess(db, shop, options);
     } catch (error) {
       if (!(error instanceof SecretUnreadable)) throw error;
       const saved = await db.shopSettings.findUnique({ where: { shop }, select: { apiKeyDigest: true } });
@@ -405,13 +361,12 @@ export function createWorker(options: WorkerOptions): Worker {
     // the keeper gives up (those already out finish), and the loop ends, even from its sleep.
     const keeper = new LeaseKeeper({ db, lease, ttlMs: leaseTtlMs, clock, log: shopLog });
     keeper.signal.addEventListener("abort", () => stopLoop(loop, "lease_lost"));
-    const warehouse = createWarehouseClient({
+    const { warehouse } = shopWarehouseClient({
+      db,
+      clock,
+      shop,
       apiKey,
-      endpoints: options.endpoints,
-      limiter: new WarehouseRateLimiter(new DatabaseRateLimitStore(db, shop), {
-        ...(options.rateLimits && { limits: options.rateLimits }),
-        now: () => clock().getTime(),
-      }),
+      engine: { endpoints: options.endpoints, rateLimits: options.rateLimits },
       batchAddOrder: access.batchAddOrder,
       stopSending: keeper.signal,
       ...(options.fetch && { fetch: options.fetch }),

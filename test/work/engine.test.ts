@@ -19,7 +19,8 @@ import {
   type StepResult,
   type WorkKind,
 } from "../../app/work/steps";
-import { createWorker, type Worker } from "../../app/work/worker.server";
+import { createWorker } from "../../app/work/assembly.server";
+import type { Worker } from "../../app/work/worker.server";
 import { startShopifyFake, type ShopifyFake } from "../shopify-fake";
 import { routeShopifyTo } from "../support/network";
 import { eventually } from "../e2e/harness";

@@ -42,11 +42,11 @@ import { referenceCard, type ReferenceCard } from "../../reference/store.server"
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const { db, log } = appContext();
+  const { db, log, encryptionKey } = appContext();
   const [settings, keyConflict, notifications, reference] = await Promise.all([
     loadSettings(db, session.shop, log),
     sharedKeyConflict(db, session.shop),
-    notifyAddress(db, session.shop),
+    notifyAddress(db, session.shop, { encryptionKey }),
     referenceCard(db, session.shop, REFERENCE_KIND),
   ]);
   return {
