@@ -3,9 +3,8 @@
 // search rebuilt only when the set's version moves: by one builder, never in the caller's turn, and kept for
 // every active key within the memory budget.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { Writable } from "node:stream";
 import { appContext } from "../../app/context.server";
-import { createLogger } from "../../app/logger.server";
+import { recordingLog } from "../support/log";
 import { fromWarehouseRecords } from "../../app/reference/records";
 import { REFERENCE_SOURCE } from "../../app/reference/kinds";
 import * as search from "../../app/reference/search";
@@ -56,19 +55,6 @@ const branch = (
   working: true,
   ...fields,
 });
-
-/** A logger whose lines the test reads. */
-function recordingLog() {
-  const lines: Record<string, unknown>[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split("\n").filter(Boolean))
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { log: createLogger({ level: "info", destination }), lines };
-}
 
 async function withKey(shop: string, keyDigest: string | null) {
   await appContext().db.shopSettings.create({ data: { shop, apiKeyDigest: keyDigest } });

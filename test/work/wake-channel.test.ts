@@ -1,10 +1,9 @@
 // The wake-up channel between processes (decision 022): what a notification may carry, and the listener's
 // one connection, which ignores what is not ours and comes back after its connection is killed.
-import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { recordingLog } from "../support/log";
 import { databaseFlavour } from "../../app/db/flavour";
-import { createLogger } from "../../app/logger.server";
 import {
   createWakeListener,
   createWakeNotifier,
@@ -23,18 +22,6 @@ afterEach(async () => {
   await listener?.stop();
   listener = undefined;
 });
-
-function recordingLog() {
-  const lines: Record<string, unknown>[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split("\n").filter(Boolean))
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { log: createLogger({ level: "info", destination }), lines };
-}
 
 async function notifyRaw(payload: string) {
   await appContext().db.$executeRaw`SELECT pg_notify(${WAKE_CHANNEL}, ${payload})`;
