@@ -32,6 +32,9 @@ const TEXT_PROPS = new Set([
   "description",
 ]);
 
+/** A component kept in a route folder beside its route.tsx (flat routes: only route.tsx is the route). */
+const PAGE_PART = /^app\/routes\/[^/]+\/(?!route\.tsx$)[^/]+\.tsx$/;
+
 function pages(): string[] {
   const files: string[] = [];
   const walk = (dir: string) => {
@@ -46,11 +49,12 @@ function pages(): string[] {
   walk(join(ROOT, "app"));
   // A route without a component (a webhook, a file download) answers machines. The login page is
   // Shopify's own flow, seen only outside the admin, with Polaris's translations. The server entry
-  // and the document shell (a viewport for the browser) render what the routes give them.
+  // and the document shell (a viewport for the browser) render what the routes give them. A file beside
+  // route.tsx in a route folder is a part of its page (a card, a form) and is checked like any component.
   return files.filter((file) =>
     file.startsWith("app/routes/")
       ? !file.startsWith("app/routes/auth.") &&
-        /^export default /m.test(readFileSync(join(ROOT, file), "utf8"))
+        (PAGE_PART.test(file) || /^export default /m.test(readFileSync(join(ROOT, file), "utf8")))
       : file !== "app/entry.server.tsx" && file !== "app/root.tsx",
   );
 }
