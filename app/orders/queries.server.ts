@@ -1,20 +1,30 @@
 // The read side of the orders pages: the list with its counts per state and stage, and one order with its
 // timeline and where it is after the warehouse has it. Every query is scoped to the shop; stored JSON
 // columns come back parsed, and a malformed one reads as empty rather than breaking the page.
+// The stored JSON columns are read in stored-columns.ts, and an order's shipment and fulfillment in
+// shipment.server.ts; what the pages import from them is exported here too.
 import type { Prisma } from "@prisma/client";
 import { z } from "zod";
 import { caseVariants, listSearchSchema } from "../http/list-search";
 import type { Message } from "../i18n/message";
-import { StoredMessage } from "../i18n/texts";
 import type { Db } from "../db.server";
-import { parseStatusSettings, type StatusSettings } from "../statuses/settings";
-import { carrierOfDeliveryMethod, trackingFor } from "../fulfillment/carriers";
-import { orderSettingsSchema, type OrderSettings } from "./settings";
 import { BATCH_PROOF, ORDER_STATES, STAGES, type OrderState, type Stage } from "./states";
 import { parseWarehouseLines, WAIT_REASONS, type WaitReason } from "../routing/decide";
-import { CARRIER_REF_PATTERN } from "../warehouse/wire";
+import {
+  fulfillmentOf,
+  isStage,
+  shipmentColumns,
+  shipmentOf,
+  trackingContext,
+  type FulfillmentView,
+  type ShipmentView,
+} from "./shipment.server";
+import { parseHoldReasons, parseJson, parseObject, type HoldReasonView } from "./stored-columns";
 import { attentionTexts, eventTexts } from "./timeline";
-import { storedText } from "./words";
+
+export { parseFulfillmentProblem, parseReportedStatus, parseUnshipped } from "./stored-columns";
+export type { FulfillmentProblem, HoldReasonView, ReportedStatus, UnshippedItem } from "./stored-columns";
+export type { FulfillmentView, ShipmentView } from "./shipment.server";
 
 /** A list filter: one state, or the orders with a problem only the merchant can solve. */
 export const ORDER_FILTERS = [...ORDER_STATES, "attention"] as const;
@@ -45,225 +55,6 @@ export interface OrderListQuery {
   search?: string;
   page?: number | string;
   pageSize?: number | string;
-}
-
-// A stored text's key and values; a malformed one is dropped, and its English words are shown instead.
-const storedMessageSchema = StoredMessage.optional().catch(undefined);
-
-const holdReasonSchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  fix: z.string().default(""),
-  action: z.string().nullable().default(null),
-  /** The message and the fix as keys (rows before them have only the English words). */
-  text: storedMessageSchema,
-  fixText: storedMessageSchema,
-  /** A branch held for: the matcher's guesses (a malformed list is dropped, the search still works). */
-  candidates: z
-    .array(z.object({ ref: z.string(), label: z.string(), score: z.number() }))
-    .max(3)
-    .optional()
-    .catch(undefined),
-  /** A courier address held for: its city's carrier Ref (the order page searches its streets). */
-  cityRef: z.string().regex(CARRIER_REF_PATTERN).optional().catch(undefined),
-});
-export type HoldReasonView = z.infer<typeof holdReasonSchema>;
-
-function parseJson(text: string | null | undefined): unknown {
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
-}
-
-function parseHoldReasons(text: string | null): HoldReasonView[] {
-  const parsed = z.array(holdReasonSchema).safeParse(parseJson(text));
-  return parsed.success ? parsed.data : [];
-}
-
-function parseObject(text: string | null): Record<string, unknown> | null {
-  const value = parseJson(text);
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
-}
-
-/** A status as the warehouse reported it (its own, or the carrier's), shown as it came. */
-export interface ReportedStatus {
-  id: string;
-  name: string;
-  /** As the warehouse wrote it ("02.03.2026 10:00:00"): its time zone is not said, so it is not converted. */
-  date: string;
-}
-
-// Each field on its own, so one odd field does not lose the others; a status with neither id nor name (the
-// carrier's before the parcel leaves) is no status.
-const reportedStatusSchema = z.object({
-  id: z.union([z.string(), z.number()]).transform(String).catch(""),
-  name: z.string().catch(""),
-  date: z.string().catch(""),
-});
-
-export function parseReportedStatus(text: string | null | undefined): ReportedStatus | null {
-  const parsed = reportedStatusSchema.safeParse(parseJson(text));
-  if (!parsed.success) return null;
-  const status = { id: parsed.data.id.trim(), name: parsed.data.name.trim(), date: parsed.data.date.trim() };
-  return status.id || status.name ? status : null;
-}
-
-/** A problem with the Shopify fulfillment that only the merchant can solve. */
-export interface FulfillmentProblem {
-  code: string | null;
-  /** In English, for logs. */
-  message: string;
-  /** What the merchant reads; a problem stored before it had a key, as its English words. */
-  text: Message;
-}
-
-const fulfillmentProblemSchema = z.object({
-  code: z.string().nullable().catch(null).default(null),
-  message: z.string().min(1),
-  text: StoredMessage.optional().catch(undefined),
-});
-
-/** The stored problem: JSON `{code, message, text}`, or plain text kept as the message. */
-export function parseFulfillmentProblem(text: string | null | undefined): FulfillmentProblem | null {
-  if (!text?.trim()) return null;
-  const parsed = fulfillmentProblemSchema.safeParse(parseJson(text));
-  if (!parsed.success) return { code: null, message: text.trim(), text: storedText(text.trim()) };
-  const { code, message } = parsed.data;
-  return { code, message, text: parsed.data.text ?? storedText(message) };
-}
-
-/** An item the Shopify order still holds at the warehouse location that the warehouse did not ship. */
-export interface UnshippedItem {
-  sku: string | null;
-  title: string;
-  quantity: number;
-}
-
-const unshippedSchema = z.array(
-  z.object({ sku: z.string().nullable(), title: z.string(), quantity: z.number().int().positive() }),
-);
-
-/** The stored list of what was left unshipped; empty when none is kept or it does not read. */
-export function parseUnshipped(text: string | null | undefined): UnshippedItem[] {
-  const parsed = unshippedSchema.safeParse(parseJson(text));
-  return parsed.success ? parsed.data : [];
-}
-
-/** Where an order is once the warehouse has it: its stage, waybill and the statuses last reported. */
-export interface ShipmentView {
-  /** null: the warehouse has not picked it yet (or does not have it). */
-  stage: Stage | null;
-  stageAt: Date | null;
-  ttn: string | null;
-  /** The carrier's tracking page of the waybill; null without a waybill or a page for its carrier. */
-  trackingUrl: string | null;
-  warehouseStatus: ReportedStatus | null;
-  carrierStatus: ReportedStatus | null;
-  /** When the warehouse last answered a status look-up for it. */
-  statusCheckedAt: Date | null;
-}
-
-/** The Shopify side: the fulfillment made for the order, and whether Shopify is still to be told something. */
-export interface FulfillmentView {
-  made: boolean;
-  /** The Shopify Fulfillment gid. */
-  id: string | null;
-  /** The waybill Shopify has. */
-  ttn: string | null;
-  /** The last event Shopify was told (e.g. "DELIVERED"). */
-  event: string | null;
-  /** Shopify is to be told of a change (made, a new waybill, an event); dueAt says from when. */
-  due: boolean;
-  dueAt: Date | null;
-  /** Due, but no location stands for the warehouse yet (Settings): nothing can be fulfilled until then. */
-  waitingForLocation: boolean;
-  problem: FulfillmentProblem | null;
-  /** Left unfulfilled in Shopify: the warehouse did not ship it (an edit it refused, held or not yet taken). */
-  unshipped: UnshippedItem[];
-}
-
-const shipmentColumns = {
-  stage: true,
-  stageAt: true,
-  ttn: true,
-  warehouseStatus: true,
-  carrierStatus: true,
-  statusCheckedAt: true,
-  sentOrder: true,
-  fulfillmentId: true,
-  fulfilledTtn: true,
-  fulfillmentEvent: true,
-  fulfillmentDueAt: true,
-  fulfillmentProblem: true,
-  unshipped: true,
-} as const satisfies Prisma.WarehouseOrderSelect;
-
-type ShipmentColumns = Prisma.WarehouseOrderGetPayload<{ select: typeof shipmentColumns }>;
-
-/** What a shop's tracking links are made of: its pages, and the delivery literals it sends. */
-interface TrackingContext {
-  patterns: StatusSettings["trackingUrls"];
-  literals: OrderSettings["deliveryLiterals"] | undefined;
-  /** Whether the shop has said which location stands for the warehouse. */
-  locationChosen: boolean;
-}
-
-async function trackingContext(db: Db, shop: string): Promise<TrackingContext> {
-  const row = await db.shopSettings.findUnique({
-    where: { shop },
-    select: { statusSettings: true, mapping: true, locationId: true },
-  });
-  // Settings that no longer validate give the default pages and the provider's literals: a link is a
-  // convenience, and Settings shows the problem where it can be fixed.
-  const mapping = orderSettingsSchema.safeParse(parseJson(row?.mapping) ?? {});
-  return {
-    patterns: parseStatusSettings(row?.statusSettings).settings.trackingUrls,
-    literals: mapping.success ? mapping.data.deliveryLiterals : undefined,
-    locationChosen: Boolean(row?.locationId),
-  };
-}
-
-/** The tracking page of the order's waybill by the carrier it was sent with; null without either. */
-function trackingUrlOf(
-  row: Pick<ShipmentColumns, "ttn" | "sentOrder">,
-  tracking: TrackingContext,
-): string | null {
-  const method = parseObject(row.sentOrder)?.delivery_method;
-  const carrier = typeof method === "string" ? carrierOfDeliveryMethod(method, tracking.literals) : null;
-  return carrier && row.ttn ? trackingFor(carrier, row.ttn, { trackingUrls: tracking.patterns }).url : null;
-}
-
-const isStage = (value: string | null): value is Stage => (STAGES as readonly string[]).includes(value ?? "");
-
-function shipmentOf(row: ShipmentColumns, tracking: TrackingContext): ShipmentView {
-  return {
-    stage: isStage(row.stage) ? row.stage : null,
-    stageAt: row.stageAt,
-    ttn: row.ttn,
-    trackingUrl: trackingUrlOf(row, tracking),
-    warehouseStatus: parseReportedStatus(row.warehouseStatus),
-    carrierStatus: parseReportedStatus(row.carrierStatus),
-    statusCheckedAt: row.statusCheckedAt,
-  };
-}
-
-function fulfillmentOf(row: ShipmentColumns, tracking: TrackingContext): FulfillmentView {
-  return {
-    waitingForLocation: row.fulfillmentDueAt !== null && !tracking.locationChosen,
-    made: row.fulfillmentId !== null,
-    id: row.fulfillmentId,
-    ttn: row.fulfilledTtn,
-    event: row.fulfillmentEvent,
-    due: row.fulfillmentDueAt !== null,
-    dueAt: row.fulfillmentDueAt,
-    problem: parseFulfillmentProblem(row.fulfillmentProblem),
-    unshipped: parseUnshipped(row.unshipped),
-  };
 }
 
 export interface OrderListRow {

@@ -3,12 +3,11 @@
 // a sale made meanwhile is refused as stale instead of overwritten, then written again against the new figure.
 // Throttling is waited out by the ShopAdmin client; inventorySetQuantities' userErrors are read quantity by
 // quantity here, since one stale quantity refuses the whole call.
+// Shopify's side is read in shopify-read.server.ts.
 import { createHash } from "node:crypto";
 import { ShopifyUserErrors, type ShopAdmin } from "../shopify/admin-graphql.server";
 import type {
   StockActivateItemMutation,
-  StockAtLocationQuery,
-  StockItemsBySkuQuery,
   StockQuantitiesNowQuery,
   StockSetQuantitiesMutation,
 } from "../types/admin.generated";
@@ -17,81 +16,26 @@ import {
   planStock,
   rebaseStaleChange,
   skusToLookUp,
-  type ShopifyStockItem,
   type StockChange,
   type StockItemRef,
   type StockPlan,
   type WarehouseStockRow,
 } from "./plan";
 import type { QuantityName } from "./quantities";
+import {
+  findItemsBySku,
+  quantityNamed,
+  readLocationItems,
+  STOCK_QUANTITIES_NOW_QUERY,
+} from "./shopify-read.server";
 
-// 250 levels a page at 3 points each (level, item, quantities) asks for 753 points, under the 1,000 a single
-// query may cost; a page is turned into small records before the next is read.
-export const STOCK_AT_LOCATION_QUERY = `#graphql
-  query StockAtLocation($locationId: ID!, $names: [String!]!, $after: String) {
-    location(id: $locationId) {
-      inventoryLevels(first: 250, after: $after) {
-        nodes {
-          item {
-            id
-            sku
-            tracked
-            duplicateSkuCount
-          }
-          quantities(names: $names) {
-            name
-            quantity
-          }
-        }
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
-      }
-    }
-  }
-`;
-
-// A batch of SKUs joined by OR (skuSearch) usually finds one variant each; more are paged. 4 points a variant.
-export const STOCK_ITEMS_BY_SKU_QUERY = `#graphql
-  query StockItemsBySku($query: String!, $locationId: ID!, $names: [String!]!, $after: String) {
-    productVariants(first: 100, query: $query, after: $after) {
-      nodes {
-        sku
-        inventoryItem {
-          id
-          tracked
-          inventoryLevel(locationId: $locationId) {
-            quantities(names: $names) {
-              name
-              quantity
-            }
-          }
-        }
-      }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
-    }
-  }
-`;
-
-export const STOCK_QUANTITIES_NOW_QUERY = `#graphql
-  query StockQuantitiesNow($ids: [ID!]!, $locationId: ID!, $names: [String!]!) {
-    nodes(ids: $ids) {
-      ... on InventoryItem {
-        id
-        inventoryLevel(locationId: $locationId) {
-          quantities(names: $names) {
-            name
-            quantity
-          }
-        }
-      }
-    }
-  }
-`;
+export {
+  skuSearchTerm,
+  STOCK_AT_LOCATION_QUERY,
+  STOCK_ITEMS_BY_SKU_QUERY,
+  STOCK_QUANTITIES_NOW_QUERY,
+  StockLocationNotFound,
+} from "./shopify-read.server";
 
 export const STOCK_ACTIVATE_ITEM_MUTATION = `#graphql
   mutation StockActivateItem($inventoryItemId: ID!, $locationId: ID!, $idempotencyKey: String!) {
@@ -123,28 +67,10 @@ export const STOCK_SET_QUANTITIES_MUTATION = `#graphql
   }
 `;
 
-/** SKUs a search asks for at once: a query string of a few kilobytes at most. */
-const SKUS_PER_SEARCH = 50;
 /** A quantity refused as stale is read and sent again this many times; then it waits for the next sync. */
 export const MAX_STALE_RETRIES = 3;
 /** The warehouse's count corrects Shopify's figure: one of the reasons inventorySetQuantities accepts. */
 const SET_REASON = "correction";
-
-/**
- * A search term for exactly this SKU. Quoted, with backslash and quote escaped, a SKU is one value whatever it
- * holds (spaces, `:`, `OR`, quotes), so no SKU can change what the query asks.
- */
-export function skuSearchTerm(sku: string): string {
-  return `sku:"${sku.replace(/[\\"]/g, (char) => `\\${char}`)}"`;
-}
-
-/** The location the settings name is not one of the shop's (deleted, or never there): nothing was written. */
-export class StockLocationNotFound extends Error {
-  constructor(readonly locationId: string) {
-    super(`Shopify has no location ${locationId}; choose the warehouse location again in Settings.`);
-    this.name = "StockLocationNotFound";
-  }
-}
 
 export interface SyncStockInput {
   admin: ShopAdmin;
@@ -282,85 +208,6 @@ async function planAgainstShopify(input: SyncStockInput): Promise<StockPlan> {
   const items = [...atLocation, ...elsewhere.filter((item) => !known.has(item.inventoryItemId))];
   const promised = quantityName === "available" ? await input.promisedUnits?.() : undefined;
   return planStock({ rows, items, quantityName, promised });
-}
-
-type Quantities = ReadonlyArray<{ name: string; quantity: number }>;
-
-function quantityNamed(quantities: Quantities, name: QuantityName): number {
-  const found = quantities.find((quantity) => quantity.name === name);
-  if (!found) throw new Error(`Shopify answered without the ${name} quantity it was asked for`);
-  return found.quantity;
-}
-
-/** Every item stocked at the location, page by page, with its SKU, tracking and quantity of `quantityName`. */
-async function readLocationItems(
-  admin: ShopAdmin,
-  locationId: string,
-  quantityName: QuantityName,
-): Promise<Array<ShopifyStockItem & { duplicateSkuCount: number }>> {
-  const items: Array<ShopifyStockItem & { duplicateSkuCount: number }> = [];
-  let after: string | null = null;
-  for (;;) {
-    const data: StockAtLocationQuery = await admin.query<StockAtLocationQuery>(STOCK_AT_LOCATION_QUERY, {
-      locationId,
-      names: [quantityName],
-      after,
-    });
-    if (!data.location) throw new StockLocationNotFound(locationId);
-    const levels = data.location.inventoryLevels;
-    for (const { item, quantities } of levels.nodes) {
-      items.push({
-        inventoryItemId: item.id,
-        sku: item.sku ?? null,
-        tracked: item.tracked,
-        quantity: quantityNamed(quantities, quantityName),
-        duplicateSkuCount: item.duplicateSkuCount,
-      });
-    }
-    if (!levels.pageInfo.hasNextPage || !levels.pageInfo.endCursor) return items;
-    after = levels.pageInfo.endCursor;
-  }
-}
-
-/**
- * The inventory items whose variant has exactly one of `skus`, with their quantity at the location (null where
- * not stocked). Shopify's search is looser than equality (case, tokens), so what it finds is filtered here.
- */
-async function findItemsBySku(
-  admin: ShopAdmin,
-  skus: readonly string[],
-  locationId: string,
-  quantityName: QuantityName,
-): Promise<ShopifyStockItem[]> {
-  const items: ShopifyStockItem[] = [];
-  for (let start = 0; start < skus.length; start += SKUS_PER_SEARCH) {
-    const batch = skus.slice(start, start + SKUS_PER_SEARCH);
-    const wanted = new Set(batch);
-    const query = batch.map(skuSearchTerm).join(" OR ");
-    let after: string | null = null;
-    for (;;) {
-      const data: StockItemsBySkuQuery = await admin.query<StockItemsBySkuQuery>(STOCK_ITEMS_BY_SKU_QUERY, {
-        query,
-        locationId,
-        names: [quantityName],
-        after,
-      });
-      const variants = data.productVariants;
-      for (const { sku, inventoryItem } of variants.nodes) {
-        if (!sku || !wanted.has(sku)) continue;
-        const level = inventoryItem.inventoryLevel;
-        items.push({
-          inventoryItemId: inventoryItem.id,
-          sku,
-          tracked: inventoryItem.tracked,
-          quantity: level ? quantityNamed(level.quantities, quantityName) : null,
-        });
-      }
-      if (!variants.pageInfo.hasNextPage || !variants.pageInfo.endCursor) break;
-      after = variants.pageInfo.endCursor;
-    }
-  }
-  return items;
 }
 
 const legacyId = (gid: string) => gid.slice(gid.lastIndexOf("/") + 1);

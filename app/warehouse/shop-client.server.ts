@@ -1,7 +1,7 @@
-// The one factory of a shop's keyed warehouse client: the engine's, for a lease (app/work/worker.server.ts),
-// and those for a request the merchant is waiting on (a connection test, a page's look-up with the saved
-// key, app/settings/saved-key-client.server.ts). Each counts the key's rate limits in the store every process
-// of the app shares, so none of them can spend the others' requests.
+// The one factory of a shop's keyed warehouse client: the engine's, for a lease
+// (app/work/machinery.server.ts), and those for a request the merchant is waiting on (a connection test, a
+// page's look-up with the saved key, app/settings/saved-key-client.server.ts). Each counts the key's rate
+// limits in the store every process of the app shares, so none of them can spend the others' requests.
 import type { Clock } from "../context.server";
 import type { Db } from "../db.server";
 import { env } from "../env.server";

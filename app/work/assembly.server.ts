@@ -1,6 +1,6 @@
 // The one place that lists the engine's kinds of work and periodic tasks and wires them to its machinery
-// (worker.server.ts, which names none of them): a worker runs orders and the kinds below, in this order, in
-// each shop's pass; a process's engine (engine.server.ts) adds the kinds and tasks a test's worker leaves
+// (machinery.server.ts, which names none of them): a worker runs orders and the kinds below, in this order,
+// in each shop's pass; a process's engine (engine.server.ts) adds the kinds and tasks a test's worker leaves
 // out. A new kind of work is added here and nowhere else in app/work/.
 import { finishIncompleteComplianceRequests } from "../compliance/compliance.server";
 import { personalDataOfIdleShops, personalDataWork } from "../compliance/retention.server";
@@ -18,12 +18,8 @@ import { statusesWork } from "../statuses/work.server";
 import { stockWork } from "../stock/work.server";
 import type { BACKOFF } from "./backoff";
 import type { PeriodicTask, WorkKind } from "./steps";
-import {
-  createWorkerMachinery,
-  DEFAULT_LEASE_TTL_MS,
-  type Worker,
-  type WorkerMachineryOptions,
-} from "./worker.server";
+import { createWorkerMachinery, DEFAULT_LEASE_TTL_MS, type WorkerMachineryOptions } from "./machinery.server";
+import type { Worker } from "./worker.server";
 
 export interface WorkerOptions extends Omit<WorkerMachineryOptions, "kinds" | "periodic"> {
   /** The kinds of work besides those listed here (scheduled work); these always run. */

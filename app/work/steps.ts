@@ -1,7 +1,7 @@
 // What runs under a shop's lease: kinds of work (orders, statuses, catalogue, stock, returns, reference data
 // and the rest: assembly.server.ts lists them), each opening a step per lease that does one request's worth
-// of work at a time and says when it next has work. The engine (worker.server.ts) knows nothing of orders or
-// any other kind.
+// of work at a time and says when it next has work. The engine (machinery.server.ts) knows nothing of orders
+// or any other kind.
 import type { Clock, ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
 import type { WarehouseAccess } from "../settings/settings.server";
