@@ -24,18 +24,29 @@ export interface RouteServer {
 // loader hooks on their own thread every time, about 0.4 ms of CPU a webhook that bench:intake counted.
 const routes = new Map<string, Promise<{ action: Action }>>();
 
+/**
+ * The route module that serves `pathname` (the request's own unless given), called with the request; what it
+ * throws is thrown. Shared with the demo (scripts/demo), which sends its webhooks and notifications here.
+ */
+export async function callRoute(
+  request: Request,
+  pathname: string = new URL(request.url).pathname,
+): Promise<Response> {
+  const route = routeFor(pathname);
+  const file = path.resolve(route.file);
+  let module = routes.get(file);
+  if (!module) {
+    module = import(/* @vite-ignore */ file) as Promise<{ action: Action }>;
+    // A route that failed to load is tried again on the next request, as before.
+    module.catch(() => routes.delete(file));
+    routes.set(file, module);
+  }
+  return (await module).action({ request, params: route.params, context: {} });
+}
+
 async function answer(request: Request): Promise<Response> {
   try {
-    const route = routeFor(new URL(request.url).pathname);
-    const file = path.resolve(route.file);
-    let module = routes.get(file);
-    if (!module) {
-      module = import(/* @vite-ignore */ file) as Promise<{ action: Action }>;
-      // A route that failed to load is tried again on the next request, as before.
-      module.catch(() => routes.delete(file));
-      routes.set(file, module);
-    }
-    return await (await module).action({ request, params: route.params, context: {} });
+    return await callRoute(request);
   } catch (thrown) {
     return thrown instanceof Response ? thrown : new Response(String(thrown), { status: 500 });
   }
