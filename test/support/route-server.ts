@@ -1,47 +1,17 @@
 // The app's webhook routes (and the warehouse notification route) behind a real HTTP server on loopback:
 // requests arrive as bytes over a socket, are turned into Fetch requests as Remix's adapter does, and go to
 // the route file that serves the URI, with the params its path gives.
-// Lighter than the whole app (test/support/app-server.ts), whose request conversion it shares.
+// Lighter than the whole app (test/support/app-server.ts), whose request conversion it shares; the route
+// modules are loaded by route-modules.ts, shared with the demo.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { serveOrderWebhook } from "../../app/webhooks/order-edge.server";
 import { sendResponse, toRequest } from "./app-server";
-import { routeFor } from "./webhooks";
-
-type Action = (args: {
-  request: Request;
-  params: Record<string, string>;
-  context: object;
-}) => Promise<Response>;
+import { callRoute } from "./route-modules";
 
 export interface RouteServer {
   url: string;
   close(): Promise<void>;
-}
-
-// Each route module imported once, as Remix holds its routes: an import() per request went through tsx's
-// loader hooks on their own thread every time, about 0.4 ms of CPU a webhook that bench:intake counted.
-const routes = new Map<string, Promise<{ action: Action }>>();
-
-/**
- * The route module that serves `pathname` (the request's own unless given), called with the request; what it
- * throws is thrown. Shared with the demo (scripts/demo), which sends its webhooks and notifications here.
- */
-export async function callRoute(
-  request: Request,
-  pathname: string = new URL(request.url).pathname,
-): Promise<Response> {
-  const route = routeFor(pathname);
-  const file = path.resolve(route.file);
-  let module = routes.get(file);
-  if (!module) {
-    module = import(/* @vite-ignore */ file) as Promise<{ action: Action }>;
-    // A route that failed to load is tried again on the next request, as before.
-    module.catch(() => routes.delete(file));
-    routes.set(file, module);
-  }
-  return (await module).action({ request, params: route.params, context: {} });
 }
 
 async function answer(request: Request): Promise<Response> {
