@@ -5,7 +5,7 @@ import {
   REPORT_OPERATIONS,
   REPORT_REQUESTS_PER_WINDOW,
   REQUESTS_PER_WINDOW,
-} from "../../app/warehouse/wire";
+} from "./spec-literals";
 import type { RateWindows } from "./state";
 
 export interface RateLimitSettings {
