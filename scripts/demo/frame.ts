@@ -1,6 +1,6 @@
 // The demo's stand-in for the Shopify admin around the app: a page that embeds the app in an iframe, the
 // stand-in for App Bridge the app's pages load, and the session tokens it hands them. Served only by the demo
-// script (scripts/demo/server.ts, started by main.ts), which refuses to start with NODE_ENV=production; nothing in app/ or the
+// (scripts/demo/server.ts; main.ts refuses to start it with NODE_ENV=production); nothing in app/ or the
 // production server (server.js) imports this file, so a deployed app has no route that mints a token.
 // See docs/decisions/013-the-demo-stands-in-for-shopify.md.
 import { createHmac, randomUUID } from "node:crypto";
