@@ -1,11 +1,11 @@
 // The demo's stand-in for the Shopify admin around the app: a page that embeds the app in an iframe, the
 // stand-in for App Bridge the app's pages load, and the session tokens it hands them. Served only by the demo
-// script (scripts/demo/run.ts), which refuses to start with NODE_ENV=production; nothing in app/ or the
+// (scripts/demo/server.ts; main.ts refuses to start it with NODE_ENV=production); nothing in app/ or the
 // production server (server.js) imports this file, so a deployed app has no route that mints a token.
 // See docs/decisions/013-the-demo-stands-in-for-shopify.md.
 import { createHmac, randomUUID } from "node:crypto";
 
-/** Where the app's pages look for App Bridge; the demo serves its stand-in instead (see run.ts). */
+/** Where the app's pages look for App Bridge; the demo serves its stand-in instead (see server.ts). */
 export const APP_BRIDGE_URL = "https://cdn.shopify.com/shopifycloud/app-bridge.js";
 export const APP_BRIDGE_STAND_IN_PATH = "/__demo/app-bridge.js";
 export const SESSION_TOKEN_PATH = "/__demo/session-token";

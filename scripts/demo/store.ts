@@ -1,5 +1,5 @@
 // The demo's Shopify store in the fake: the shop, its two locations (the warehouse's first on the routing list,
-// then the Kyiv showroom) and the catalogue stocked at them. Shared by the demo (run.ts) and its tests, so that
+// then the Kyiv showroom) and the catalogue stocked at them. Shared by the demo (world.ts) and its tests, so that
 // a test that routes the samples routes them in the very store the demo shows.
 import type { FakeState, LocationRecord, ShopStore } from "../../test/shopify-fake";
 import { DEMO_PRODUCTS, DEMO_SHOP, DEMO_SHOP_NAME, DEMO_SHOWROOM } from "./samples";

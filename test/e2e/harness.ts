@@ -13,6 +13,7 @@ import { FIXTURE_ORDER } from "../support/orders";
 import { startRouteServer, type RouteServer } from "../support/route-server";
 import { signedWebhookRequest, type WebhookOptions } from "../support/webhooks";
 import type { Refusal, SimulatorStats } from "../warehouse-sim/core";
+import { SCALED_LIMITS } from "../warehouse-sim/limits";
 
 export const SHOP = "kyiv-goods.myshopify.com";
 /** A real Kyiv branch of the simulator's reference data. */
@@ -30,7 +31,8 @@ export const FLOW_LINES = [
   { sku: "TEA-POL-100", quantity: 1 },
 ];
 
-export const SCALED_LIMITS = { windowMs: 1_000, requestsPerWindow: 60, reportRequestsPerWindow: 1 };
+/** The provider's limits scaled to a second, shared with the demo (test/warehouse-sim/limits.ts). */
+export { SCALED_LIMITS };
 
 /** A Shopify order webhook payload: the Ukrainian fixture as order number `n`, placed now. */
 export function orderPayload(n: number, changes: Record<string, unknown> = {}): Record<string, unknown> {

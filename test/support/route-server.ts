@@ -1,41 +1,22 @@
 // The app's webhook routes (and the warehouse notification route) behind a real HTTP server on loopback:
 // requests arrive as bytes over a socket, are turned into Fetch requests as Remix's adapter does, and go to
 // the route file that serves the URI, with the params its path gives.
-// Lighter than the whole app (test/support/app-server.ts), whose request conversion it shares.
+// Lighter than the whole app (test/support/app-server.ts), whose request conversion it shares; the route
+// modules are loaded by route-modules.ts, shared with the demo.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { serveOrderWebhook } from "../../app/webhooks/order-edge.server";
 import { sendResponse, toRequest } from "./app-server";
-import { routeFor } from "./webhooks";
-
-type Action = (args: {
-  request: Request;
-  params: Record<string, string>;
-  context: object;
-}) => Promise<Response>;
+import { callRoute } from "./route-modules";
 
 export interface RouteServer {
   url: string;
   close(): Promise<void>;
 }
 
-// Each route module imported once, as Remix holds its routes: an import() per request went through tsx's
-// loader hooks on their own thread every time, about 0.4 ms of CPU a webhook that bench:intake counted.
-const routes = new Map<string, Promise<{ action: Action }>>();
-
 async function answer(request: Request): Promise<Response> {
   try {
-    const route = routeFor(new URL(request.url).pathname);
-    const file = path.resolve(route.file);
-    let module = routes.get(file);
-    if (!module) {
-      module = import(/* @vite-ignore */ file) as Promise<{ action: Action }>;
-      // A route that failed to load is tried again on the next request, as before.
-      module.catch(() => routes.delete(file));
-      routes.set(file, module);
-    }
-    return await (await module).action({ request, params: route.params, context: {} });
+    return await callRoute(request);
   } catch (thrown) {
     return thrown instanceof Response ? thrown : new Response(String(thrown), { status: 500 });
   }

@@ -1,7 +1,7 @@
 // What the warehouse's staff and carriers do, as calls a test can make: seed stock, advance orders, receive
 // inbound deliveries, book returns, move the clock, switch faults. Served under /__control and in process.
 import { z } from "zod";
-import { OPERATION_NAMES } from "../../app/warehouse/wire";
+import { OPERATION_NAMES } from "./spec-literals";
 import { compactDate } from "./clock";
 import type { SimulatorCore } from "./core";
 import { rateLimitSettings } from "./limits";

@@ -1,6 +1,6 @@
 // Order stages: each change moves stock, assigns the waybill, notifies the key's URL, and (when stage delays
 // are set) schedules the next change on the simulator clock. Due changes run in time order with their own dates.
-import { DELIVERY_METHOD } from "../../app/warehouse/wire";
+import { DELIVERY_METHOD } from "./spec-literals";
 import { formatMoment, type SimulatorClock } from "./clock";
 import type { Notifier, StatusNotification } from "./notifications";
 import { type KeyStore, MOVEMENT_DOCUMENT, type OrderRecord, type SimulatorState } from "./state";

@@ -5,7 +5,7 @@ import {
   REPORT_OPERATIONS,
   REPORT_REQUESTS_PER_WINDOW,
   REQUESTS_PER_WINDOW,
-} from "../../app/warehouse/wire";
+} from "./spec-literals";
 import type { RateWindows } from "./state";
 
 export interface RateLimitSettings {
@@ -16,6 +16,13 @@ export interface RateLimitSettings {
 
 /** `false` switches limits off (the benchmark); a partial object changes some of the provider's values. */
 export type RateLimitOption = false | Partial<RateLimitSettings>;
+
+/**
+ * The provider's limits scaled from a minute to a second, so that flows built on them take seconds: the
+ * end-to-end tests (test/e2e/harness.ts) and the demo (scripts/demo) both run the simulator and the app's
+ * limiter (WAREHOUSE_RATE_WINDOW_MS) on these.
+ */
+export const SCALED_LIMITS = { windowMs: 1_000, requestsPerWindow: 60, reportRequestsPerWindow: 1 };
 
 export type RateDecision =
   { allowed: true } | { allowed: false; reason: "overall" | "report"; retryAfterSeconds: number };

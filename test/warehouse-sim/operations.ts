@@ -13,7 +13,7 @@ import {
   type OperationName,
   RESULT_ERROR,
   RESULT_OK,
-} from "../../app/warehouse/wire";
+} from "./spec-literals";
 import { compactDate, formatDate, formatMoment } from "./clock";
 import { count, type SimulatorCore } from "./core";
 import type { DeliveryRequestRecord, KeyStore, OrderRecord, ReturnRecord } from "./state";

@@ -7,7 +7,7 @@ import {
   streetRecordSchema,
   type CityRecord,
 } from "../../app/warehouse/schemas";
-import { CARRIER_REF_PATTERN } from "../../app/warehouse/wire";
+import { CARRIER_REF_PATTERN } from "./spec-literals";
 import {
   buildReferenceData,
   defaultReferenceData,

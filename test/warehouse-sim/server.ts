@@ -9,7 +9,7 @@ import {
   RESULT_ERROR,
   V2_API_KEY_FIELD,
   V2_OPERATIONS,
-} from "../../app/warehouse/wire";
+} from "./spec-literals";
 import { type Instant, SimulatorClock } from "./clock";
 import {
   addReturn,

@@ -12,7 +12,7 @@ import {
   OPERATIONS,
   PAYMENT_METHOD,
   V2_OPERATIONS,
-} from "../../app/warehouse/wire";
+} from "./spec-literals";
 import { startWarehouseSimulator, type WarehouseSimulator, type WarehouseSimulatorOptions } from "./index";
 import { numberedAccounts } from "./server";
 import { KYIV_CITY_REF } from "./reference-data";

@@ -1,7 +1,7 @@
 // The warehouse's data: accounts, and per ApiKey an isolated store (catalogue with stock and reservations,
 // orders, movements, inbound delivery requests, returns). Production and staging keys never share a store.
 import { randomUUID } from "node:crypto";
-import type { DeliveryMethodLiteral } from "../../app/warehouse/wire";
+import type { DeliveryMethodLiteral } from "./spec-literals";
 import { compactDateTime, formatDate } from "./clock";
 import type { OrderStage } from "./statuses";
 

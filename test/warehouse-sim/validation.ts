@@ -10,7 +10,7 @@ import {
   PAYMENT_METHOD,
   PHONE_PATTERN,
   RECIPIENT_TYPE,
-} from "../../app/warehouse/wire";
+} from "./spec-literals";
 import { isCalendarDate } from "./clock";
 import type { ReferenceData } from "./reference-data";
 import type { KeyStore, OrderLine } from "./state";

@@ -1,4 +1,7 @@
+// The limiter's behaviour, run against each store it is given in production and tests: the memory store and the
+// database store the work engine shares between processes (on SQLite, or PostgreSQL under `npm run test:pg`).
 import { describe, expect, it } from "vitest";
+import { appContext } from "../../app/context.server";
 import {
   MemoryRateLimitStore,
   rateLimitKey,
@@ -7,17 +10,24 @@ import {
   type RateLimitStore,
 } from "../../app/warehouse/limiter.server";
 import { OPERATIONS } from "../../app/warehouse/wire";
+import { DatabaseRateLimitStore } from "../../app/work/rate-limit-store.server";
 
 const KEY = "5c1f3a52-9d1e-4e63-a0b1-2f1b4c7d8e90";
 const MARGIN = 200;
+const SHOP = "kyiv-goods.myshopify.com";
 
-function limiterAt(start = 1_700_000_000_000, store: RateLimitStore = new MemoryRateLimitStore()) {
-  const clock = { now: start };
-  const limiter = new WarehouseRateLimiter(store, { now: () => clock.now });
-  return { clock, limiter, store };
-}
+const STORES: Array<{ name: string; newStore: () => RateLimitStore }> = [
+  { name: "memory", newStore: () => new MemoryRateLimitStore() },
+  { name: "database", newStore: () => new DatabaseRateLimitStore(appContext().db, SHOP) },
+];
 
-describe("the warehouse rate limiter", () => {
+describe.each(STORES)("the warehouse rate limiter (the $name store)", ({ newStore }) => {
+  function limiterAt(start = 1_700_000_000_000, store: RateLimitStore = newStore()) {
+    const clock = { now: start };
+    const limiter = new WarehouseRateLimiter(store, { now: () => clock.now });
+    return { clock, limiter, store };
+  }
+
   it("allows 60 requests in a rolling minute across operations, then names the wait", async () => {
     const { clock, limiter } = limiterAt();
     const start = clock.now;
