@@ -1,5 +1,6 @@
 // Courier orders: the city (with how sure it is, and up to three candidates) and the street, house and flat
-// as written; the warehouse takes the street as text. Never throws: odd input gives a match with nothing in it.
+// as written; the warehouse takes the street as text. Never throws: odd input gives a match with nothing
+// in it.
 import type { ShopifyOrder } from "../../orders/payload";
 import { readStructuredHints } from "../structured";
 import type { CarrierCity, CityMatch, ReferenceSearch } from "../types";
