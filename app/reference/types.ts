@@ -84,7 +84,7 @@ export interface BranchCandidate {
   score: number;
 }
 
-/** What the address matcher (app/reference/matcher.ts) made of an order without a chosen branch. */
+/** What the address matcher (app/reference/matcher/) made of an order without a chosen branch. */
 export interface BranchMatch {
   /** The best branch's Ref, or null when nothing came close; used only at or above the shop's threshold. */
   ref: string | null;

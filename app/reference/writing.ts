@@ -1,4 +1,4 @@
-// What buyers type, made readable for the address matcher (app/reference/matcher.ts) before it parses a
+// What buyers type, made readable for the address matcher (app/reference/matcher/) before it parses a
 // field: Latin letters that look Cyrillic inside Cyrillic words ("HП", "Пoшта"), the carrier's name glued
 // ("новапошта1", "NovaPoshta"), typos in the carrier's and the branch's words ("пштомат", "нова пошат",
 // "отдлеление"), "office" for a branch after the carrier's name ("NP office 15"), weight notes ("до 1100 кг",
