@@ -1,4 +1,4 @@
-// `npm run bench:branches`: the reference search (app/reference/search.ts) over 50,000 branches and
+// `npm run bench:branches`: the reference search (app/reference/search/) over 50,000 branches and
 // parcel lockers, asked a realistic mix of a few thousand queries as the branch picker and the address
 // matcher ask them. Figures: `p50Ms`, `p95Ms` per query (target p95 < 10), `buildMs` (the indexes, once
 // per version of a key's data), and `heapMb`, the memory in use once the search is built, after a full

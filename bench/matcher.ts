@@ -1,4 +1,4 @@
-// `npm run bench:matcher`: the address matcher (app/reference/matcher.ts) over its corpus
+// `npm run bench:matcher`: the address matcher (app/reference/matcher/) over its corpus
 // (test/reference/corpus.ts and corpus-buyers.ts) on the simulator's directory: how often it is right, how
 // often confidently wrong, and how long one order takes, as order intake asks it. Figures: the corpus's
 // (`cases`, `right`, `rightPercent`, `confidentlyWrong`, `unsureWithRightOffered`), then `p50Ms`, `p95Ms`

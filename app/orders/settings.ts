@@ -19,7 +19,7 @@ export type PaymentMethodKey = (typeof PAYMENT_METHOD_KEYS)[number];
 export const KYIV_CITY_REF = "8d5a980d-391c-11dd-90d9-001a92567626";
 
 /**
- * At or above this confidence the address matcher's branch (app/reference/matcher.ts) is used without
+ * At or above this confidence the address matcher's branch (app/reference/matcher/) is used without
  * asking the merchant. Measured on the matcher's corpus (test/reference/corpus.test.ts, 300 writings): no
  * wrong branch scores above 0.35; the writings that cannot tell (a village name several regions share with
  * no region given, a home address, a city alone) stay under the matcher's cap of 0.7; the right answers

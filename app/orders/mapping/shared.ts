@@ -88,10 +88,10 @@ export type MappingResult =
   | { ok: true; order: WarehouseOrder; foundBranch?: FoundBranch; foundCity?: FoundCity }
   | { ok: false; hold: HoldReason[] };
 
-/** Reads a branch from an order that names none (app/reference/matcher.ts over the shop's reference data). */
+/** Reads a branch from an order that names none (app/reference/matcher/ over the shop's reference data). */
 export type BranchMatcher = (order: ShopifyOrder) => BranchMatch;
 
-/** Reads a courier order's city from its address or another checkout app's data (app/reference/matcher.ts). */
+/** Reads a courier order's city from its address or another checkout app's data (app/reference/matcher/). */
 export type CityMatcher = (order: ShopifyOrder) => CityMatch;
 
 /** What the merchant does about an order whose payload lacks something the mapping needs. */
