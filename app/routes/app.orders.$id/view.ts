@@ -1,7 +1,7 @@
-// The order and the action's answer as the page receives them from ./route.tsx, for the cards beside it.
+// The order and the action's answer as the page receives them (./data.server.ts), for the cards beside route.tsx.
 import type { SerializeFrom } from "@remix-run/node";
-import type { action, loader } from "./route";
+import type { orderPageAnswer, orderPageData } from "./data.server";
 
-export type OrderView = NonNullable<SerializeFrom<typeof loader>["order"]>;
-export type DeliveryMethods = SerializeFrom<typeof loader>["deliveryMethods"];
-export type ActionAnswer = SerializeFrom<typeof action>;
+export type OrderView = NonNullable<SerializeFrom<typeof orderPageData>["order"]>;
+export type DeliveryMethods = SerializeFrom<typeof orderPageData>["deliveryMethods"];
+export type ActionAnswer = SerializeFrom<typeof orderPageAnswer>;
