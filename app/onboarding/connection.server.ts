@@ -10,7 +10,7 @@ import { keyOf, readApiKey, type EncryptionKeyDeps } from "../settings/secret-bo
 import { WAREHOUSE_ENVIRONMENTS } from "../settings/settings.server";
 import { requestApiKey, type WarehouseEndpoints } from "../warehouse/client.server";
 import { warehouseEndpoints } from "../warehouse/config.server";
-import { shopWarehouseClient } from "../warehouse/shop-client.server";
+import { shopWarehouseClient } from "../work/shop-client.server";
 import {
   WarehouseAnswerInvalid,
   WarehouseBadRequest,

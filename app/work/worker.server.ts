@@ -20,7 +20,7 @@ import { SecretUnreadable } from "../settings/secret-box.server";
 import type { AdminWait, ShopAdmin } from "../shopify/admin-graphql.server";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
 import type { RateLimits } from "../warehouse/limiter.server";
-import { shopWarehouseClient } from "../warehouse/shop-client.server";
+import { shopWarehouseClient } from "./shop-client.server";
 import { LeaseKeeper, releaseLease, takeLease, type Lease } from "./lease.server";
 import type { WakeNotifier } from "./wake-channel.server";
 import type { PeriodicTask, ScheduleRow, ShopStep, ShopWork, StepResult, WorkKind } from "./steps";
