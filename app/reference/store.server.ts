@@ -18,7 +18,7 @@ import { insertStatement, sqlQuery, sqlTransaction, type SqlArg } from "../db/sq
 import type { WarehouseClient } from "../warehouse/client.server";
 import { streetRecordSchema, type StreetRecord } from "../warehouse/schemas";
 import { fold } from "./fold";
-import { REFERENCE_SOURCE } from "./kinds";
+import { REFERENCE_SOURCE } from "./kinds.server";
 import { buildReferenceSearch } from "./search";
 import type { CarrierBranch, CarrierCity, ReferenceSearch } from "./types";
 
