@@ -348,7 +348,7 @@ async function keysRun(holder: { data: { cities: CarrierCity[]; branches: Carrie
   const shops = keys.map((_, i) => `bench-${i}.myshopify.com`);
 
   // Every key's shop reads the deployment's one set (decision 020): saved once, built once.
-  const { REFERENCE_SOURCE } = await import("../app/reference/kinds");
+  const { REFERENCE_SOURCE } = await import("../app/reference/kinds.server");
   const saveStarted = performance.now();
   for (const [i, key] of keys.entries())
     await db.shopSettings.create({ data: { shop: shops[i]!, apiKeyDigest: key } });

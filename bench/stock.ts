@@ -30,7 +30,7 @@ const { offlineShopAdmin } = await import("../app/work/engine.server");
 const { createShopAdmin } = await import("../app/shopify/admin-graphql.server");
 const { unauthenticated } = await import("../app/shopify.server");
 const { saveStatusSettings } = await import("../app/statuses/settings.server");
-const { requestStockSync } = await import("../app/stock/kinds");
+const { requestStockSync } = await import("../app/stock/kinds.server");
 const { wakeWorker } = await import("../app/work/worker.server");
 const { db } = appContext();
 

@@ -19,7 +19,7 @@ import type { StockRow } from "../warehouse/schemas";
 import { OPERATIONS } from "../warehouse/wire";
 import { warehouseErrorText } from "../stock/warehouse-texts";
 import { scheduledKind, type ScheduledRun } from "../work/schedule.server";
-import { keyOrLimitOutcome, type ShopWork, type StepResult } from "../work/steps";
+import { keyOrLimitOutcome, type ShopWork, type StepResult } from "../work/steps.server";
 import { releaseOrdersWithCards } from "./awaiting.server";
 import { cleanText } from "./card";
 import { diffCatalogue } from "./diff";

@@ -7,7 +7,7 @@
 // Webhooks carry the full details of a product's first 100 variants only; `variant_gids` lists them all, and
 // a product with more must be read again through GraphQL (readProductVariants).
 import { z } from "zod";
-import { exactId, graphqlId, numericId } from "../webhooks/ids";
+import { exactId, graphqlId, numericId } from "../shopify/ids";
 import type { CatalogueVariant } from "./card";
 
 /** Shopify's ceiling on a product's variants: a longer list is not Shopify's, and is refused before it is read. */

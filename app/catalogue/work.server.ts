@@ -21,7 +21,7 @@ import {
   type ShopWork,
   type StepResult,
   type WorkKind,
-} from "../work/steps";
+} from "../work/steps.server";
 
 /** Requests of each window of the key's limit that cards leave to orders, edits, cancellations and reports. */
 export const LEFT_FOR_ORDERS = 10;

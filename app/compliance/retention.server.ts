@@ -15,7 +15,7 @@ import { storedTexts, timelineText } from "../orders/timeline";
 import { EVENT, recordEvents } from "../orders/timeline.server";
 import { requestRun, scheduledKind, type ScheduledRun } from "../work/schedule.server";
 import { shopIsActive } from "../shops/lifecycle.server";
-import type { PeriodicTask, ShopWork, WorkKind } from "../work/steps";
+import type { PeriodicTask, ShopWork, WorkKind } from "../work/steps.server";
 import { eraseOrdersPersonalData } from "./personal-data.server";
 
 /** The ShopSchedule kind of the retention sweep. */

@@ -7,10 +7,10 @@ import type { ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
 import { message, type Message } from "../i18n/message";
 import { keyOf, readApiKey, type EncryptionKeyDeps } from "../settings/secret-box.server";
-import { WAREHOUSE_ENVIRONMENTS } from "../settings/settings.server";
+import { WAREHOUSE_ENVIRONMENTS } from "../warehouse/access";
 import { requestApiKey, type WarehouseEndpoints } from "../warehouse/client.server";
 import { warehouseEndpoints } from "../warehouse/config.server";
-import { shopWarehouseClient } from "../warehouse/shop-client.server";
+import { shopWarehouseClient } from "../work/shop-client.server";
 import {
   WarehouseAnswerInvalid,
   WarehouseBadRequest,

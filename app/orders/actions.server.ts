@@ -8,7 +8,7 @@ import { orderOverridesSchema } from "./settings";
 import { ATTENTION, ORDER_STATE, PENDING, UNSENT_STATES } from "./states";
 import { applyToOrder } from "./commit.server";
 import { EVENT, recordEvents, timelineText } from "./timeline.server";
-import { requestRoutingRead } from "../routing/kinds";
+import { requestRoutingRead } from "../routing/kinds.server";
 import { inEnglish } from "./words";
 
 export type { ServiceDeps } from "../context.server";

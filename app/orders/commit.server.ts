@@ -4,7 +4,7 @@
 import type { WarehouseOrder as OrderRow } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
 import { insertStatement, sqlTransaction, type SqlArg, type SqlTransaction } from "../db/sql.server";
-import { decidesAnswer, requestAnswersFor } from "../service/kinds";
+import { decidesAnswer, requestAnswersFor } from "../service/kinds.server";
 import { isRefusal, transition, type OrderInput, type Refusal, type Transition } from "./state-machine";
 import { eventRow, type OrderEventInput } from "./timeline.server";
 

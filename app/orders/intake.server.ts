@@ -24,7 +24,7 @@ import {
 import { EVENT, eventRow, recordEvents, timelineText } from "./timeline.server";
 import { parseWarehouseLines } from "../routing/decide";
 import { reconcileRouting } from "../routing/reconcile.server";
-import { requestOnlineLocationsRead, requestRoutingRead } from "../routing/kinds";
+import { requestOnlineLocationsRead, requestRoutingRead } from "../routing/kinds.server";
 
 export const ORDER_TOPICS = ["orders/create", "orders/updated", "orders/cancelled"] as const;
 export type OrderTopic = (typeof ORDER_TOPICS)[number];

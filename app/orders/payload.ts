@@ -10,7 +10,7 @@
 // from `admin_graphql_api_id` when present and from the number otherwise. Parsing a parsed order again
 // gives the same result.
 import { z } from "zod";
-import { exactId, graphqlId, numericId } from "../webhooks/ids";
+import { exactId, graphqlId, numericId } from "../shopify/ids";
 
 /**
  * A field read tolerantly: a value that does not fit becomes absent instead of refusing the order. Typed

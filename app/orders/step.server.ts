@@ -21,8 +21,8 @@ export interface ShopWorkDeps extends ServiceDeps {
   inDoubtSettleMs?: number;
 }
 
-// What a step answers the engine is the engine's own type (app/work/steps.ts).
-export { KEY_REFUSED, NOTHING, STOP, WORK, type StepResult } from "../work/steps";
+// What a step answers the engine is the engine's own type (app/work/steps.server.ts).
+export { KEY_REFUSED, NOTHING, STOP, WORK, type StepResult } from "../work/steps.server";
 
 export const IN_DOUBT_SETTLE_MS = 5_000;
 

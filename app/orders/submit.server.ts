@@ -4,7 +4,7 @@
 import { Prisma, type WarehouseOrder as OrderRow } from "@prisma/client";
 import type { ServiceDeps } from "../context.server";
 import { sqlTransaction } from "../db/sql.server";
-import { FIRST_CHECK_AFTER_MS, requestStatusCheck } from "../statuses/kinds";
+import { FIRST_CHECK_AFTER_MS, requestStatusCheck } from "../statuses/kinds.server";
 import type { OrderSubmissionOutcome } from "../warehouse/client.server";
 import { WarehouseUnauthorized } from "../warehouse/errors";
 import type { WarehouseOrder } from "../warehouse/schemas";
@@ -26,7 +26,7 @@ import {
   type StepResult,
 } from "./step.server";
 import type { OrderEventInput } from "./timeline.server";
-import type { ShopWork } from "../work/steps";
+import type { ShopWork } from "../work/steps.server";
 
 /** The orders that prove the batch shape: more than one, so a single order's answer cannot pass for it. */
 export const PROOF_BATCH_SIZE = 2;

@@ -2,7 +2,7 @@
 // in AddOrder batches, and send edits and cancellations, each pass doing one request's worth of each.
 import type { Db } from "../db.server";
 import type { BACKOFF } from "../work/backoff";
-import { NOTHING, WORK, type ShopWork, type StepResult, type WorkKind } from "../work/steps";
+import { NOTHING, WORK, type ShopWork, type StepResult, type WorkKind } from "../work/steps.server";
 import { ORDER_STATE } from "./states";
 import { lookUpInDoubtOrders, recoverInterruptedSubmissions, type InDoubtSettings } from "./in-doubt.server";
 import { sendPendingChange } from "./changes.server";

@@ -32,9 +32,9 @@ import {
 } from "../warehouse/errors";
 import { OPERATIONS, type OperationName } from "../warehouse/wire";
 import { requestRun, scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
-import { keyOrLimitOutcome, type PeriodicTask, type ShopWork, type StepResult } from "../work/steps";
+import { keyOrLimitOutcome, type PeriodicTask, type ShopWork, type StepResult } from "../work/steps.server";
 import { insertStatement, sqlTransaction } from "../db/sql.server";
-import { MANUAL_REFRESH, REFERENCE_KIND, REFERENCE_SOURCE, requestReferenceRefresh } from "./kinds";
+import { MANUAL_REFRESH, REFERENCE_KIND, REFERENCE_SOURCE, requestReferenceRefresh } from "./kinds.server";
 import { cityOf, fromWarehouseRecords } from "./records";
 import { describeCities, recordReferenceProblem, saveReferenceSet } from "./store.server";
 

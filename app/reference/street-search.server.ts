@@ -10,7 +10,7 @@ import { WarehouseRateLimited } from "../warehouse/errors";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
 import type { StreetRecord } from "../warehouse/schemas";
 import { fold } from "./fold";
-import { REFERENCE_SOURCE } from "./kinds";
+import { REFERENCE_SOURCE } from "./kinds.server";
 import { streetsFor } from "./store.server";
 
 /** How many letters of the name the warehouse is asked for; longer texts are narrowed from that answer. */

@@ -7,7 +7,7 @@ import { caseVariants, listSearchSchema } from "../http/list-search";
 import type { Db } from "../db.server";
 import { readTexts } from "../i18n/texts";
 import { parseStockSettings } from "../stock/settings";
-import { RETURNS_KIND } from "./kinds";
+import { RETURNS_KIND } from "./kinds.server";
 import { readCursor } from "./work.server";
 import { linesOf, type ReturnLine } from "./read";
 

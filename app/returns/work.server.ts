@@ -12,15 +12,15 @@ import { isRefusal, transition } from "../orders/state-machine";
 import { ordersGoFirst } from "../orders/submit.server";
 import type { OrderEventInput } from "../orders/timeline.server";
 import { insertStatement, sqlTransaction, type SqlTransaction } from "../db/sql.server";
-import { STATUSES_KIND } from "../statuses/kinds";
-import { requestStockSync } from "../stock/kinds";
+import { STATUSES_KIND } from "../statuses/kinds.server";
+import { requestStockSync } from "../stock/kinds.server";
 import { parseStockSettings } from "../stock/settings";
 import { toCompactDate } from "../warehouse/dates";
 import { WarehouseError } from "../warehouse/errors";
 import { DATE_FORMAT, LIST_PAGE_SIZE, OPERATIONS } from "../warehouse/wire";
 import { scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
-import { keyOrLimitOutcome, type ShopWork, type StepResult } from "../work/steps";
-import { RETURNS_KIND } from "./kinds";
+import { keyOrLimitOutcome, type ShopWork, type StepResult } from "../work/steps.server";
+import { RETURNS_KIND } from "./kinds.server";
 import { linesOf, readReturnRecord, saleableUnits, type ReadReturn } from "./read";
 
 /**

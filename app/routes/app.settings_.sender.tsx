@@ -3,13 +3,10 @@
 // to choose one. A resource route, so the Settings page never waits on the warehouse to render.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { appContext } from "../context.server";
-import { message, type Message } from "../i18n/message";
-import { chooseSender, senderCard, type SenderCardView } from "../settings/senders.server";
+import { message } from "../i18n/message";
+import { chooseSender, senderCard, type SenderAnswer, type SenderCardView } from "../settings/senders.server";
 import { authenticate } from "../shopify.server";
 import { shopChanged, wakeWorker } from "../work/worker.server";
-
-/** Saved: with the sender's version now, which the card's next save stands on. */
-export type SenderAnswer = { ok: true; done: Message; version: number } | { ok: false; problems: Message[] };
 
 export const loader = async ({ request }: LoaderFunctionArgs): Promise<SenderCardView> => {
   const { session } = await authenticate.admin(request);

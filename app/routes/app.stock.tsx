@@ -31,7 +31,7 @@ import { message, type Message } from "../i18n/message";
 import { useFormat } from "../i18n/react";
 import { readTexts } from "../i18n/texts";
 import { authenticate } from "../shopify.server";
-import { requestStockSync } from "../stock/kinds";
+import { requestStockSync } from "../stock/kinds.server";
 import { QUANTITY_NAMES, type QuantityName } from "../stock/quantities";
 import { stockOverview } from "../stock/queries.server";
 import { MIN_STOCK_INTERVAL_MINUTES, MAX_STOCK_INTERVAL_MINUTES } from "../stock/settings";

@@ -4,9 +4,9 @@
 import type { ServiceDeps } from "../context.server";
 import type { ShopAdmin } from "../shopify/admin-graphql.server";
 import type { RoutingOnlineLocationsQuery } from "../types/admin.generated";
-import type { ShopWork } from "../work/steps";
+import type { ShopWork } from "../work/steps.server";
 import { scheduledKind, type ScheduledRun } from "../work/schedule.server";
-import { ONLINE_LOCATIONS_KIND } from "./kinds";
+import { ONLINE_LOCATIONS_KIND } from "./kinds.server";
 
 export const ROUTING_ONLINE_LOCATIONS_QUERY = `#graphql
   query RoutingOnlineLocations($after: String) {

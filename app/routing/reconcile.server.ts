@@ -26,7 +26,7 @@ import {
   type FulfillmentMode,
   type RoutingDecision,
 } from "./decide";
-import { requestRoutingRead } from "./kinds";
+import { requestRoutingRead } from "./kinds.server";
 
 /** The order's stored Shopify payload is missing or unreadable. */
 class UnreadablePayload extends Error {

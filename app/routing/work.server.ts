@@ -26,9 +26,9 @@
 // again a minute later (RECONCILE_RETRY_MS) until it works; it counts against no order.
 import { reconcileRouting, type ReconcileFailure } from "./reconcile.server";
 import { ShopifyThrottled } from "../shopify/admin-graphql.server";
-import type { ShopWork, StepResult } from "../work/steps";
+import type { ShopWork, StepResult } from "../work/steps.server";
 import { requestRun, scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
-import { FULFILLMENT_ORDERS_KIND, ONLINE_LOCATIONS_KIND } from "./kinds";
+import { FULFILLMENT_ORDERS_KIND, ONLINE_LOCATIONS_KIND } from "./kinds.server";
 import { ONLINE_LOCATIONS_EVERY_MS } from "./locations.server";
 import { readFulfillmentOrders, readFulfillmentOrdersPage } from "./read.server";
 import { nextReconcileRetry, reconcilesFailed } from "./failures.server";

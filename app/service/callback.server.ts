@@ -6,7 +6,7 @@
 // request, make one run and one answer.
 import { z } from "zod";
 import type { ServiceDeps } from "../context.server";
-import { requestFulfillmentRequests } from "./kinds";
+import { requestFulfillmentRequests } from "./kinds.server";
 
 /** The callback's body: only the kind is read (Shopify may add fields). */
 export const fulfillmentNotificationSchema = z.looseObject({

@@ -4,7 +4,7 @@
 import type { ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
 import { message, type Message } from "../i18n/message";
-import { requestFulfillmentRequests } from "./kinds";
+import { requestFulfillmentRequests } from "./kinds.server";
 import { REQUEST_OF_STATUS } from "./answer";
 
 export interface OrderRequest {

@@ -22,8 +22,8 @@ import type {
   ServiceFulfillmentServiceCreateMutation,
   ServiceShopFulfillmentServicesQuery,
 } from "../types/admin.generated";
-import { requestStockSync } from "../stock/kinds";
-import { FULFILLMENT_KIND } from "../statuses/kinds";
+import { requestStockSync } from "../stock/kinds.server";
+import { FULFILLMENT_KIND } from "../statuses/kinds.server";
 import { sectionVersion, writeSettings } from "../settings/versions.server";
 import { requestRun } from "../work/schedule.server";
 import {
@@ -31,7 +31,7 @@ import {
   SERVICE_LOCATION_EDIT,
   SHOP_FULFILLMENT_SERVICES_QUERY,
 } from "./operations";
-import { requestFulfillmentRequests } from "./kinds";
+import { requestFulfillmentRequests } from "./kinds.server";
 
 /** The service's name in Shopify (the merchant sees it as a location and in order routing). */
 export const SERVICE_NAME = "Sklad Sync";

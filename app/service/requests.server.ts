@@ -24,7 +24,7 @@ import type {
 } from "../types/admin.generated";
 import { backoffMs } from "../work/backoff";
 import { scheduledKind, type ScheduledRun } from "../work/schedule.server";
-import type { ShopWork, StepResult } from "../work/steps";
+import type { ShopWork, StepResult } from "../work/steps.server";
 import {
   decideAnswer,
   STATUS_AFTER,
@@ -33,7 +33,7 @@ import {
   type Decision,
   type WaitWhy,
 } from "./answer";
-import { FULFILLMENT_REQUESTS_KIND } from "./kinds";
+import { FULFILLMENT_REQUESTS_KIND } from "./kinds.server";
 import {
   ACCEPT_CANCELLATION_REQUEST,
   ACCEPT_FULFILLMENT_REQUEST,

@@ -7,15 +7,15 @@ import { Banner, BlockStack, Button, Card, InlineStack, Layout, RadioButton, Tex
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useTexts } from "../components/use-texts";
-import type { action, loader } from "../routes/app.settings_.sender";
+import type { SenderAnswer, SenderCardView } from "./senders.server";
 
 const SENDER_ROUTE = "/app/settings/sender";
 
 export function SenderCard() {
   const { t } = useTranslation("settings");
   const say = useTexts();
-  const list = useFetcher<typeof loader>();
-  const save = useFetcher<typeof action>();
+  const list = useFetcher<SenderCardView>();
+  const save = useFetcher<SenderAnswer>();
   // What the merchant picked on this page, kept through the list's reloads: Remix reads the list again
   // after any save on the page (the main form's too), and a reload answering after a pick must not undo it.
   const [picked, setPicked] = useState<string | null>(null);

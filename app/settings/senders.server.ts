@@ -35,6 +35,9 @@ export type SenderCardView = { saved: string | null; version: number } & (
   | { state: "failed"; problem: Message }
 );
 
+/** The Sender card's save answered: with the sender's version now, which the card's next save stands on. */
+export type SenderAnswer = { ok: true; done: Message; version: number } | { ok: false; problems: Message[] };
+
 /** What the Sender card shows: the saved choice, and the account's senders or why there are none. */
 export async function senderCard(deps: SenderDeps, shop: string): Promise<SenderCardView> {
   const settings = await loadSettings(deps.db, shop, deps.log);

@@ -16,10 +16,11 @@ import {
   type ShopMapping,
 } from "../orders/settings";
 import { BATCH_PROOF, REMAP_KIND } from "../orders/states";
+import { WAREHOUSE_ENVIRONMENTS, type WarehouseAccess, type WarehouseEnvironment } from "../warehouse/access";
 import { rateLimitKey } from "../warehouse/limiter.server";
 import { requestRun } from "../work/schedule.server";
-import { requestReferenceRefresh } from "../reference/kinds";
-import { FIRST_SWEEP_AFTER_KEY_MS, requestReturnsSweep } from "../returns/kinds";
+import { requestReferenceRefresh } from "../reference/kinds.server";
+import { FIRST_SWEEP_AFTER_KEY_MS, requestReturnsSweep } from "../returns/kinds.server";
 import { message, type Message } from "../i18n/message";
 import { readTexts, writeTexts } from "../i18n/texts";
 import { fieldMessages } from "./field-messages";
@@ -32,8 +33,7 @@ import {
   type SettingsSection,
 } from "./versions.server";
 
-export const WAREHOUSE_ENVIRONMENTS = ["production", "staging"] as const;
-export type WarehouseEnvironment = (typeof WAREHOUSE_ENVIRONMENTS)[number];
+export { WAREHOUSE_ENVIRONMENTS, type WarehouseAccess, type WarehouseEnvironment };
 
 export interface SettingsView {
   hasApiKey: boolean;
@@ -359,14 +359,6 @@ export async function sharedKeyConflict(db: Db, shop: string): Promise<SharedKey
     message: `This store and ${other.shop} use the same warehouse ApiKey with order number prefixes that could give two orders the same id_order, so no orders are sent until each store has its own prefix in Settings.`,
     text: message("settings:keyConflict.body", { shop: other.shop }),
   };
-}
-
-export interface WarehouseAccess {
-  apiKey: string;
-  /** The saved key's digest: a refusal pauses the shop only while this key is still the saved one. */
-  keyDigest: string;
-  environment: WarehouseEnvironment;
-  batchAddOrder: boolean;
 }
 
 /** What the worker needs to call the warehouse for a shop; null while there is no key or it is paused. */

@@ -8,7 +8,7 @@ import { databaseNowSql } from "../db/clock.server";
 import { sqlTransaction } from "../db/sql.server";
 import { readBodyWithin } from "../http/body.server";
 import { ORDER_STATE } from "../orders/states";
-import { requestStatusCheck } from "./kinds";
+import { requestStatusCheck } from "./kinds.server";
 import { notifiedIds } from "./notification";
 import { notifyTokenSchema, shopOfNotifyToken } from "./notify-token.server";
 

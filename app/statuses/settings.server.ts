@@ -13,9 +13,9 @@ import {
   writeSettings,
 } from "../settings/versions.server";
 import { requestRun } from "../work/schedule.server";
-import { requestStockSync } from "../stock/kinds";
-import { requestOnlineLocationsRead } from "../routing/kinds";
-import { FULFILLMENT_KIND, requestStatusCheck, STATUSES_KIND } from "./kinds";
+import { requestStockSync } from "../stock/kinds.server";
+import { requestOnlineLocationsRead } from "../routing/kinds.server";
+import { FULFILLMENT_KIND, requestStatusCheck, STATUSES_KIND } from "./kinds.server";
 import { parseStatusSettings, statusSettingsSchema, type StatusSettings } from "./settings";
 
 export interface StatusSettingsView {

@@ -14,8 +14,8 @@ import { WarehouseError } from "../warehouse/errors";
 import type { OrderStatus } from "../warehouse/schemas";
 import { OPERATIONS } from "../warehouse/wire";
 import { scheduledKind, type ScheduledRun } from "../work/schedule.server";
-import { keyOrLimitOutcome, type ShopWork, type StepResult } from "../work/steps";
-import { requestFulfillment, STATUSES_KIND } from "./kinds";
+import { keyOrLimitOutcome, type ShopWork, type StepResult } from "../work/steps.server";
+import { requestFulfillment, STATUSES_KIND } from "./kinds.server";
 import { parseStatusSettings, type StatusSettings } from "./settings";
 import { readStatus } from "./status-table";
 

@@ -4,7 +4,7 @@ import type { ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
 import { fieldErrors } from "../settings/settings.server";
 import { sectionVersion, settingsVersionField, writeSettings } from "../settings/versions.server";
-import { requestStockSync } from "./kinds";
+import { requestStockSync } from "./kinds.server";
 import { parseStockSettings, stockSettingsSchema, type StockSettings } from "./settings";
 
 export interface StockSettingsView {

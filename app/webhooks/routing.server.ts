@@ -10,8 +10,8 @@ import {
   hintFulfillmentOrders,
   requestOnlineLocationsRead,
   requestRoutingRead,
-} from "../routing/kinds";
-import { requestFulfillmentRequests } from "../service/kinds";
+} from "../routing/kinds.server";
+import { requestFulfillmentRequests } from "../service/kinds.server";
 import { wakeWorker } from "../work/worker.server";
 import { receiveWebhook } from "./receive.server";
 

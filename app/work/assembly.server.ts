@@ -17,7 +17,7 @@ import { fulfillmentRequestsWork } from "../service/requests.server";
 import { statusesWork } from "../statuses/work.server";
 import { stockWork } from "../stock/work.server";
 import type { BACKOFF } from "./backoff";
-import type { PeriodicTask, WorkKind } from "./steps";
+import type { PeriodicTask, WorkKind } from "./steps.server";
 import { createWorkerMachinery, DEFAULT_LEASE_TTL_MS, type WorkerMachineryOptions } from "./machinery.server";
 import type { Worker } from "./worker.server";
 

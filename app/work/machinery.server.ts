@@ -1,7 +1,7 @@
 // The work engine: finds shops with due work, takes each shop's lease, and runs that shop's kinds of work
 // (orders, and whatever scheduled work the shop has) until nothing is due soon. It knows nothing of any
 // kind: it is given them (app/work/assembly.server.ts lists them), and each opens a step per lease
-// (app/work/steps.ts). One instance runs inside the web process by default; `npm run worker` runs one alone
+// (app/work/steps.server.ts). One instance runs inside the web process by default; `npm run worker` runs one alone
 // (both built by createEngine, app/work/engine.server.ts). Any number may run against one PostgreSQL
 // database: the lease keeps each shop to one worker at a time.
 // The process-wide worker and the wake-ups that reach it are in worker.server.ts; the slots in slots.ts.
@@ -21,10 +21,10 @@ import { SecretUnreadable } from "../settings/secret-box.server";
 import type { AdminWait, ShopAdmin } from "../shopify/admin-graphql.server";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
 import type { RateLimits } from "../warehouse/limiter.server";
-import { shopWarehouseClient } from "../warehouse/shop-client.server";
+import { shopWarehouseClient } from "./shop-client.server";
 import { LeaseKeeper, releaseLease, takeLease, type Lease } from "./lease.server";
 import { SlotHold, Slots } from "./slots";
-import type { PeriodicTask, ScheduleRow, ShopStep, ShopWork, StepResult, WorkKind } from "./steps";
+import type { PeriodicTask, ScheduleRow, ShopStep, ShopWork, StepResult, WorkKind } from "./steps.server";
 import type { Worker } from "./worker.server";
 
 /**

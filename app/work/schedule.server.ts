@@ -3,7 +3,7 @@
 // next). The row holds when the run is due and where the last one stopped, so a restart loses nothing.
 import type { Db } from "../db.server";
 import { isUniqueViolation } from "../db.server";
-import { NOTHING, WORK, type ShopWork, type StepResult, type WorkKind } from "./steps";
+import { NOTHING, WORK, type ShopWork, type StepResult, type WorkKind } from "./steps.server";
 
 /** What a scheduled run answers: when it is due again (null: not until asked), and where it stopped. */
 export interface ScheduledRun {

@@ -11,12 +11,12 @@ export async function loadApp() {
   const { notifyAddress } = await import("../../app/statuses/notify-token.server");
   const { updateOnboarding } = await import("../../app/onboarding/state.server");
   const { ONBOARDING_STEPS } = await import("../../app/onboarding/state");
-  const { requestStockSync } = await import("../../app/stock/kinds");
+  const { requestStockSync } = await import("../../app/stock/kinds.server");
   const { saveStockSettings } = await import("../../app/stock/settings.server");
   const { createDeliveryRequest } = await import("../../app/deliveries/deliveries.server");
   const { newIdRequest } = await import("../../app/deliveries/form");
   const { kyivDay } = await import("../../app/warehouse/dates");
-  const { RETURNS_KIND } = await import("../../app/returns/kinds");
+  const { RETURNS_KIND } = await import("../../app/returns/kinds.server");
   const { requestRun } = await import("../../app/work/schedule.server");
   const { createEngine } = await import("../../app/work/engine.server");
   const { startProcessWorker, stopProcessWorker, wakeWorker } = await import("../../app/work/worker.server");

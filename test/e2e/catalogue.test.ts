@@ -3,7 +3,7 @@
 // last accepted. Problems (no SKU, a SKU shared by two products) are kept for the merchant, not sent.
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
-import { requestStockSync } from "../../app/stock/kinds";
+import { requestStockSync } from "../../app/stock/kinds.server";
 import { wakeWorker } from "../../app/work/worker.server";
 import { FIXTURE_ORDER, inEnglishWords } from "../support/orders";
 import { eventually, orderPayload, SHOP, startOrderFlow, type OrderFlow } from "./harness";

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { readTexts } from "../../app/i18n/texts";
-import { requestReturnsSweep } from "../../app/returns/kinds";
+import { requestReturnsSweep } from "../../app/returns/kinds.server";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { saveStockSettings } from "../../app/stock/settings.server";
 import { offlineShopAdmin } from "../../app/work/engine.server";

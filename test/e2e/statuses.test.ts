@@ -4,7 +4,7 @@
 // at: nothing moves until the report says so.
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
-import { requestStatusCheck } from "../../app/statuses/kinds";
+import { requestStatusCheck } from "../../app/statuses/kinds.server";
 import { notifyAddress } from "../../app/statuses/notify-token.server";
 import { takeWarehouseNotification } from "../../app/statuses/notify.server";
 import { loadStatusSettings } from "../../app/statuses/settings.server";

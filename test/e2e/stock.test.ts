@@ -6,7 +6,7 @@ import { appContext } from "../../app/context.server";
 import { readTexts } from "../../app/i18n/texts";
 import { correctOrder } from "../../app/orders/actions.server";
 import { FIXTURE_ORDER } from "../support/orders";
-import { requestStockSync } from "../../app/stock/kinds";
+import { requestStockSync } from "../../app/stock/kinds.server";
 import { saveStockSettings } from "../../app/stock/settings.server";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { offlineShopAdmin } from "../../app/work/engine.server";

@@ -10,7 +10,7 @@ import { takeInOrderWebhook } from "../../app/orders/intake.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
 import { ATTENTION } from "../../app/orders/states";
 import { saveSettings } from "../../app/settings/settings.server";
-import { requestStatusCheck } from "../../app/statuses/kinds";
+import { requestStatusCheck } from "../../app/statuses/kinds.server";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { startShopifyFake, type ShopifyFake } from "../shopify-fake";
 import { addFlowOrder } from "./shopify-shop";

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { fromWarehouseRecords } from "../../app/reference/records";
-import { REFERENCE_SOURCE } from "../../app/reference/kinds";
+import { REFERENCE_SOURCE } from "../../app/reference/kinds.server";
 import { saveReferenceSet } from "../../app/reference/store.server";
 import type * as StoreModule from "../../app/reference/store.server";
 import { startAppServer, type AppServer } from "../support/app-server";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { takeInOrderWebhook } from "../../app/orders/intake.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
-import { REFERENCE_SOURCE } from "../../app/reference/kinds";
+import { REFERENCE_SOURCE } from "../../app/reference/kinds.server";
 import { saveReferenceSet } from "../../app/reference/store.server";
 import { simulatorReferenceData } from "../reference/sim-data";
 import { FIXTURE_ORDER } from "../support/orders";

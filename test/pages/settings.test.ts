@@ -5,7 +5,7 @@ import type { Prisma } from "@prisma/client";
 import { afterAll, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { env } from "../../app/env.server";
-import { REFERENCE_SOURCE } from "../../app/reference/kinds";
+import { REFERENCE_SOURCE } from "../../app/reference/kinds.server";
 import { saveSettings } from "../../app/settings/settings.server";
 import { notifyTokenDigest } from "../../app/statuses/notify-token.server";
 import { fulfillmentServices } from "../shopify-fake";

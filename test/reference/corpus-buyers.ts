@@ -6,7 +6,7 @@
 // lacks, an oblast, district or postcode that contradicts the city, a name several settlements share,
 // another carrier's branch, no branch at all. For those the matcher must choose nothing; where the writing
 // still points at branches ("5 або 12"), `offer` names what the three candidates must include.
-import type { CorpusCase, ExpectedBranch } from "./corpus";
+import type { CorpusCase, ExpectedBranch } from "./corpus-case";
 
 const at = (city: string, area: string, number: string): ExpectedBranch => ({ city, area, number });
 

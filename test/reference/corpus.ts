@@ -8,34 +8,9 @@
 // and its city's Refs, "{unknownRef}" for a well-formed Ref the data does not have.
 
 import { BUYERS_WRITE } from "./corpus-buyers";
+import type { CorpusCase } from "./corpus-case";
 
-export interface ExpectedBranch {
-  /** The city's Ukrainian name as the carrier writes it. */
-  city: string;
-  /** Its region (oblast), which tells apart cities sharing a name. */
-  area: string;
-  number: string;
-}
-
-export interface CorpusAddress {
-  city?: string;
-  province?: string;
-  address1?: string;
-  address2?: string;
-  company?: string;
-  zip?: string;
-}
-
-export interface CorpusCase {
-  /** What the case exercises, for the failure report. */
-  what: string;
-  address: CorpusAddress;
-  note?: string;
-  noteAttributes?: { name: string; value: string }[];
-  expect: ExpectedBranch | "unsure";
-  /** For an "unsure" case whose writing still points somewhere: branches the three candidates must offer. */
-  offer?: ExpectedBranch[];
-}
+export type { CorpusAddress, CorpusCase, ExpectedBranch } from "./corpus-case";
 
 export const UNKNOWN_REF = "0badc0de-0000-1000-8000-000000000000";
 

@@ -8,7 +8,7 @@ import { shopifyOrderSchema } from "../../app/orders/payload";
 import { KYIV_CITY_REF } from "../../app/orders/settings";
 import { orderMatchersFor } from "../../app/reference/order-matcher.server";
 import { fromWarehouseRecords } from "../../app/reference/records";
-import { REFERENCE_SOURCE } from "../../app/reference/kinds";
+import { REFERENCE_SOURCE } from "../../app/reference/kinds.server";
 import { saveReferenceSet } from "../../app/reference/store.server";
 import { FIXTURE_ORDER, inEnglishWords } from "../support/orders";
 import { defaultReferenceData } from "../warehouse-sim/reference-data";

@@ -8,7 +8,7 @@ import { get } from "node:http";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { appContext } from "../../app/context.server";
 import { clientAddress } from "../../app/reference/proxy.server";
-import { REFERENCE_SOURCE } from "../../app/reference/kinds";
+import { REFERENCE_SOURCE } from "../../app/reference/kinds.server";
 import { fromWarehouseRecords } from "../../app/reference/records";
 import {
   forgetReferenceSearches,

@@ -4,7 +4,7 @@
 // hourly upkeep.
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
-import { REFERENCE_KIND, REFERENCE_SOURCE, requestReferenceRefresh } from "../../app/reference/kinds";
+import { REFERENCE_KIND, REFERENCE_SOURCE, requestReferenceRefresh } from "../../app/reference/kinds.server";
 import { referenceRefreshKind, referenceUpkeep, REFRESH_EVERY_MS } from "../../app/reference/refresh.server";
 import { referenceSearchFor, referenceSetStatus } from "../../app/reference/store.server";
 import { createWarehouseClient } from "../../app/warehouse/client.server";

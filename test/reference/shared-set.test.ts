@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
-import { REFERENCE_KIND, REFERENCE_SOURCE, requestReferenceRefresh } from "../../app/reference/kinds";
+import { REFERENCE_KIND, REFERENCE_SOURCE, requestReferenceRefresh } from "../../app/reference/kinds.server";
 import {
   claimSet,
   referenceRefreshKind,

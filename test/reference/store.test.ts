@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { appContext } from "../../app/context.server";
 import { recordingLog } from "../support/log";
 import { fromWarehouseRecords } from "../../app/reference/records";
-import { REFERENCE_SOURCE } from "../../app/reference/kinds";
+import { REFERENCE_SOURCE } from "../../app/reference/kinds.server";
 import * as search from "../../app/reference/search";
 import {
   describeCities,

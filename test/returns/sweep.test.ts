@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { readTexts } from "../../app/i18n/texts";
 import { message } from "../../app/i18n/message";
-import { RETURNS_KIND, requestReturnsSweep } from "../../app/returns/kinds";
+import { RETURNS_KIND, requestReturnsSweep } from "../../app/returns/kinds.server";
 import {
   addDays,
   FIRST_SWEEP_DAYS,
@@ -23,7 +23,7 @@ import { OPERATIONS } from "../../app/warehouse/wire";
 import { createWarehouseClient } from "../../app/warehouse/client.server";
 import { MemoryRateLimitStore, WarehouseRateLimiter } from "../../app/warehouse/limiter.server";
 import { returnsWork } from "../../app/returns/work.server";
-import type { ShopWork } from "../../app/work/steps";
+import type { ShopWork } from "../../app/work/steps.server";
 import { wakeWorker } from "../../app/work/worker.server";
 import {
   eventually,

@@ -3,12 +3,12 @@
 // when the warehouse's location is the one online location, read lately.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
-import { ONLINE_LOCATIONS_KIND } from "../../app/routing/kinds";
+import { ONLINE_LOCATIONS_KIND } from "../../app/routing/kinds.server";
 import { ONLINE_LOCATIONS_EVERY_MS, onlineLocationsWork } from "../../app/routing/locations.server";
 import { isOneLocationShop, ONLINE_LOCATIONS_FRESH_MS } from "../../app/routing/online";
 import { requestRun } from "../../app/work/schedule.server";
 import { offlineShopAdmin } from "../../app/work/engine.server";
-import type { ShopWork } from "../../app/work/steps";
+import type { ShopWork } from "../../app/work/steps.server";
 import { startShopifyFake, type ShopifyFake } from "../shopify-fake";
 import { routeShopifyTo } from "../support/network";
 

@@ -5,7 +5,11 @@
 // order began to wait for routing and every two while it waits). reconcileRouting is a spy given to the kind, as the engine gives the real one.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { appContext } from "../../app/context.server";
-import { FULFILLMENT_ORDERS_KIND, hintFulfillmentOrders, requestRoutingRead } from "../../app/routing/kinds";
+import {
+  FULFILLMENT_ORDERS_KIND,
+  hintFulfillmentOrders,
+  requestRoutingRead,
+} from "../../app/routing/kinds.server";
 import { fulfillmentOrdersOf } from "../../app/routing/store.server";
 import {
   fulfillmentOrdersKind,
@@ -19,7 +23,7 @@ import {
   type Reconcile,
 } from "../../app/routing/work.server";
 import { offlineShopAdmin } from "../../app/work/engine.server";
-import type { ShopStep, ShopWork } from "../../app/work/steps";
+import type { ShopStep, ShopWork } from "../../app/work/steps.server";
 import { startShopifyFake, type LocationRecord, type ShopifyFake, type ShopStore } from "../shopify-fake";
 import { routeShopifyTo } from "../support/network";
 

@@ -14,7 +14,7 @@ import { takeInOrderWebhook } from "../../app/orders/intake.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
 import { ATTENTION, EVENT, ORDER_STATE } from "../../app/orders/states";
 import { ROUTING_FAILURES_TOLERATED, routingRetryDelayMs } from "../../app/routing/failures.server";
-import { FULFILLMENT_ORDERS_KIND, requestRoutingRead } from "../../app/routing/kinds";
+import { FULFILLMENT_ORDERS_KIND, requestRoutingRead } from "../../app/routing/kinds.server";
 import { reconcileRouting } from "../../app/routing/reconcile.server";
 import {
   fulfillmentOrdersKind,
@@ -23,7 +23,7 @@ import {
   type Reconcile,
 } from "../../app/routing/work.server";
 import { offlineShopAdmin } from "../../app/work/engine.server";
-import type { ShopStep, ShopWork } from "../../app/work/steps";
+import type { ShopStep, ShopWork } from "../../app/work/steps.server";
 import {
   orderWebhookPayload,
   startShopifyFake,

@@ -11,7 +11,7 @@ import { takeInOrderWebhook } from "../../app/orders/intake.server";
 import { shopifyOrderSchema } from "../../app/orders/payload";
 import { ATTENTION, ORDER_STATE, PENDING } from "../../app/orders/states";
 import { lookAtScheduledOrders, reconcileRouting } from "../../app/routing/reconcile.server";
-import { FULFILLMENT_ORDERS_KIND, ONLINE_LOCATIONS_KIND } from "../../app/routing/kinds";
+import { FULFILLMENT_ORDERS_KIND, ONLINE_LOCATIONS_KIND } from "../../app/routing/kinds.server";
 import { unitsNotTaken } from "../../app/stock/promised.server";
 import { driveOrder, FIXTURE_ORDER, statusReport } from "../support/orders";
 import { mappedProducts, numberedPayloads, storeFulfillmentOrders, type FoSpec } from "./support";

@@ -9,7 +9,7 @@ import {
   FULFILLMENT_ORDERS_KIND,
   FULFILLMENT_REQUESTS_KIND,
   ONLINE_LOCATIONS_KIND,
-} from "../../app/routing/kinds";
+} from "../../app/routing/kinds.server";
 import {
   FULFILLMENT_ORDER_TOPICS,
   FULFILLMENT_REQUEST_TOPICS,

@@ -3,7 +3,7 @@
 // so Shopify's answer does not wait for the next check; a location-mode shop's orders ask for nothing.
 import { describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
-import { FULFILLMENT_REQUESTS_KIND } from "../../app/service/kinds";
+import { FULFILLMENT_REQUESTS_KIND } from "../../app/service/kinds.server";
 import { commit } from "../../app/orders/commit.server";
 import { ORDER_STATE, STAGE } from "../../app/orders/states";
 import { driveOrder, seedOrder, statusReport } from "../support/orders";

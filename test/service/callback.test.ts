@@ -6,7 +6,7 @@ import { createHmac } from "node:crypto";
 import { API_SECRET_KEY } from "@shopify/shopify-api/test-helpers";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
-import { FULFILLMENT_REQUESTS_KIND } from "../../app/service/kinds";
+import { FULFILLMENT_REQUESTS_KIND } from "../../app/service/kinds.server";
 import { startRouteServer, type RouteServer } from "../support/route-server";
 import { sendWebhook } from "../support/webhooks";
 

@@ -8,11 +8,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { ORDER_STATE } from "../../app/orders/states";
 import { storeFulfillmentOrders } from "../../app/routing/store.server";
-import { FULFILLMENT_REQUESTS_KIND } from "../../app/service/kinds";
+import { FULFILLMENT_REQUESTS_KIND } from "../../app/service/kinds.server";
 import { answerFulfillmentRequests, MAX_ANSWER_ATTEMPTS } from "../../app/service/requests.server";
 import { createShopAdmin, type AdminGraphql, type ShopAdmin } from "../../app/shopify/admin-graphql.server";
 import { unauthenticated } from "../../app/shopify.server";
-import type { ShopWork } from "../../app/work/steps";
+import type { ShopWork } from "../../app/work/steps.server";
 import {
   configureServiceCallbacks,
   deliverServiceCallbacks,

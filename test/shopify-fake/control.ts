@@ -5,7 +5,7 @@
 // when a body does not fit or a change breaks one of Shopify's rules (then with the rule's `code`).
 import { z } from "zod";
 import { orderWebhookPayload } from "./payloads";
-import type { RecordedRequest } from "./server";
+import type { RecordedRequest } from "./recorded-request";
 import {
   FulfillmentRuleError,
   type FakeState,

@@ -17,6 +17,7 @@ import { handleControl } from "./control";
 import { operationCost, SINGLE_QUERY_MAX_COST } from "./cost";
 import { fieldResolver, mutationRoot, notImplemented, queryRoot, typeResolver } from "./resolvers";
 import { adminSchema, parseAdminOperation } from "./schema";
+import type { RecordedRequest } from "./recorded-request";
 import { exchangeToken, type FakeApp } from "./oauth";
 import { deliverServiceCallbacks, handleServiceControl } from "./services";
 import { FakeState, type ShopStore } from "./state";
@@ -43,11 +44,7 @@ export interface ShopifyFakeOptions {
   webhooks?: WebhookTarget & WebhookDeliveryOptions;
 }
 
-export type RecordedRequest = { shop: string | null; operationName: string | null; query: string } & {
-  variables: Record<string, unknown>;
-  /** What the request cost the shop's bucket once answered (null: refused before it was priced). */
-  actualCost?: number | null;
-};
+export type { RecordedRequest };
 
 /** Applies to `shop`'s bucket only, or else to every bucket, including those of shops not yet called. */
 export type ThrottleSetting = { shop?: string } & Partial<

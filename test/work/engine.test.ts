@@ -18,7 +18,7 @@ import {
   type ShopWork,
   type StepResult,
   type WorkKind,
-} from "../../app/work/steps";
+} from "../../app/work/steps.server";
 import { createWorker } from "../../app/work/assembly.server";
 import type { Worker } from "../../app/work/worker.server";
 import { startShopifyFake, type ShopifyFake } from "../shopify-fake";

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { saveSettings } from "../../app/settings/settings.server";
 import { offlineShopAdmin } from "../../app/work/engine.server";
-import { NOTHING, WORK, type ShopWork, type StepResult, type WorkKind } from "../../app/work/steps";
+import { NOTHING, WORK, type ShopWork, type StepResult, type WorkKind } from "../../app/work/steps.server";
 import { createWorker, type WorkerOptions } from "../../app/work/assembly.server";
 import type { Worker } from "../../app/work/worker.server";
 import { startShopifyFake, type ShopifyFake } from "../shopify-fake";

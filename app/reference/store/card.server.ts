@@ -1,7 +1,7 @@
 // What the Settings page says of the shop's carrier reference data: the deployment's one set (whichever
 // shop's refresh keeps it) and this shop's own refresh schedule, read together for the card.
 import type { Db } from "../../db.server";
-import { REFERENCE_SOURCE } from "../kinds";
+import { REFERENCE_SOURCE } from "../kinds.server";
 import { referenceSetStatus } from "./sets.server";
 
 /** What the Settings page says of the shop's carrier reference data. */

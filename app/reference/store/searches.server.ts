@@ -16,7 +16,7 @@ import type { Db } from "../../db.server";
 import { sqlQuery } from "../../db/sql.server";
 import { env } from "../../env.server";
 import type { Log } from "../../logger.server";
-import { REFERENCE_SOURCE } from "../kinds";
+import { REFERENCE_SOURCE } from "../kinds.server";
 import { buildReferenceSearch } from "../search";
 import type { ReferenceSearch } from "../types";
 import { loadReferenceData } from "./sets.server";

@@ -37,7 +37,7 @@ import { sayTexts } from "../../components/use-texts";
 import { notifyAddress, rotateNotifyToken } from "../../statuses/notify-token.server";
 import { authenticate } from "../../shopify.server";
 import { shopChanged, wakeWorker } from "../../work/worker.server";
-import { REFERENCE_KIND, requestReferenceRefresh } from "../../reference/kinds";
+import { REFERENCE_KIND, requestReferenceRefresh } from "../../reference/kinds.server";
 import { referenceCard, type ReferenceCard } from "../../reference/store.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {

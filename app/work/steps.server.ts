@@ -4,8 +4,8 @@
 // or any other kind.
 import type { Clock, ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
-import type { WarehouseAccess } from "../settings/settings.server";
 import type { ShopAdmin } from "../shopify/admin-graphql.server";
+import type { WarehouseAccess } from "../warehouse/access";
 import type { WarehouseClient } from "../warehouse/client.server";
 import { WarehouseRateLimited, WarehouseUnauthorized, type WarehouseError } from "../warehouse/errors";
 

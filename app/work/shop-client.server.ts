@@ -1,14 +1,19 @@
 // The one factory of a shop's keyed warehouse client: the engine's, for a lease
 // (app/work/machinery.server.ts), and those for a request the merchant is waiting on (a connection test, a
 // page's look-up with the saved key, app/settings/saved-key-client.server.ts). Each counts the key's rate
-// limits in the store every process of the app shares, so none of them can spend the others' requests.
+// limits in the store every process of the app shares, so none of them can spend the others' requests. That
+// store is in the database, which app/warehouse/ knows nothing of: so the factory sits here, beside the store.
 import type { Clock } from "../context.server";
 import type { Db } from "../db.server";
 import { env } from "../env.server";
-import { DatabaseRateLimitStore } from "../work/rate-limit-store.server";
-import { createWarehouseClient, type WarehouseClient, type WarehouseEndpoints } from "./client.server";
-import { warehouseEndpoints } from "./config.server";
-import { WarehouseRateLimiter, type RateLimits } from "./limiter.server";
+import {
+  createWarehouseClient,
+  type WarehouseClient,
+  type WarehouseEndpoints,
+} from "../warehouse/client.server";
+import { warehouseEndpoints } from "../warehouse/config.server";
+import { WarehouseRateLimiter, type RateLimits } from "../warehouse/limiter.server";
+import { DatabaseRateLimitStore } from "./rate-limit-store.server";
 
 export interface ShopClientOptions {
   db: Db;

@@ -4,7 +4,7 @@
 import type { ServiceDeps } from "../context.server";
 import type { Db } from "../db.server";
 import { ORDER_STATE } from "../orders/states";
-import { FULFILLMENT_REQUESTS_KIND } from "../routing/kinds";
+import { FULFILLMENT_REQUESTS_KIND } from "../routing/kinds.server";
 import { requestRun } from "../work/schedule.server";
 
 /** The ShopSchedule kind that reads the service's requests (assignedFulfillmentOrders) and answers them. */
