@@ -14,13 +14,9 @@ import { readTexts, writeTexts } from "../i18n/texts";
 import { savedKeyClient } from "../settings/saved-key-client.server";
 import type { WarehouseClient, WarehouseEndpoints } from "../warehouse/client.server";
 import { toCompactDate } from "../warehouse/dates";
-import {
-  WarehouseBusinessError,
-  WarehouseError,
-  WarehouseRateLimited,
-  WarehouseUnauthorized,
-} from "../warehouse/errors";
+import { WarehouseError } from "../warehouse/errors";
 import type { DeliveryRequestRecord } from "../warehouse/schemas";
+import { warehouseErrorText } from "../warehouse/texts";
 import { kyivDay } from "../warehouse/dates";
 import { DATE_FORMAT, INBOUND_DELIVERY_STATUS } from "../warehouse/wire";
 import {
@@ -76,14 +72,12 @@ const keyedClient = (deps: DeliveryDeps, shop: string, purpose: "send" | "read")
     ...(purpose === "read" && { timeoutMs: READ_TIMEOUT_MS }),
   });
 
-/** A failure the merchant reads, in their language; the warehouse's own words kept as they are. */
+/**
+ * A failed call the merchant reads, in the warehouse's vocabulary (app/warehouse/texts.ts). A send in doubt
+ * says so in its own words (IN_DOUBT_KEY: the request may have been made), not through this.
+ */
 function failureText(error: unknown): Message {
-  if (error instanceof WarehouseBusinessError)
-    return message("deliveries:problem.refused", undefined, error.messages.join("; ") || undefined);
-  if (error instanceof WarehouseUnauthorized) return message("deliveries:problem.keyRefused");
-  if (error instanceof WarehouseRateLimited) return message("deliveries:problem.busy");
-  if (error instanceof WarehouseError && error.inDoubt) return message(IN_DOUBT_KEY);
-  return message("deliveries:problem.notSent");
+  return error instanceof WarehouseError ? warehouseErrorText(error) : message("deliveries:problem.notSent");
 }
 
 export type CreateOutcome =

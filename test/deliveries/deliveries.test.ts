@@ -255,7 +255,7 @@ describe("a new delivery request", () => {
     const { row } = await created(form({ lines: [{ sku: "SOAP-404", count: "5" }] }));
     expect(row.state).toBe("failed");
     const [problem] = readTexts(row.error);
-    expect(problem).toMatchObject({ key: "deliveries:problem.refused" });
+    expect(problem).toMatchObject({ key: "warehouse:error.refused" });
     expect(problem?.said).toContain("SOAP-404");
     expect(sim.store().deliveries.size).toBe(0);
 
