@@ -17,7 +17,7 @@ import { ShopifyGraphqlError, ShopifyThrottled } from "../shopify/admin-graphql.
 import { WarehouseError } from "../warehouse/errors";
 import type { StockRow } from "../warehouse/schemas";
 import { OPERATIONS } from "../warehouse/wire";
-import { warehouseErrorText } from "../stock/warehouse-texts";
+import { warehouseErrorText } from "../warehouse/texts";
 import { scheduledKind, type ScheduledRun } from "../work/schedule.server";
 import { keyOrLimitOutcome, type ShopWork, type StepResult } from "../work/steps.server";
 import { releaseOrdersWithCards } from "./awaiting.server";

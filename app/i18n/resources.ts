@@ -16,6 +16,7 @@ import enSettings from "./locales/en/settings.json";
 import enStatuses from "./locales/en/statuses.json";
 import enStock from "./locales/en/stock.json";
 import enStorefront from "./locales/en/storefront.json";
+import enWarehouse from "./locales/en/warehouse.json";
 import ukCatalogue from "./locales/uk/catalogue.json";
 import ukCommon from "./locales/uk/common.json";
 import ukDashboard from "./locales/uk/dashboard.json";
@@ -30,6 +31,7 @@ import ukSettings from "./locales/uk/settings.json";
 import ukStatuses from "./locales/uk/statuses.json";
 import ukStock from "./locales/uk/stock.json";
 import ukStorefront from "./locales/uk/storefront.json";
+import ukWarehouse from "./locales/uk/warehouse.json";
 import type { Locale } from "./locales";
 
 export const resources = {
@@ -48,6 +50,7 @@ export const resources = {
     storefront: enStorefront,
     returns: enReturns,
     deliveries: enDeliveries,
+    warehouse: enWarehouse,
   },
   uk: {
     common: ukCommon,
@@ -64,6 +67,7 @@ export const resources = {
     storefront: ukStorefront,
     returns: ukReturns,
     deliveries: ukDeliveries,
+    warehouse: ukWarehouse,
   },
 } satisfies Record<Locale, Record<string, unknown>>;
 

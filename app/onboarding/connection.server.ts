@@ -11,18 +11,8 @@ import { WAREHOUSE_ENVIRONMENTS } from "../warehouse/access";
 import { requestApiKey, type WarehouseEndpoints } from "../warehouse/client.server";
 import { warehouseEndpoints } from "../warehouse/config.server";
 import { shopWarehouseClient } from "../work/shop-client.server";
-import {
-  WarehouseAnswerInvalid,
-  WarehouseBadRequest,
-  WarehouseBusinessError,
-  WarehouseError,
-  WarehouseNetworkError,
-  WarehouseRateLimited,
-  WarehouseServerError,
-  WarehouseTimeout,
-  WarehouseUnauthorized,
-  WarehouseUnknownMethod,
-} from "../warehouse/errors";
+import { WarehouseBusinessError, WarehouseError, WarehouseUnauthorized } from "../warehouse/errors";
+import { warehouseErrorText } from "../warehouse/texts";
 
 /** What the connection step's form sends. The key or the login and password; blank key: the saved one. */
 export const connectionFormSchema = z.discriminatedUnion("how", [
@@ -67,38 +57,15 @@ export interface ConnectionDeps extends EncryptionKeyDeps {
   fetch?: typeof fetch;
 }
 
-const seconds = (ms: number | undefined) => Math.max(1, Math.ceil((ms ?? 0) / 1000));
-
-/** A failed warehouse call in the merchant's words. */
-export function connectionProblem(error: unknown, baseUrl: string): Message {
+/**
+ * A failed warehouse call in the merchant's words: the warehouse's vocabulary (app/warehouse/texts.ts), but a
+ * refused key says so as the answer to this key's check (it is the key just typed or chosen, not a saved one
+ * to look up in Settings).
+ */
+export function connectionProblem(error: unknown): Message {
+  if (!(error instanceof WarehouseError)) throw error;
   if (error instanceof WarehouseUnauthorized) return message("onboarding:connection.problem.refused");
-  if (error instanceof WarehouseUnknownMethod) {
-    return message("onboarding:connection.problem.wrongAddress", { address: baseUrl });
-  }
-  if (error instanceof WarehouseRateLimited) {
-    return error.retryAfterMs === undefined
-      ? message("onboarding:connection.problem.rateLimitedNoWait")
-      : message("onboarding:connection.problem.rateLimited", { seconds: seconds(error.retryAfterMs) });
-  }
-  if (error instanceof WarehouseTimeout) {
-    return message("onboarding:connection.problem.timeout", { seconds: seconds(error.timeoutMs) });
-  }
-  if (error instanceof WarehouseNetworkError) {
-    return message("onboarding:connection.problem.unreachable", { address: baseUrl }, error.reason);
-  }
-  if (error instanceof WarehouseServerError) {
-    return message("onboarding:connection.problem.serverError", { status: error.status });
-  }
-  if (error instanceof WarehouseBusinessError || error instanceof WarehouseBadRequest) {
-    return message("onboarding:connection.problem.warehouseRefused", {}, error.messages.join("; "));
-  }
-  if (error instanceof WarehouseAnswerInvalid) {
-    return message("onboarding:connection.problem.answerInvalid", { address: baseUrl });
-  }
-  if (error instanceof WarehouseError) {
-    return message("onboarding:connection.problem.other", {}, error.message);
-  }
-  throw error;
+  return warehouseErrorText(error);
 }
 
 /** Checks a key with senderDetails, within the key's rate limit as every process of the app counts it. */
@@ -107,7 +74,7 @@ export async function checkApiKey(
   shop: string,
   apiKey: string,
 ): Promise<ConnectionCheck> {
-  const { warehouse, endpoints } = shopWarehouseClient({
+  const { warehouse } = shopWarehouseClient({
     db: deps.db,
     clock: deps.clock,
     shop,
@@ -121,7 +88,7 @@ export async function checkApiKey(
   } catch (error) {
     return {
       ok: false,
-      problem: connectionProblem(error, endpoints.baseUrl),
+      problem: connectionProblem(error),
       refused: error instanceof WarehouseUnauthorized,
     };
   }
@@ -142,7 +109,7 @@ export async function exchangeLogin(
       const said = error instanceof WarehouseBusinessError ? error.messages.join("; ") : undefined;
       return { ok: false, problem: message("onboarding:connection.problem.login", {}, said), refused: true };
     }
-    return { ok: false, problem: connectionProblem(error, endpoints.baseUrl), refused: false };
+    return { ok: false, problem: connectionProblem(error), refused: false };
   }
 }
 

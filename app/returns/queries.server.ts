@@ -8,7 +8,7 @@ import type { Db } from "../db.server";
 import { readTexts } from "../i18n/texts";
 import { parseStockSettings } from "../stock/settings";
 import { RETURNS_KIND } from "./kinds.server";
-import { readCursor } from "./work.server";
+import { readCursor } from "./cursor";
 import { linesOf, type ReturnLine } from "./read";
 
 export const RETURNS_PAGE_SIZE = 25;

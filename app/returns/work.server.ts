@@ -3,9 +3,9 @@
 // and its due status look-ups. Each record is read on its own (read.ts) and kept once per shop
 // (WarehouseReturn, by its identity); a return seen for the first time is written on its order's timeline,
 // moves the order to returned, and, when the stock settings say so, asks for a stock sync at once. A page
-// the warehouse keeps refusing is moved past, kept in the cursor and tried again on its own (SkippedPage).
+// the warehouse keeps refusing is moved past, kept in the cursor and tried again on its own (SkippedPage,
+// cursor.ts).
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import { writeTexts } from "../i18n/texts";
 import { applyToOrders, asChange, type Change } from "../orders/commit.server";
 import { isRefusal, transition } from "../orders/state-machine";
@@ -15,11 +15,21 @@ import { insertStatement, sqlTransaction, type SqlTransaction } from "../db/sql.
 import { STATUSES_KIND } from "../statuses/kinds.server";
 import { requestStockSync } from "../stock/kinds.server";
 import { parseStockSettings } from "../stock/settings";
-import { toCompactDate } from "../warehouse/dates";
 import { WarehouseError } from "../warehouse/errors";
-import { DATE_FORMAT, LIST_PAGE_SIZE, OPERATIONS } from "../warehouse/wire";
+import { LIST_PAGE_SIZE, OPERATIONS } from "../warehouse/wire";
 import { scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
 import { keyOrLimitOutcome, type ShopWork, type StepResult } from "../work/steps.server";
+import {
+  dueSkipped,
+  nextPass,
+  nextSkippedAt,
+  readCursor,
+  SAME_PAGE_FAILURES,
+  samePage,
+  withRefusal,
+  type ReturnsCursor,
+  type SkippedPage,
+} from "./cursor";
 import { RETURNS_KIND } from "./kinds.server";
 import { linesOf, readReturnRecord, saleableUnits, type ReadReturn } from "./read";
 
@@ -29,19 +39,6 @@ import { linesOf, readReturnRecord, saleableUnits, type ReadReturn } from "./rea
  * its share of the 60 a minute the orders need. It matches the status polling's default.
  */
 export const SWEEP_EVERY_MS = 30 * 60_000;
-
-/**
- * The first sweep goes back 60 days: long enough for the returns of every order still in a buyer's return
- * window (14 days in Ukrainian law, plus carriage back and the warehouse's booking), short enough to stay a
- * few pages for a shop of any size.
- */
-export const FIRST_SWEEP_DAYS = 60;
-
-/** Each sweep starts this many days before the last one ended: the warehouse may book a return late. */
-export const OVERLAP_DAYS = 3;
-
-/** A shop whose sweeps stopped for long (no key, paused) goes back at most this far. */
-export const LONGEST_SWEEP_DAYS = 366;
 
 /** While the shop's orders have work due, the sweep waits this long: orders go first. */
 const ORDERS_FIRST_MS = 15_000;
@@ -53,137 +50,6 @@ const STATUSES_FIRST_AT_MOST_MS = 10 * 60_000;
 
 /** After a failure the warehouse may recover from (5xx, a timeout), the next try. */
 const RETRY_MS = 5 * 60_000;
-
-const compactDate = z.string().regex(DATE_FORMAT.compactDate);
-
-/**
- * A page the warehouse refused (a 4xx, an answer it cannot make, or a failure that came back on the same
- * page SAME_PAGE_FAILURES times). The sweep moves past it, so newer pages are never held up by it; it is
- * kept here, shown on the Returns page, and tried again on its own with a growing wait, until it is read or
- * SKIPPED_PAGE_TRIES tries have failed (then it stays shown, no longer tried).
- */
-const skippedPageSchema = z.object({
-  from: compactDate,
-  to: compactDate,
-  page: z.number().int().min(1).max(100_000),
-  /** When the warehouse first refused it. */
-  since: z.iso.datetime(),
-  /** Refusals so far, counting the sweep's own. */
-  tries: z.number().int().min(1).max(1_000),
-  /** The next try; null once given up. */
-  nextTryAt: z.iso.datetime().nullable(),
-  /** The warehouse's words on the last refusal (as the client put them). */
-  error: z.string().max(1_000),
-});
-export type SkippedPage = z.infer<typeof skippedPageSchema>;
-
-/** Where the sweep stands, kept as the schedule row's cursor. */
-const cursorSchema = z.object({
-  /** The last Kyiv date a finished sweep covered. */
-  sweptTo: compactDate.nullable(),
-  /** The sweep under way: its period and the next page. */
-  pass: z
-    .object({
-      from: compactDate,
-      to: compactDate,
-      page: z.number().int().min(1).max(100_000),
-      /** Failures the warehouse may recover from, on this page, in a row. */
-      failures: z.number().int().min(0).max(1_000).default(0),
-      /** Whether the page before this one was refused and skipped. */
-      afterSkip: z.boolean().default(false),
-    })
-    .nullable(),
-  /** Pages refused and moved past (oldest first; at most SKIPPED_PAGES_KEPT). */
-  skipped: z.array(skippedPageSchema).max(100).default([]),
-});
-export type ReturnsCursor = z.infer<typeof cursorSchema>;
-type Pass = NonNullable<ReturnsCursor["pass"]>;
-
-/** A failure the warehouse may recover from (5xx, a timeout) that comes back this many times on one page skips it. */
-export const SAME_PAGE_FAILURES = 3;
-/** A skipped page is tried again this long after its first refusal, then twice as long each time... */
-export const SKIPPED_PAGE_FIRST_RETRY_MS = 30 * 60_000;
-/** ... up to this long between tries... */
-export const SKIPPED_PAGE_LONGEST_WAIT_MS = 24 * 3_600_000;
-/** ... and at most this many tries in all (some four days), after which it is shown as given up. */
-export const SKIPPED_PAGE_TRIES = 8;
-/** At most this many skipped pages are kept; past it, those given up go first, then the oldest. */
-export const SKIPPED_PAGES_KEPT = 20;
-
-/** The stored cursor; anything unreadable starts afresh (a first sweep). */
-export function readCursor(stored: string | null): ReturnsCursor {
-  try {
-    const parsed = cursorSchema.safeParse(stored ? JSON.parse(stored) : null);
-    if (parsed.success) return parsed.data;
-  } catch {
-    // Not JSON: afresh.
-  }
-  return { sweptTo: null, pass: null, skipped: [] };
-}
-
-const samePage = (a: { from: string; to: string; page: number }, b: typeof a) =>
-  a.from === b.from && a.to === b.to && a.page === b.page;
-
-/** The wait after `tries` refusals of a skipped page: doubling from the first, bounded. */
-export function skippedPageWait(tries: number): number {
-  return Math.min(SKIPPED_PAGE_FIRST_RETRY_MS * 2 ** Math.max(0, tries - 1), SKIPPED_PAGE_LONGEST_WAIT_MS);
-}
-
-/** The list with this page's refusal counted (a page refused before is the same entry), bounded. */
-function withRefusal(
-  skipped: readonly SkippedPage[],
-  page: { from: string; to: string; page: number },
-  error: string,
-  now: Date,
-): SkippedPage[] {
-  const before = skipped.find((entry) => samePage(entry, page));
-  const tries = (before?.tries ?? 0) + 1;
-  const givenUp = (before && before.nextTryAt === null) || tries >= SKIPPED_PAGE_TRIES;
-  const entry: SkippedPage = {
-    from: page.from,
-    to: page.to,
-    page: page.page,
-    since: before?.since ?? now.toISOString(),
-    tries,
-    nextTryAt: givenUp ? null : new Date(now.getTime() + skippedPageWait(tries)).toISOString(),
-    error: error.slice(0, 1_000),
-  };
-  const list = [...skipped.filter((other) => !samePage(other, page)), entry];
-  while (list.length > SKIPPED_PAGES_KEPT) {
-    const givenUpIndex = list.findIndex((other) => other.nextTryAt === null && other !== entry);
-    list.splice(givenUpIndex >= 0 ? givenUpIndex : 0, 1);
-  }
-  return list;
-}
-
-/** The skipped page due for a try at `now`, if any (the longest due first). */
-function dueSkipped(skipped: readonly SkippedPage[], now: Date): SkippedPage | undefined {
-  return skipped
-    .filter((entry) => entry.nextTryAt !== null && Date.parse(entry.nextTryAt) <= now.getTime())
-    .sort((a, b) => Date.parse(a.nextTryAt!) - Date.parse(b.nextTryAt!))[0];
-}
-
-/** When the next skipped page is due (null: none is waiting for a try). */
-function nextSkippedAt(skipped: readonly SkippedPage[]): number | null {
-  const times = skipped.flatMap((entry) => (entry.nextTryAt ? [Date.parse(entry.nextTryAt)] : []));
-  return times.length ? Math.min(...times) : null;
-}
-
-/** `YYYYMMDD` moved by `days` (calendar days; a compact date names a day, not an instant). */
-export function addDays(compact: string, days: number): string {
-  const at =
-    Date.UTC(+compact.slice(0, 4), +compact.slice(4, 6) - 1, +compact.slice(6, 8)) + days * 86_400_000;
-  return new Date(at).toISOString().slice(0, 10).replaceAll("-", "");
-}
-
-/** The period of a new sweep: from a little before where the last one ended (or FIRST_SWEEP_DAYS) to today. */
-export function nextPass(sweptTo: string | null, now: Date): Pass {
-  const today = toCompactDate(now);
-  const earliest = addDays(today, -LONGEST_SWEEP_DAYS);
-  const wanted = sweptTo ? addDays(sweptTo, -OVERLAP_DAYS) : addDays(today, -FIRST_SWEEP_DAYS);
-  const from = wanted < earliest ? earliest : wanted > today ? today : wanted;
-  return { from, to: today, page: 1, failures: 0, afterSkip: false };
-}
 
 // Up to 5 of its 30 minutes early, with a pass that runs anyway (decision 023).
 export const returnsWork = scheduledKind(RETURNS_KIND, sweepReturns, { earlyMs: 5 * 60_000 });

@@ -21,7 +21,7 @@ import { useDownload } from "../components/download";
 import { ListSearch, usePagination, useQueryChange } from "../components/list-query";
 import { DeliveryStatusBadge, useDeliveryDate, useMethodName } from "../components/delivery";
 import { appContext } from "../context.server";
-import { refreshDeliveryList } from "../deliveries/deliveries.server";
+import { refreshDeliveryList } from "../deliveries/list.server";
 import { DELIVERY_STATUSES } from "../deliveries/lines";
 import { deliveryListQueryOf, listDeliveries } from "../deliveries/queries.server";
 import { useFormat } from "../i18n/react";

@@ -6,9 +6,10 @@ import type { AppContext } from "../context.server";
 import { variantAdminUrl } from "../catalogue/card";
 import type { Db } from "../db.server";
 import { message, type Message } from "../i18n/message";
-import { connectionProblem } from "../onboarding/connection.server";
 import { savedKeyClient } from "../settings/saved-key-client.server";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
+import { WarehouseError } from "../warehouse/errors";
+import { warehouseErrorText } from "../warehouse/texts";
 import { moveProductPeriod, movementReport, type MovementReport, type Period } from "./movements";
 
 /** How long the page waits for the key's limits (60 a minute, shared with the engine) before saying so. */
@@ -91,7 +92,7 @@ export async function skuMovements(
 ): Promise<SkuMovements> {
   const keyed = await savedKeyClient(deps, shop, { maxLimiterWaitMs: LIMITER_WAIT_MS });
   if (!keyed) return { ok: false, reason: "noKey", problem: message("stock:sku.noKey") };
-  const { warehouse, endpoints } = keyed;
+  const { warehouse } = keyed;
   try {
     const rows = await warehouse.reportMoveProduct({ ...moveProductPeriod(period), productSku: sku });
     return { ok: true, report: movementReport(rows, sku) };
@@ -100,6 +101,7 @@ export async function skuMovements(
       { shop, sku, event: "movements.unavailable", err: error },
       "the warehouse's movements of a SKU could not be read",
     );
-    return { ok: false, reason: "failed", problem: connectionProblem(error, endpoints.baseUrl) };
+    if (!(error instanceof WarehouseError)) throw error;
+    return { ok: false, reason: "failed", problem: warehouseErrorText(error) };
   }
 }

@@ -15,7 +15,7 @@ import { keyOrLimitOutcome, type ShopWork, type StepResult } from "../work/steps
 import { MANUAL_SYNC, STOCK_KIND } from "./kinds.server";
 import { unitsNotTaken } from "./promised.server";
 import { parseStockSettings } from "./settings";
-import { warehouseErrorText } from "./warehouse-texts";
+import { warehouseErrorText } from "../warehouse/texts";
 import { StockLocationNotFound, syncStock, type StockSyncReport } from "./shopify.server";
 import { mayRest, parseBaseline, stockDigest } from "./baseline";
 import type { Db } from "../db.server";

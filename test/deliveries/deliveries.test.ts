@@ -7,14 +7,13 @@ import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { appContext } from "../../app/context.server";
 import {
   createDeliveryRequest,
-  LIST_REFRESH_KIND,
   lookUpDeliveryRequest,
   maySendAgain,
-  refreshDeliveryList,
   refreshDeliveryRequest,
   sendDeliveryRequestAgain,
   type DeliveryDeps,
 } from "../../app/deliveries/deliveries.server";
+import { LIST_REFRESH_KIND, refreshDeliveryList } from "../../app/deliveries/list.server";
 import { newIdRequest, type DeliveryFormInput } from "../../app/deliveries/form";
 import { kyivDay } from "../../app/warehouse/dates";
 import { readLines } from "../../app/deliveries/lines";
@@ -255,7 +254,7 @@ describe("a new delivery request", () => {
     const { row } = await created(form({ lines: [{ sku: "SOAP-404", count: "5" }] }));
     expect(row.state).toBe("failed");
     const [problem] = readTexts(row.error);
-    expect(problem).toMatchObject({ key: "deliveries:problem.refused" });
+    expect(problem).toMatchObject({ key: "warehouse:error.refused" });
     expect(problem?.said).toContain("SOAP-404");
     expect(sim.store().deliveries.size).toBe(0);
 
@@ -492,7 +491,7 @@ describe("the warehouse's list", () => {
   it("asks the warehouse once a minute per shop, whichever process or request asks", async () => {
     // A second web process: the same module loaded afresh, with nothing in memory from the first.
     vi.resetModules();
-    const elsewhere = await import("../../app/deliveries/deliveries.server");
+    const elsewhere = await import("../../app/deliveries/list.server");
     const before = requests(OPERATIONS.listDeliveryRequest);
     expect(await refreshDeliveryList(deps(), SHOP)).toMatchObject({ asked: true, ok: true });
     expect(await elsewhere.refreshDeliveryList(deps(), SHOP)).toEqual({ asked: false });

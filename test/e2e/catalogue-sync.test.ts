@@ -165,7 +165,7 @@ describe("the full catalogue sync", { timeout: 90_000 }, () => {
     expect(sync).toMatchObject({ phase: "failed", variantsRead: 8 });
     expect(readTexts(sync.error)).toEqual([
       { key: "catalogue:error.report" },
-      expect.objectContaining({ key: "stock:warehouse.badRequest" }),
+      expect.objectContaining({ key: "warehouse:error.badRequest" }),
     ]);
     expect(addProducts()).toBe(0);
   });

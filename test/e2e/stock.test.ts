@@ -418,7 +418,7 @@ describe("the stock sync", { timeout: 60_000 }, () => {
     expect(JSON.parse(sync!.error!)).toEqual(readTexts(sync!.error));
     expect(readTexts(sync!.error)).toEqual([
       { key: "stock:sync.error.report" },
-      expect.objectContaining({ key: "stock:warehouse.badRequest" }),
+      expect.objectContaining({ key: "warehouse:error.badRequest" }),
     ]);
     expect(setQuantityCalls()).toBe(calls);
   });

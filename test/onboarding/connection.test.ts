@@ -69,7 +69,7 @@ describe("test connection", () => {
     expect(check).toMatchObject({
       ok: false,
       refused: false,
-      problem: { key: "onboarding:connection.problem.wrongAddress", values: { address: wrong } },
+      problem: { key: "warehouse:error.unknownMethod", values: { url: expect.stringContaining(wrong) } },
     });
   });
 
@@ -79,7 +79,7 @@ describe("test connection", () => {
     expect(check).toMatchObject({
       ok: false,
       refused: false,
-      problem: { key: "onboarding:connection.problem.unreachable", values: { address } },
+      problem: { key: "warehouse:error.unreachable" },
     });
   });
 
@@ -89,7 +89,7 @@ describe("test connection", () => {
     expect(check).toMatchObject({
       ok: false,
       refused: false,
-      problem: { key: "onboarding:connection.problem.rateLimited", values: { seconds: 7 } },
+      problem: { key: "warehouse:error.rateLimited", values: { count: 7 } },
     });
   });
 
@@ -196,7 +196,7 @@ describe("the connection step", () => {
     expect(saved).toMatchObject({
       ok: true,
       done: { key: "onboarding:connection.savedUnchecked" },
-      notice: { key: "onboarding:connection.problem.serverError", values: { status: 503 } },
+      notice: { key: "warehouse:error.serverError", values: { status: 503 } },
     });
     const { db } = appContext();
     expect((await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } })).apiKeyHint).toBe("••••8b70");

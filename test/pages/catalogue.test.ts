@@ -148,7 +148,7 @@ describe("the Catalogue page", () => {
         variantsRead: 3_000,
         error: writeTexts([
           message("catalogue:error.report"),
-          message("stock:warehouse.refused", undefined, "Сервис временно недоступен"),
+          message("warehouse:error.refused", undefined, "Сервис временно недоступен"),
         ]),
       },
     });

@@ -152,7 +152,7 @@ describe("the Stock page", () => {
         finishedAt: new Date(startedAt.getTime() + 2_000),
         error: writeTexts([
           message("stock:sync.error.report"),
-          message("stock:warehouse.refused", undefined, "Неверный формат запроса"),
+          message("warehouse:error.refused", undefined, "Неверный формат запроса"),
         ]),
       },
     });

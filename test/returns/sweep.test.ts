@@ -16,7 +16,7 @@ import {
   SKIPPED_PAGE_FIRST_RETRY_MS,
   SKIPPED_PAGE_TRIES,
   type ReturnsCursor,
-} from "../../app/returns/work.server";
+} from "../../app/returns/cursor";
 import { returnsOverview } from "../../app/returns/queries.server";
 import { toCompactDate } from "../../app/warehouse/dates";
 import { OPERATIONS } from "../../app/warehouse/wire";

@@ -72,7 +72,7 @@ describe("the Sender card", () => {
       state: "failed",
       saved: FIRM,
       version: 0,
-      problem: { key: "onboarding:connection.problem.serverError", values: { status: 503 } },
+      problem: { key: "warehouse:error.serverError", values: { status: 503 } },
     });
     await appContext().db.shopSettings.update({ where: { shop: SHOP }, data: { pausedAt: new Date() } });
     expect(await senderCard(deps(), SHOP)).toEqual({ state: "paused", saved: FIRM, version: 0 });
@@ -113,7 +113,7 @@ describe("choosing a sender", () => {
     sim.faults.failNext({ count: 3, status: 500, operations: [OPERATIONS.senderDetails] });
     expect(await chooseSender(deps(), SHOP, { senderId: SOLE_TRADER })).toEqual({
       ok: false,
-      problems: [{ key: "onboarding:connection.problem.serverError", values: { status: 500 } }],
+      problems: [{ key: "warehouse:error.serverError", values: { status: 500 } }],
     });
     expect((await savedMapping()).deliverySenderId).toBe(FIRM);
   });

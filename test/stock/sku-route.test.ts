@@ -223,7 +223,7 @@ describe("the SKU page's movements", () => {
     expect(failing.movements).toEqual({
       ok: false,
       reason: "failed",
-      problem: { key: "onboarding:connection.problem.serverError", values: { status: 500 } },
+      problem: { key: "warehouse:error.serverError", values: { status: 500 } },
     });
     expect((await get("/app/stock/sku.csv", { sku: TEA, ...DAY })).status).toBe(503);
     sim.faults.clear();
@@ -233,7 +233,7 @@ describe("the SKU page's movements", () => {
     expect(unknown.movements).toMatchObject({
       ok: false,
       problem: {
-        key: "onboarding:connection.problem.warehouseRefused",
+        key: "warehouse:error.refused",
         said: expect.stringContaining("НЕМАЄ/1"),
       },
     });
