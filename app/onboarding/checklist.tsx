@@ -21,7 +21,7 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { translate, type Message } from "../i18n/message";
+import { MessageText } from "../components/message-text";
 import { useFormat } from "../i18n/react";
 import { DELIVERY_METHOD_KEYS, PAYMENT_METHOD_KEYS } from "../orders/settings";
 import type { PreviewRow } from "./rules.server";
@@ -36,24 +36,6 @@ function useJsonSubmit(): Submit {
     submit(body as Parameters<typeof submit>[0], { method: "post", encType: "application/json" });
 }
 
-/** A server-decided text in the page's language, with the warehouse's own words beside it. */
-export function Said({ text }: { text: Message }) {
-  const { t } = useTranslation();
-  return (
-    <>
-      {translate(t, text)}
-      {text.said && (
-        <>
-          {" "}
-          <Text as="span" tone="subdued">
-            {t("warehouseSays")} «{text.said}»
-          </Text>
-        </>
-      )}
-    </>
-  );
-}
-
 function AnswerBanner({ answer }: { answer: HomeAnswer | undefined }) {
   const { t } = useTranslation("onboarding");
   if (!answer || answer.intent === "previewRules") return null;
@@ -62,13 +44,13 @@ function AnswerBanner({ answer }: { answer: HomeAnswer | undefined }) {
       <BlockStack gap="200">
         <Banner tone="success">
           <p>
-            <Said text={answer.done} />
+            <MessageText text={answer.done} />
           </p>
         </Banner>
         {answer.notice && (
           <Banner tone="warning">
             <p>
-              <Said text={answer.notice} />
+              <MessageText text={answer.notice} />
             </p>
           </Banner>
         )}
@@ -80,7 +62,7 @@ function AnswerBanner({ answer }: { answer: HomeAnswer | undefined }) {
       <BlockStack gap="100">
         {answer.problems.map((problem, index) => (
           <p key={index}>
-            <Said text={problem} />
+            <MessageText text={problem} />
           </p>
         ))}
       </BlockStack>
@@ -556,7 +538,7 @@ function SenderStep({ view }: { view: ChecklistView }) {
   if (sender.problem || !sender.senders) {
     return (
       <Banner tone="warning">
-        <p>{sender.problem ? <Said text={sender.problem} /> : t("sender.unavailable")}</p>
+        <p>{sender.problem ? <MessageText text={sender.problem} /> : t("sender.unavailable")}</p>
       </Banner>
     );
   }
@@ -676,7 +658,7 @@ function CatalogueStep({ view }: { view: ChecklistView }) {
               <List>
                 {sync.errors.map((error, index) => (
                   <List.Item key={index}>
-                    <Said text={error} />
+                    <MessageText text={error} />
                   </List.Item>
                 ))}
               </List>

@@ -33,6 +33,7 @@ import {
 } from "../../orders/settings";
 import { loadSettings, saveSettings, sharedKeyConflict } from "../../settings/settings.server";
 import { SenderCard } from "../../settings/sender-card";
+import { MessageText } from "../../components/message-text";
 import { sayTexts } from "../../components/use-texts";
 import { notifyAddress, rotateNotifyToken } from "../../statuses/notify-token.server";
 import { authenticate } from "../../shopify.server";
@@ -347,14 +348,20 @@ export default function Settings() {
         {settings.pausedAt && (
           <Banner tone="critical" title={t("pause.title")}>
             <BlockStack gap="200">
-              {settings.pauseReason && <p>{sayTexts(t, format, settings.pauseReason)}</p>}
+              {settings.pauseReason && (
+                <p>
+                  <MessageText text={settings.pauseReason} />
+                </p>
+              )}
               <p>{t("pause.since", { at: format.dateTime(settings.pausedAt) })}</p>
             </BlockStack>
           </Banner>
         )}
         {settings.keyConflict && (
           <Banner tone="critical" title={t("keyConflict.title")}>
-            <p>{sayTexts(t, format, settings.keyConflict)}</p>
+            <p>
+              <MessageText text={settings.keyConflict} />
+            </p>
           </Banner>
         )}
         {settings.mappingIssues && (
@@ -376,7 +383,9 @@ export default function Settings() {
         )}
         {answer?.ok && (
           <Banner tone="success">
-            <p>{sayTexts(t, format, answer.message)}</p>
+            <p>
+              <MessageText text={answer.message} />
+            </p>
           </Banner>
         )}
         {answer && !answer.ok && (
@@ -385,9 +394,11 @@ export default function Settings() {
               <ul>
                 {unplaced.map(([path, text]) => (
                   <li key={path}>
-                    {path === "form"
-                      ? sayTexts(t, format, text)
-                      : t("fieldError", { field: fieldName(t, path), error: sayTexts(t, format, text) })}
+                    {path === "form" ? (
+                      <MessageText text={text} />
+                    ) : (
+                      t("fieldError", { field: fieldName(t, path), error: sayTexts(t, format, text) })
+                    )}
                   </li>
                 ))}
               </ul>
@@ -452,7 +463,6 @@ function NotificationAddress({
   onReplace: () => void;
 }) {
   const { t } = useTranslation("settings");
-  const format = useFormat();
   const [confirming, setConfirming] = useState(false);
   const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
   // A new address is a new thing to copy.
@@ -490,7 +500,9 @@ function NotificationAddress({
             />
           ) : (
             <Banner tone="warning">
-              <p>{sayTexts(t, format, address.message)}</p>
+              <p>
+                <MessageText text={address.message} />
+              </p>
             </Banner>
           )}
           {confirming ? (
