@@ -15,9 +15,9 @@ import {
   Text,
 } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
+import { MessageText } from "../components/message-text";
 import type { Message } from "../i18n/message";
 import { useFormat } from "../i18n/react";
-import { Said } from "../onboarding/checklist";
 import { ORDER_STATES, STAGES } from "../orders/states";
 import { OrdersChart } from "./chart";
 import type { DashboardData } from "./queries.server";
@@ -241,7 +241,7 @@ function Errors({ errors }: { errors: Message[] }) {
       <List>
         {errors.map((error, index) => (
           <List.Item key={index}>
-            <Said text={error} />
+            <MessageText text={error} />
           </List.Item>
         ))}
       </List>

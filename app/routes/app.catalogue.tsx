@@ -23,6 +23,7 @@ import { catalogueProblems } from "../catalogue/record.server";
 import { countShopVariants } from "../catalogue/variants.server";
 import { cardPaceMs } from "../catalogue/work.server";
 import { CatalogueProblems } from "../components/catalogue-problems";
+import { MessageText } from "../components/message-text";
 import { useTexts } from "../components/use-texts";
 import { appContext } from "../context.server";
 import { env } from "../env.server";
@@ -139,12 +140,18 @@ export default function Catalogue() {
       }}
     >
       <BlockStack gap="400">
-        {answer && <Banner tone={answer.ok ? "success" : "warning"}>{say(answer.message)}</Banner>}
+        {answer && (
+          <Banner tone={answer.ok ? "success" : "warning"}>
+            <MessageText text={answer.message} />
+          </Banner>
+        )}
         {confirming && !running && (
           <Banner tone="info" title={t("confirm.title")}>
             <BlockStack gap="200">
               <p>{t("confirm.body")}</p>
-              <p>{say(estimate)}</p>
+              <p>
+                <MessageText text={estimate} />
+              </p>
               <InlineStack gap="200">
                 <Button
                   variant="primary"
@@ -165,11 +172,17 @@ export default function Catalogue() {
           <Card>
             <BlockStack gap="300">
               <Text as="h2" variant="headingMd" id="sync-step">
-                {say(running.title)}
+                <MessageText text={running.title} />
               </Text>
               <ProgressBar progress={running.percent} ariaLabelledBy="sync-step" />
-              <Text as="p">{say(running.detail)}</Text>
-              {running.timeLeft && <Text as="p">{say(running.timeLeft)}</Text>}
+              <Text as="p">
+                <MessageText text={running.detail} />
+              </Text>
+              {running.timeLeft && (
+                <Text as="p">
+                  <MessageText text={running.timeLeft} />
+                </Text>
+              )}
               {running.retrying && (
                 <Banner tone="warning">{t("running.retrying", { detail: running.retrying })}</Banner>
               )}

@@ -8,7 +8,7 @@ import { Banner, BlockStack, Card, DataTable, InlineGrid, Page, Text } from "@sh
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { DeliveryStatusBadge, useDeliveryDate, useMethodName } from "../components/delivery";
-import { useTexts } from "../components/use-texts";
+import { MessageText } from "../components/message-text";
 import { appContext } from "../context.server";
 import {
   lookUpDeliveryRequest,
@@ -97,7 +97,6 @@ export default function Delivery() {
   const answer = useActionData<typeof action>();
   const { t } = useTranslation("deliveries");
   const format = useFormat();
-  const say = useTexts();
   const submit = useSubmit();
   const busy = useNavigation().state !== "idle";
   const dateOf = useDeliveryDate();
@@ -129,7 +128,11 @@ export default function Delivery() {
       }
     >
       <BlockStack gap="400">
-        {answer && <Banner tone={answer.ok ? "success" : "warning"}>{say(answer.message)}</Banner>}
+        {answer && (
+          <Banner tone={answer.ok ? "success" : "warning"}>
+            <MessageText text={answer.message} />
+          </Banner>
+        )}
         {stale && !answer && <Banner tone="warning">{t("detail.stale")}</Banner>}
         {delivery.state === DELIVERY_STATE.found && <Banner tone="info">{t("detail.found")}</Banner>}
         {delivery.state === DELIVERY_STATE.sending && (
@@ -144,7 +147,11 @@ export default function Delivery() {
             action={{ content: t("detail.inDoubt.lookUp"), onAction: () => post("lookUp"), disabled: busy }}
           >
             <p>{t("detail.inDoubt.body")}</p>
-            {delivery.problem.length > 0 && <p>{say(delivery.problem)}</p>}
+            {delivery.problem.length > 0 && (
+              <p>
+                <MessageText text={delivery.problem} />
+              </p>
+            )}
           </Banner>
         )}
         {missing && (
@@ -179,7 +186,11 @@ export default function Delivery() {
               url: `/app/deliveries/new?from=${delivery.id}`,
             }}
           >
-            {delivery.problem.length > 0 && <p>{say(delivery.problem)}</p>}
+            {delivery.problem.length > 0 && (
+              <p>
+                <MessageText text={delivery.problem} />
+              </p>
+            )}
             <p>{t("detail.failed.body")}</p>
           </Banner>
         )}

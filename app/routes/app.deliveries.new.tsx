@@ -21,6 +21,7 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { MessageText } from "../components/message-text";
 import { useTexts } from "../components/use-texts";
 import { appContext } from "../context.server";
 import { createDeliveryRequest } from "../deliveries/deliveries.server";
@@ -132,7 +133,11 @@ export default function NewDelivery() {
       <BlockStack gap="400">
         {Object.keys(errors).length > 0 && (
           <Banner tone="critical" title={t("form.errorsTitle")}>
-            {errors.form && <p>{say(errors.form)}</p>}
+            {errors.form && (
+              <p>
+                <MessageText text={errors.form} />
+              </p>
+            )}
           </Banner>
         )}
         <Text as="p" tone="subdued">
@@ -230,7 +235,7 @@ export default function NewDelivery() {
                       </Text>
                       {errors[`lines.${index}.sku`] && (
                         <Text as="span" tone="critical">
-                          {say(errors[`lines.${index}.sku`])}
+                          <MessageText text={errors[`lines.${index}.sku`]} />
                         </Text>
                       )}
                     </BlockStack>

@@ -29,6 +29,7 @@ import { readTexts } from "../i18n/texts";
 import { STAGES } from "../orders/states";
 import { createShopAdmin } from "../shopify/admin-graphql.server";
 import { authenticate } from "../shopify.server";
+import { MessageText } from "../components/message-text";
 import { sayTexts } from "../components/use-texts";
 import { loadStatusSettings, saveStatusSettings } from "../statuses/settings.server";
 import { BUILT_IN_STATUSES } from "../statuses/status-table";
@@ -241,9 +242,11 @@ export default function StatusSettings() {
                 <ul>
                   {Object.entries(view.issues).map(([path, text]) => (
                     <li key={path}>
-                      {path === "form"
-                        ? sayTexts(t, format, text)
-                        : t("problem.field", { field: fieldName(path), error: sayTexts(t, format, text) })}
+                      {path === "form" ? (
+                        <MessageText text={text} />
+                      ) : (
+                        t("problem.field", { field: fieldName(path), error: sayTexts(t, format, text) })
+                      )}
                     </li>
                   ))}
                 </ul>
@@ -380,7 +383,9 @@ export default function StatusSettings() {
                       tone="warning"
                       title={t("polling.failedTitle", { at: format.dateTime(lastCheck.at) })}
                     >
-                      <p>{sayTexts(t, format, lastCheck.problem)}</p>
+                      <p>
+                        <MessageText text={lastCheck.problem} />
+                      </p>
                       <p>{t("polling.failedRetry")}</p>
                     </Banner>
                   ) : (

@@ -25,6 +25,7 @@ import { useTranslation } from "react-i18next";
 import { useDownload } from "../components/download";
 import { z } from "zod";
 import { CatalogueProblems } from "../components/catalogue-problems";
+import { MessageText } from "../components/message-text";
 import { useTexts } from "../components/use-texts";
 import { appContext } from "../context.server";
 import { message, type Message } from "../i18n/message";
@@ -162,8 +163,16 @@ export default function Stock() {
       }}
     >
       <BlockStack gap="400">
-        {answer?.ok && <Banner tone="success">{say(answer.message)}</Banner>}
-        {errors.form && <Banner tone="critical">{say(errors.form)}</Banner>}
+        {answer?.ok && (
+          <Banner tone="success">
+            <MessageText text={answer.message} />
+          </Banner>
+        )}
+        {errors.form && (
+          <Banner tone="critical">
+            <MessageText text={errors.form} />
+          </Banner>
+        )}
         {!view.locationId && (
           <Banner tone="warning" title={t("noLocation.title")}>
             <p>{t("noLocation.body")}</p>
@@ -197,7 +206,11 @@ export default function Stock() {
                       {t("last.none")}
                     </Text>
                   )}
-                  {last && last.error.length > 0 && <Banner tone="warning">{say(last.error)}</Banner>}
+                  {last && last.error.length > 0 && (
+                    <Banner tone="warning">
+                      <MessageText text={last.error} />
+                    </Banner>
+                  )}
                   {nextSyncAt && (
                     <Text as="p" tone="subdued">
                       {t("last.next", { at: format.dateTime(nextSyncAt) })}
@@ -289,13 +302,17 @@ export default function Stock() {
                         format.number(sync.skus),
                         format.number(sync.changed),
                         format.number(sync.mutations),
-                        sync.error.length
-                          ? say(sync.error)
-                          : sync.finishedAt
-                            ? sync.shopifyRead
-                              ? t("history.done")
-                              : t("history.atRest")
-                            : t("history.running"),
+                        sync.error.length ? (
+                          <MessageText text={sync.error} />
+                        ) : sync.finishedAt ? (
+                          sync.shopifyRead ? (
+                            t("history.done")
+                          ) : (
+                            t("history.atRest")
+                          )
+                        ) : (
+                          t("history.running")
+                        ),
                       ])}
                     />
                   )}
@@ -330,7 +347,7 @@ export default function Stock() {
                     ))}
                     {errors.quantityName && (
                       <Text as="p" tone="critical">
-                        {say(errors.quantityName)}
+                        <MessageText text={errors.quantityName} />
                       </Text>
                     )}
                     <TextField

@@ -22,6 +22,7 @@ import {
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useDownload } from "../components/download";
+import { MessageText } from "../components/message-text";
 import { useTexts } from "../components/use-texts";
 import { appContext } from "../context.server";
 import { message, type Message } from "../i18n/message";
@@ -95,12 +96,13 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export default function SkuView() {
   const data = useLoaderData<typeof loader>();
   const { t } = useTranslation("stock");
-  const say = useTexts();
   if (data.sku === null) {
     return (
       <Page title={t("sku.titleNone")} backAction={{ content: t("title"), url: "/app/stock" }}>
         <BlockStack gap="400">
-          <Banner tone="warning">{say(data.problem)}</Banner>
+          <Banner tone="warning">
+            <MessageText text={data.problem} />
+          </Banner>
           <OpenSku />
         </BlockStack>
       </Page>
@@ -213,7 +215,9 @@ function SkuPage() {
 
         {movements && !movements.ok && (
           <Banner tone="warning" title={t("sku.unavailable")}>
-            <p>{say(movements.problem)}</p>
+            <p>
+              <MessageText text={movements.problem} />
+            </p>
           </Banner>
         )}
 

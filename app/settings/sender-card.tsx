@@ -6,14 +6,13 @@ import { useFetcher } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, InlineStack, Layout, RadioButton, Text } from "@shopify/polaris";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useTexts } from "../components/use-texts";
+import { MessageText } from "../components/message-text";
 import type { SenderAnswer, SenderCardView } from "./senders.server";
 
 const SENDER_ROUTE = "/app/settings/sender";
 
 export function SenderCard() {
   const { t } = useTranslation("settings");
-  const say = useTexts();
   const list = useFetcher<SenderCardView>();
   const save = useFetcher<SenderAnswer>();
   // What the merchant picked on this page, kept through the list's reloads: Remix reads the list again
@@ -53,7 +52,9 @@ export function SenderCard() {
       return (
         <Banner tone="warning" title={t("sender.unavailable")}>
           <BlockStack gap="200">
-            <p>{say(view.problem)}</p>
+            <p>
+              <MessageText text={view.problem} />
+            </p>
             <InlineStack>
               <Button loading={list.state !== "idle"} onClick={() => list.load(SENDER_ROUTE)}>
                 {t("sender.retry")}
@@ -116,8 +117,16 @@ export function SenderCard() {
     <Layout.AnnotatedSection title={t("sender.title")} description={t("sender.description")}>
       <Card>
         <BlockStack gap="300">
-          {answer?.ok && <Banner tone="success">{say(answer.done)}</Banner>}
-          {answer && !answer.ok && <Banner tone="critical">{say(answer.problems)}</Banner>}
+          {answer?.ok && (
+            <Banner tone="success">
+              <MessageText text={answer.done} />
+            </Banner>
+          )}
+          {answer && !answer.ok && (
+            <Banner tone="critical">
+              <MessageText text={answer.problems} />
+            </Banner>
+          )}
           {body()}
           {saved && view?.state !== "listed" && (
             <Text as="p" tone="subdued">
