@@ -20,6 +20,7 @@ import {
 } from "@shopify/polaris";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
+import { MessageText } from "../components/message-text";
 import { ListSearch, usePagination, useQueryChange } from "../components/list-query";
 import { z } from "zod";
 import { StageBadge } from "../components/order-stage";
@@ -232,7 +233,9 @@ export default function Orders() {
             tone={result.ok ? "success" : "warning"}
             title={result.ok ? t("list.retryRequested") : undefined}
           >
-            <p>{result.texts.map((text) => translate(t, text)).join(" ")}</p>
+            <p>
+              <MessageText text={result.texts} />
+            </p>
           </Banner>
         )}
         <Card padding="0">

@@ -2,7 +2,7 @@
 // says of it with its moments in the admin's words.
 import { Banner } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
-import { translate } from "../../i18n/message";
+import { MessageText } from "../../components/message-text";
 import { useFormat } from "../../i18n/react";
 import { ATTENTION, type Attention } from "../../orders/states";
 import { withMoments } from "./moments";
@@ -29,7 +29,9 @@ export function AttentionBanner({
       }
     >
       {texts.length > 0 && (
-        <p>{texts.map((text) => translate(t, withMoments(text, format.dateTime))).join(" ")}</p>
+        <p>
+          <MessageText text={texts.map((text) => withMoments(text, format.dateTime))} />
+        </p>
       )}
     </Banner>
   );

@@ -7,8 +7,8 @@ import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-r
 import { Banner, BlockStack, Button, Card, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { MessageText } from "../../components/message-text";
 import { OrderStateBadge } from "../../components/order-state";
-import { translate } from "../../i18n/message";
 import { type OrderState } from "../../orders/states";
 import { OrderRequests } from "../../service/order-requests";
 import { AttentionBanner } from "./attention-banner";
@@ -102,7 +102,9 @@ export default function OrderPage() {
             )}
             {result && !(result.fix && !result.ok && fixes.has(result.fix)) && (
               <Banner tone={result.ok ? "success" : "warning"}>
-                <p>{translate(t, result.text)}</p>
+                <p>
+                  <MessageText text={result.text} />
+                </p>
               </Banner>
             )}
             {confirmingCancel && canCancel && (

@@ -13,8 +13,9 @@ import {
   Text,
 } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
+import { MessageText } from "../../components/message-text";
 import { StageBadge } from "../../components/order-stage";
-import { translate, type Message } from "../../i18n/message";
+import { type Message } from "../../i18n/message";
 import { useFormat } from "../../i18n/react";
 import type { ReportedStatus } from "../../orders/queries.server";
 import { STAGE, type Stage } from "../../orders/states";
@@ -132,7 +133,9 @@ function FulfillmentState({ shipment, fulfillment }: ShipmentProps) {
     return (
       <Banner tone="critical" title={t("detail.fulfillmentProblemTitle")}>
         <BlockStack gap="100">
-          <p>{translate(t, fulfillment.problem)}</p>
+          <p>
+            <MessageText text={fulfillment.problem} />
+          </p>
           <p>{t("detail.fulfillmentProblemHelp")}</p>
         </BlockStack>
       </Banner>

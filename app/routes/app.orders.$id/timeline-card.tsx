@@ -2,8 +2,8 @@
 // the answer read (or the facts behind it), and links to the older and the newest pages.
 import { Badge, BlockStack, Card, InlineStack, Link, Text } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
+import { MessageText } from "../../components/message-text";
 import { eventLabel } from "../../components/order-event";
-import { translate } from "../../i18n/message";
 import { useFormat } from "../../i18n/react";
 import { JsonBlock } from "./json-block";
 import { useWhen, withMoments } from "./moments";
@@ -35,7 +35,7 @@ export function TimelineCard({ order }: { order: OrderView }) {
                   </Text>
                   <Badge>{eventLabel(t, event.kind)}</Badge>
                   <Text as="span" fontWeight="semibold">
-                    {event.texts.map((text) => translate(t, withMoments(text, format.dateTime))).join(" ")}
+                    <MessageText text={event.texts.map((text) => withMoments(text, format.dateTime))} />
                   </Text>
                 </InlineStack>
                 {event.dataJson && (
