@@ -9,12 +9,14 @@ import { REFERENCE_SOURCE } from "../../app/reference/kinds.server";
 import { saveSettings } from "../../app/settings/settings.server";
 import { notifyTokenDigest } from "../../app/statuses/notify-token.server";
 import { fulfillmentServices } from "../shopify-fake";
-import { startWarehouseSimulator } from "../warehouse-sim";
+import { DEFAULT_ACCOUNT, startWarehouseSimulator } from "../warehouse-sim";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
 
-// The Sender card asks the warehouse for the account's senders once a key is saved: the simulator, on
-// loopback, answers (it refuses these keys; test/pages/settings-sender.test.ts covers the card).
-const sim = await startWarehouseSimulator();
+const API_KEY = "sk-live-5f1c2e9a44d08b70";
+// A newly typed key is checked with the warehouse before it is saved, and the Sender card asks it for the
+// account's senders once a key is saved: the simulator, on loopback, answers, taking API_KEY as its account's
+// key (test/pages/settings-sender.test.ts covers the card).
+const sim = await startWarehouseSimulator({ accounts: [{ ...DEFAULT_ACCOUNT, apiKey: API_KEY }] });
 process.env.WAREHOUSE_API_URL = sim.url;
 process.env.WAREHOUSE_API_V2_URL = sim.urlV2;
 afterAll(() => sim.close());
@@ -30,7 +32,6 @@ function seedSettings({ data }: { data: Prisma.ShopSettingsUncheckedCreateInput 
   const { shop, ...rest } = data;
   return appContext().db.shopSettings.upsert({ where: { shop }, create: data, update: rest });
 }
-const API_KEY = "sk-live-5f1c2e9a44d08b70";
 
 /** Every answer the app sends the page, as text, so a test can check what never leaves the server. */
 function recordAnswers() {
@@ -108,6 +109,23 @@ describe("settings", () => {
     };
     expect(await errorOf("Warehouse ApiKey")).toContain("may hold only letters, digits");
     expect(await errorOf("Payment gateway name contains (rule 1)")).toContain("must not be empty");
+    expect(await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } })).toEqual(before);
+  });
+
+  it("checks a newly typed key with the warehouse, as onboarding does, and saves none it refuses", async () => {
+    const { db } = appContext();
+    await seedSettings({ data: { shop: SHOP, environment: "production", apiKeyHint: "••••0000" } });
+    const { page } = pages.admin;
+    await pages.admin.open("/app/settings");
+    const before = await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+
+    await page.getByLabel("Warehouse ApiKey").fill("sk-live-0000000000000bad");
+    await page.getByRole("button", { name: "Save", exact: true }).last().click();
+
+    await expect.poll(() => textOf(page.locator("body"))).toContain("Nothing was saved");
+    const id = await page.getByLabel("Warehouse ApiKey").getAttribute("aria-describedby");
+    const error = page.locator(`[id="${id?.split(" ").find((part) => part.endsWith("Error"))}"]`);
+    expect(await textOf(error)).toContain("The warehouse refused this ApiKey");
     expect(await db.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } })).toEqual(before);
   });
 

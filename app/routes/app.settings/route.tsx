@@ -14,7 +14,13 @@ import { appContext } from "../../context.server";
 import { message, type Message } from "../../i18n/message";
 import { useFormat } from "../../i18n/react";
 import { DEFAULT_ORDER_SETTINGS, type DELIVERY_METHOD_KEYS, type OrderSettings } from "../../orders/settings";
-import { loadSettings, saveSettings, sharedKeyConflict } from "../../settings/settings.server";
+import { checkApiKey } from "../../onboarding/connection.server";
+import {
+  loadSettings,
+  saveSettings,
+  settingsFormSchema,
+  sharedKeyConflict,
+} from "../../settings/settings.server";
 import { CarrierReference } from "../../settings/carrier-reference-card";
 import { ConnectionCard, type ConnectionFields } from "../../settings/connection-card";
 import { DeliveryCard } from "../../settings/delivery-card";
@@ -61,7 +67,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 type ActionAnswer =
   /** `version`: the settings' version after this save, which the page's next save stands on. */
-  | { ok: true; message: Message; saved: boolean; version?: number }
+  | { ok: true; message: Message | Message[]; saved: boolean; version?: number }
   | { ok: false; errors: Record<string, Message> };
 
 /** What the form sends to replace the notification address, instead of the settings. */
@@ -94,13 +100,27 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionAns
     return { ok: true, saved: false, message: message("settings:reference.requested") };
   }
   const context = appContext();
+  // A newly typed key is checked with the warehouse first, as onboarding does (checkApiKey): one it refuses
+  // is not saved (it would only pause the shop), and one it cannot check now is saved with that said.
+  const typedKey = settingsFormSchema.shape.apiKey.safeParse((input as { apiKey?: unknown }).apiKey);
+  const check =
+    typedKey.success && typedKey.data ? await checkApiKey(context, session.shop, typedKey.data) : null;
+  if (check && !check.ok && check.refused) return { ok: false, errors: { apiKey: check.problem } };
   // The sender is the Sender card's to choose (app/settings/sender-card.tsx): kept as saved here.
   const saved = await saveSettings({ ...context, wake: wakeWorker, shopChanged }, session.shop, input, {
     keepSavedSender: true,
   });
   // Only a message goes back: the saved settings reach the page through the loader, without the key.
   return saved.ok
-    ? { ok: true, saved: true, version: saved.version, message: message("settings:saved") }
+    ? {
+        ok: true,
+        saved: true,
+        version: saved.version,
+        message:
+          check && !check.ok
+            ? [message("settings:savedUnchecked"), check.problem]
+            : message("settings:saved"),
+      }
     : { ok: false, errors: saved.errors };
 };
 
