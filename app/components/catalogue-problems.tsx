@@ -1,11 +1,12 @@
 // The catalogue's problems as a card: each variant the warehouse cannot be sent, with the sentence that says
 // why and a link to fix it in Shopify, its SKU (when it has one) a link to the SKU's page. Shared by the
 // Catalogue and Stock pages.
-import { BlockStack, Card, Link, List, Text } from "@shopify/polaris";
+import { Link, List, Text } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
 import type { Message } from "../i18n/message";
 import { SkuLink } from "../stock/sku-link";
 import { useTexts } from "./use-texts";
+import { TitledCard } from "./titled-card";
 
 /** A problem as catalogueProblems (app/catalogue/record.server.ts) gives it. */
 export interface CatalogueProblemEntry {
@@ -22,29 +23,24 @@ export function CatalogueProblems({ problems }: { problems: CatalogueProblemEntr
   const { t } = useTranslation("catalogue");
   const say = useTexts();
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          {t("problems.title")}
+    <TitledCard title={t("problems.title")}>
+      {problems.length === 0 ? (
+        <Text as="p" tone="subdued">
+          {t("problems.none")}
         </Text>
-        {problems.length === 0 ? (
-          <Text as="p" tone="subdued">
-            {t("problems.none")}
-          </Text>
-        ) : (
-          <List>
-            {problems.map((problem) => (
-              <List.Item key={problem.id}>
-                <Text as="span" fontWeight="semibold">
-                  {problem.sku ? <SkuLink sku={problem.sku} /> : problem.name}
-                </Text>
-                {t("problems.why", { why: say(problem.text) })}
-                <Link url={problem.fixUrl}>{t("problems.fix")}</Link>
-              </List.Item>
-            ))}
-          </List>
-        )}
-      </BlockStack>
-    </Card>
+      ) : (
+        <List>
+          {problems.map((problem) => (
+            <List.Item key={problem.id}>
+              <Text as="span" fontWeight="semibold">
+                {problem.sku ? <SkuLink sku={problem.sku} /> : problem.name}
+              </Text>
+              {t("problems.why", { why: say(problem.text) })}
+              <Link url={problem.fixUrl}>{t("problems.fix")}</Link>
+            </List.Item>
+          ))}
+        </List>
+      )}
+    </TitledCard>
   );
 }

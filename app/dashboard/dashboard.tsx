@@ -21,6 +21,7 @@ import { useFormat } from "../i18n/react";
 import { ORDER_STATES, STAGES } from "../orders/states";
 import { OrdersChart } from "./chart";
 import type { DashboardData } from "./queries.server";
+import { TitledCard } from "../components/titled-card";
 
 export function Dashboard({ data, finished }: { data: DashboardData; finished: boolean }) {
   const { t } = useTranslation("dashboard");
@@ -49,14 +50,9 @@ export function Dashboard({ data, finished }: { data: DashboardData; finished: b
             <OrdersCard data={data} />
           </Layout.Section>
           <Layout.Section>
-            <Card>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  {t("chart.title")}
-                </Text>
-                <OrdersChart days={data.chart} />
-              </BlockStack>
-            </Card>
+            <TitledCard title={t("chart.title")}>
+              <OrdersChart days={data.chart} />
+            </TitledCard>
           </Layout.Section>
           <Layout.Section variant="oneHalf">
             <StockCard stock={data.stock} />

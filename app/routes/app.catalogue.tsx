@@ -34,6 +34,7 @@ import { createShopAdmin } from "../shopify/admin-graphql.server";
 import { authenticate } from "../shopify.server";
 import { REQUESTS_PER_WINDOW } from "../warehouse/wire";
 import { wakeWorker } from "../work/worker.server";
+import { TitledCard } from "../components/titled-card";
 
 /** While a sync runs, the page reads its progress again this often. */
 const POLL_MS = 3_000;
@@ -192,36 +193,31 @@ export default function Catalogue() {
             </BlockStack>
           </Card>
         )}
-        <Card>
-          <BlockStack gap="300">
-            <Text as="h2" variant="headingMd">
-              {t("history.title")}
+        <TitledCard title={t("history.title")}>
+          {syncs.length === 0 ? (
+            <Text as="p" tone="subdued">
+              {t("history.none")}
             </Text>
-            {syncs.length === 0 ? (
-              <Text as="p" tone="subdued">
-                {t("history.none")}
-              </Text>
-            ) : (
-              <DataTable
-                columnContentTypes={["text", "numeric", "numeric", "numeric", "text"]}
-                headings={[
-                  t("history.started"),
-                  t("history.variantsRead"),
-                  t("history.alreadyThere"),
-                  t("history.sent"),
-                  t("history.outcome"),
-                ]}
-                rows={syncs.map((sync) => [
-                  format.dateTime(sync.startedAt),
-                  format.number(sync.variantsRead),
-                  format.number(sync.alreadyThere),
-                  format.number(sync.sent),
-                  [say(sync.outcome), say(sync.error)].filter(Boolean).join(" "),
-                ])}
-              />
-            )}
-          </BlockStack>
-        </Card>
+          ) : (
+            <DataTable
+              columnContentTypes={["text", "numeric", "numeric", "numeric", "text"]}
+              headings={[
+                t("history.started"),
+                t("history.variantsRead"),
+                t("history.alreadyThere"),
+                t("history.sent"),
+                t("history.outcome"),
+              ]}
+              rows={syncs.map((sync) => [
+                format.dateTime(sync.startedAt),
+                format.number(sync.variantsRead),
+                format.number(sync.alreadyThere),
+                format.number(sync.sent),
+                [say(sync.outcome), say(sync.error)].filter(Boolean).join(" "),
+              ])}
+            />
+          )}
+        </TitledCard>
         <CatalogueProblems problems={problems} />
       </BlockStack>
     </Page>

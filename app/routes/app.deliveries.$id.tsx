@@ -4,7 +4,7 @@
 // under the same number, or copied into a new request.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
-import { Banner, BlockStack, Card, DataTable, InlineGrid, Page, Text } from "@shopify/polaris";
+import { Banner, BlockStack, DataTable, InlineGrid, Page, Text } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { DeliveryStatusBadge, useDeliveryDate, useMethodName } from "../components/delivery";
@@ -24,6 +24,7 @@ import { message } from "../i18n/message";
 import { useFormat } from "../i18n/react";
 import { readTexts } from "../i18n/texts";
 import { authenticate } from "../shopify.server";
+import { TitledCard } from "../components/titled-card";
 
 const idSchema = z.string().min(1).max(64);
 
@@ -194,74 +195,64 @@ export default function Delivery() {
             <p>{t("detail.failed.body")}</p>
           </Banner>
         )}
-        <Card>
-          <BlockStack gap="300">
-            <Text as="h2" variant="headingMd">
-              {t("detail.facts")}
+        <TitledCard title={t("detail.facts")}>
+          <InlineGrid columns={{ xs: 1, sm: 2, md: 4 }} gap="300">
+            <Fact label={t("detail.warehouseId")} value={delivery.warehouseId ?? t("detail.none")} />
+            <Fact label={t("detail.date")} value={dateOf(delivery.deliveryDate)} />
+            <Fact label={t("detail.method")} value={methodName(delivery.method)} />
+            <Fact label={t("detail.seats")} value={format.number(delivery.seats)} />
+            <Fact label={t("detail.ttn")} value={delivery.ttn ?? t("detail.none")} />
+            <Fact
+              label={t("detail.checkedAt")}
+              value={delivery.checkedAt ? format.dateTime(delivery.checkedAt) : t("detail.never")}
+            />
+          </InlineGrid>
+          {delivery.comment && <Fact label={t("detail.comment")} value={delivery.comment} />}
+        </TitledCard>
+        <TitledCard title={t("detail.lines")}>
+          {delivery.lines.length === 0 ? (
+            <Text as="p" tone="subdued">
+              {t("detail.noLines")}
             </Text>
-            <InlineGrid columns={{ xs: 1, sm: 2, md: 4 }} gap="300">
-              <Fact label={t("detail.warehouseId")} value={delivery.warehouseId ?? t("detail.none")} />
-              <Fact label={t("detail.date")} value={dateOf(delivery.deliveryDate)} />
-              <Fact label={t("detail.method")} value={methodName(delivery.method)} />
-              <Fact label={t("detail.seats")} value={format.number(delivery.seats)} />
-              <Fact label={t("detail.ttn")} value={delivery.ttn ?? t("detail.none")} />
-              <Fact
-                label={t("detail.checkedAt")}
-                value={delivery.checkedAt ? format.dateTime(delivery.checkedAt) : t("detail.never")}
-              />
-            </InlineGrid>
-            {delivery.comment && <Fact label={t("detail.comment")} value={delivery.comment} />}
-          </BlockStack>
-        </Card>
-        <Card>
-          <BlockStack gap="300">
-            <Text as="h2" variant="headingMd">
-              {t("detail.lines")}
-            </Text>
-            {delivery.lines.length === 0 ? (
-              <Text as="p" tone="subdued">
-                {t("detail.noLines")}
-              </Text>
-            ) : delivery.warehouseId ? (
-              <DataTable
-                columnContentTypes={["text", "text", "numeric", "numeric", "numeric"]}
-                headings={[
-                  t("detail.sku"),
-                  t("detail.name"),
-                  t("detail.planned"),
-                  t("detail.received"),
-                  t("detail.difference"),
-                ]}
-                rows={delivery.lines.map((line) => [
-                  line.sku,
-                  line.name,
-                  format.number(line.count),
-                  format.number(line.received),
-                  difference(line.received, line.count),
-                ])}
-                totals={[
-                  "",
-                  "",
-                  format.number(delivery.totals.planned),
-                  format.number(delivery.totals.received),
-                  difference(delivery.totals.received, delivery.totals.planned),
-                ]}
-                totalsName={{ singular: t("detail.total"), plural: t("detail.total") }}
-                showTotalsInFooter
-              />
-            ) : (
-              // Not at the warehouse (yet): nothing can have been received.
-              <DataTable
-                columnContentTypes={["text", "text", "numeric"]}
-                headings={[t("detail.sku"), t("detail.name"), t("detail.planned")]}
-                rows={delivery.lines.map((line) => [line.sku, line.name, format.number(line.count)])}
-                totals={["", "", format.number(delivery.totals.planned)]}
-                totalsName={{ singular: t("detail.total"), plural: t("detail.total") }}
-                showTotalsInFooter
-              />
-            )}
-          </BlockStack>
-        </Card>
+          ) : delivery.warehouseId ? (
+            <DataTable
+              columnContentTypes={["text", "text", "numeric", "numeric", "numeric"]}
+              headings={[
+                t("detail.sku"),
+                t("detail.name"),
+                t("detail.planned"),
+                t("detail.received"),
+                t("detail.difference"),
+              ]}
+              rows={delivery.lines.map((line) => [
+                line.sku,
+                line.name,
+                format.number(line.count),
+                format.number(line.received),
+                difference(line.received, line.count),
+              ])}
+              totals={[
+                "",
+                "",
+                format.number(delivery.totals.planned),
+                format.number(delivery.totals.received),
+                difference(delivery.totals.received, delivery.totals.planned),
+              ]}
+              totalsName={{ singular: t("detail.total"), plural: t("detail.total") }}
+              showTotalsInFooter
+            />
+          ) : (
+            // Not at the warehouse (yet): nothing can have been received.
+            <DataTable
+              columnContentTypes={["text", "text", "numeric"]}
+              headings={[t("detail.sku"), t("detail.name"), t("detail.planned")]}
+              rows={delivery.lines.map((line) => [line.sku, line.name, format.number(line.count)])}
+              totals={["", "", format.number(delivery.totals.planned)]}
+              totalsName={{ singular: t("detail.total"), plural: t("detail.total") }}
+              showTotalsInFooter
+            />
+          )}
+        </TitledCard>
       </BlockStack>
     </Page>
   );

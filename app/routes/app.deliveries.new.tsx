@@ -36,6 +36,7 @@ import { message } from "../i18n/message";
 import { kyivDay } from "../warehouse/dates";
 import { authenticate } from "../shopify.server";
 import type { SkuSearchAnswer } from "./app.deliveries.skus";
+import { TitledCard } from "../components/titled-card";
 
 const SEARCH_DEBOUNCE_MS = 250;
 
@@ -209,59 +210,54 @@ export default function NewDelivery() {
             />
           </FormLayout>
         </Card>
-        <Card>
-          <BlockStack gap="300">
-            <Text as="h2" variant="headingMd">
-              {t("form.lines")}
-            </Text>
+        <TitledCard title={t("form.lines")}>
+          <Text as="p" tone="subdued">
+            {t("form.linesHelp", { max: DELIVERY_FORM_LIMITS.lines })}
+          </Text>
+          <SkuPicker onPick={add} error={error("lines")} />
+          {lines.length === 0 ? (
             <Text as="p" tone="subdued">
-              {t("form.linesHelp", { max: DELIVERY_FORM_LIMITS.lines })}
+              {t("form.noLinesYet")}
             </Text>
-            <SkuPicker onPick={add} error={error("lines")} />
-            {lines.length === 0 ? (
-              <Text as="p" tone="subdued">
-                {t("form.noLinesYet")}
-              </Text>
-            ) : (
-              lines.map((line, index) => (
-                <InlineStack key={line.sku} gap="300" blockAlign="start" wrap={false}>
-                  <Box minWidth="16rem">
-                    <BlockStack gap="100">
-                      <Text as="span" fontWeight="semibold">
-                        {line.sku}
+          ) : (
+            lines.map((line, index) => (
+              <InlineStack key={line.sku} gap="300" blockAlign="start" wrap={false}>
+                <Box minWidth="16rem">
+                  <BlockStack gap="100">
+                    <Text as="span" fontWeight="semibold">
+                      {line.sku}
+                    </Text>
+                    <Text as="span" tone="subdued">
+                      {line.name}
+                    </Text>
+                    {errors[`lines.${index}.sku`] && (
+                      <Text as="span" tone="critical">
+                        <MessageText text={errors[`lines.${index}.sku`]} />
                       </Text>
-                      <Text as="span" tone="subdued">
-                        {line.name}
-                      </Text>
-                      {errors[`lines.${index}.sku`] && (
-                        <Text as="span" tone="critical">
-                          <MessageText text={errors[`lines.${index}.sku`]} />
-                        </Text>
-                      )}
-                    </BlockStack>
-                  </Box>
-                  <Box width="12rem">
-                    <TextField
-                      label={t("form.count", { sku: line.sku })}
-                      type="number"
-                      min={1}
-                      max={DELIVERY_FORM_LIMITS.count}
-                      value={line.count}
-                      onChange={(count) => setCount(index, count)}
-                      error={error(`lines.${index}.count`)}
-                      autoComplete="off"
-                    />
-                  </Box>
-                  <Box paddingBlockStart="600">
-                    <Button variant="plain" tone="critical" onClick={() => remove(index)}>
-                      {t("form.remove", { sku: line.sku })}
-                    </Button>
-                  </Box>
-                </InlineStack>
-              ))
-            )}
-          </BlockStack>
-        </Card>
+                    )}
+                  </BlockStack>
+                </Box>
+                <Box width="12rem">
+                  <TextField
+                    label={t("form.count", { sku: line.sku })}
+                    type="number"
+                    min={1}
+                    max={DELIVERY_FORM_LIMITS.count}
+                    value={line.count}
+                    onChange={(count) => setCount(index, count)}
+                    error={error(`lines.${index}.count`)}
+                    autoComplete="off"
+                  />
+                </Box>
+                <Box paddingBlockStart="600">
+                  <Button variant="plain" tone="critical" onClick={() => remove(index)}>
+                    {t("form.remove", { sku: line.sku })}
+                  </Button>
+                </Box>
+              </InlineStack>
+            ))
+          )}
+        </TitledCard>
         <InlineStack align="end">
           <Button variant="primary" onClick={send} loading={busy} disabled={busy}>
             {t("form.submit")}

@@ -41,6 +41,7 @@ import { CHANGED_MEANWHILE } from "../settings/versions.server";
 import { NOT_STOCKED_NOW, STALE } from "../stock/shopify.server";
 import { OpenSku, SkuLink } from "../stock/sku-link";
 import { wakeWorker } from "../work/worker.server";
+import { TitledCard } from "../components/titled-card";
 
 /** Why Shopify refused an item's quantity, in the admin's words where the app decided it. */
 function failureText(failure: { code?: string | null; message: string }): Message {
@@ -187,37 +188,32 @@ export default function Stock() {
         <Layout>
           <Layout.Section>
             <BlockStack gap="400">
-              <Card>
-                <BlockStack gap="200">
-                  <Text as="h2" variant="headingMd">
-                    {t("last.title")}
+              <TitledCard title={t("last.title")} gap="200">
+                {last ? (
+                  <Text as="p">
+                    {t("last.finished", {
+                      finishedAt: format.dateTime(last.finishedAt!),
+                      seconds: format.number(last.seconds ?? 0),
+                      changed: format.number(last.changed),
+                      count: last.skus,
+                    })}
                   </Text>
-                  {last ? (
-                    <Text as="p">
-                      {t("last.finished", {
-                        finishedAt: format.dateTime(last.finishedAt!),
-                        seconds: format.number(last.seconds ?? 0),
-                        changed: format.number(last.changed),
-                        count: last.skus,
-                      })}
-                    </Text>
-                  ) : (
-                    <Text as="p" tone="subdued">
-                      {t("last.none")}
-                    </Text>
-                  )}
-                  {last && last.error.length > 0 && (
-                    <Banner tone="warning">
-                      <MessageText text={last.error} />
-                    </Banner>
-                  )}
-                  {nextSyncAt && (
-                    <Text as="p" tone="subdued">
-                      {t("last.next", { at: format.dateTime(nextSyncAt) })}
-                    </Text>
-                  )}
-                </BlockStack>
-              </Card>
+                ) : (
+                  <Text as="p" tone="subdued">
+                    {t("last.none")}
+                  </Text>
+                )}
+                {last && last.error.length > 0 && (
+                  <Banner tone="warning">
+                    <MessageText text={last.error} />
+                  </Banner>
+                )}
+                {nextSyncAt && (
+                  <Text as="p" tone="subdued">
+                    {t("last.next", { at: format.dateTime(nextSyncAt) })}
+                  </Text>
+                )}
+              </TitledCard>
               <Card>
                 <BlockStack gap="300">
                   <InlineStack align="space-between">
@@ -276,48 +272,43 @@ export default function Stock() {
                 </BlockStack>
               </Card>
               <CatalogueProblems problems={problems} />
-              <Card>
-                <BlockStack gap="300">
-                  <Text as="h2" variant="headingMd">
-                    {t("history.title")}
+              <TitledCard title={t("history.title")}>
+                {syncs.length === 0 ? (
+                  <Text as="p" tone="subdued">
+                    {t("history.none")}
                   </Text>
-                  {syncs.length === 0 ? (
-                    <Text as="p" tone="subdued">
-                      {t("history.none")}
-                    </Text>
-                  ) : (
-                    <DataTable
-                      columnContentTypes={["text", "text", "numeric", "numeric", "numeric", "text"]}
-                      headings={[
-                        t("history.started"),
-                        t("history.askedBy"),
-                        t("history.skus"),
-                        t("history.changed"),
-                        t("history.calls"),
-                        t("history.outcome"),
-                      ]}
-                      rows={syncs.map((sync) => [
-                        format.dateTime(sync.startedAt),
-                        sync.trigger === "manual" ? t("history.byYou") : t("history.bySchedule"),
-                        format.number(sync.skus),
-                        format.number(sync.changed),
-                        format.number(sync.mutations),
-                        sync.error.length ? (
-                          <MessageText text={sync.error} />
-                        ) : sync.finishedAt ? (
-                          sync.shopifyRead ? (
-                            t("history.done")
-                          ) : (
-                            t("history.atRest")
-                          )
+                ) : (
+                  <DataTable
+                    columnContentTypes={["text", "text", "numeric", "numeric", "numeric", "text"]}
+                    headings={[
+                      t("history.started"),
+                      t("history.askedBy"),
+                      t("history.skus"),
+                      t("history.changed"),
+                      t("history.calls"),
+                      t("history.outcome"),
+                    ]}
+                    rows={syncs.map((sync) => [
+                      format.dateTime(sync.startedAt),
+                      sync.trigger === "manual" ? t("history.byYou") : t("history.bySchedule"),
+                      format.number(sync.skus),
+                      format.number(sync.changed),
+                      format.number(sync.mutations),
+                      sync.error.length ? (
+                        <MessageText text={sync.error} />
+                      ) : sync.finishedAt ? (
+                        sync.shopifyRead ? (
+                          t("history.done")
                         ) : (
-                          t("history.running")
-                        ),
-                      ])}
-                    />
-                  )}
-                </BlockStack>
-              </Card>
+                          t("history.atRest")
+                        )
+                      ) : (
+                        t("history.running")
+                      ),
+                    ])}
+                  />
+                )}
+              </TitledCard>
             </BlockStack>
           </Layout.Section>
           <Layout.Section variant="oneThird">

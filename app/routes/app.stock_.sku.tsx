@@ -32,6 +32,7 @@ import { BalanceChart } from "../stock/balance-chart";
 import { MAX_PERIOD_DAYS, readPeriod, shownLines, readSkuQuery, type MovementLine } from "../stock/movements";
 import { skuCard, skuMovements } from "../stock/movements.server";
 import { OpenSku, skuCsvPath, skuPath } from "../stock/sku-link";
+import { TitledCard } from "../components/titled-card";
 
 /** A moment as the table shows it: Kyiv's wall clock "14.03.2026 10:15", or the warehouse's own text. */
 function momentText(line: Pick<MovementLine, "moment" | "period">): string {
@@ -142,40 +143,35 @@ function SkuPage() {
       backAction={{ content: t("title"), url: "/app/stock" }}
     >
       <BlockStack gap="400">
-        <Card>
-          <BlockStack gap="200">
-            <Text as="h2" variant="headingMd">
-              {t("sku.card.title")}
+        <TitledCard title={t("sku.card.title")} gap="200">
+          {card.variants.length === 0 ? (
+            <Text as="p" tone="subdued">
+              {t("sku.card.notInCatalogue")}
             </Text>
-            {card.variants.length === 0 ? (
-              <Text as="p" tone="subdued">
-                {t("sku.card.notInCatalogue")}
-              </Text>
-            ) : (
-              <List>
-                {card.variants.map((variant, index) => (
-                  <List.Item key={index}>
-                    {variant.adminUrl ? (
-                      <Link url={variant.adminUrl}>{variant.name}</Link>
-                    ) : (
-                      t("sku.card.deleted", { name: variant.name })
-                    )}
-                  </List.Item>
-                ))}
-              </List>
-            )}
-            <Text as="p">
-              {card.warehouse
-                ? t("sku.card.figures", {
-                    quantity: card.warehouse.quantity === null ? "—" : format.number(card.warehouse.quantity),
-                    available:
-                      card.warehouse.available === null ? "—" : format.number(card.warehouse.available),
-                    at: format.dateTime(card.warehouse.reportedAt),
-                  })
-                : t("sku.card.noFigures")}
-            </Text>
-          </BlockStack>
-        </Card>
+          ) : (
+            <List>
+              {card.variants.map((variant, index) => (
+                <List.Item key={index}>
+                  {variant.adminUrl ? (
+                    <Link url={variant.adminUrl}>{variant.name}</Link>
+                  ) : (
+                    t("sku.card.deleted", { name: variant.name })
+                  )}
+                </List.Item>
+              ))}
+            </List>
+          )}
+          <Text as="p">
+            {card.warehouse
+              ? t("sku.card.figures", {
+                  quantity: card.warehouse.quantity === null ? "—" : format.number(card.warehouse.quantity),
+                  available:
+                    card.warehouse.available === null ? "—" : format.number(card.warehouse.available),
+                  at: format.dateTime(card.warehouse.reportedAt),
+                })
+              : t("sku.card.noFigures")}
+          </Text>
+        </TitledCard>
 
         <Card>
           <form onSubmit={show}>
