@@ -9,7 +9,7 @@ import { env } from "./env.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 import { webShutdownGraceMs } from "./warehouse/config.server";
 import { closeWarehouseConnections } from "./warehouse/transport.server";
-import { createEngine } from "./work/engine.server";
+import { createEngine } from "./assembly/engine.server";
 import { databaseFlavour } from "./db/flavour";
 import { createWakeNotifier } from "./work/wake-channel.server";
 import { installWakeNotifier, startProcessWorker, stopProcessWorker } from "./work/worker.server";

@@ -24,7 +24,7 @@ const { installNetworkGuard, routeShopifyTo } = await import("../test/support/ne
 installNetworkGuard();
 const { orderPayload, startOrderFlow, SHOP } = await import("../test/e2e/harness");
 const { appContext } = await import("../app/context.server");
-const { offlineShopAdmin } = await import("../app/work/engine.server");
+const { offlineShopAdmin } = await import("../app/assembly/engine.server");
 const { startCatalogueSync } = await import("../app/catalogue/full-sync.server");
 const { wakeWorker } = await import("../app/work/worker.server");
 const { WAREHOUSE_RATE_LIMITS } = await import("../app/warehouse/limiter.server");

@@ -29,7 +29,7 @@ await prepareBenchEnvironment();
 const { installNetworkGuard, routeShopifyTo } = await import("../test/support/network");
 const { FLOW_LINES, FLOW_PRODUCTS, orderPayload, startOrderFlow, SHOP } = await import("../test/e2e/harness");
 const { appContext } = await import("../app/context.server");
-const { offlineShopAdmin } = await import("../app/work/engine.server");
+const { offlineShopAdmin } = await import("../app/assembly/engine.server");
 const { takeInOrderWebhook } = await import("../app/orders/intake.server");
 const { shopifyOrderSchema } = await import("../app/orders/payload");
 const { saveStatusSettings } = await import("../app/statuses/settings.server");

@@ -26,7 +26,7 @@ const { installNetworkGuard, routeShopifyTo } = await import("../test/support/ne
 installNetworkGuard();
 const { startOrderFlow, SHOP } = await import("../test/e2e/harness");
 const { appContext } = await import("../app/context.server");
-const { offlineShopAdmin } = await import("../app/work/engine.server");
+const { offlineShopAdmin } = await import("../app/assembly/engine.server");
 const { createShopAdmin } = await import("../app/shopify/admin-graphql.server");
 const { unauthenticated } = await import("../app/shopify.server");
 const { saveStatusSettings } = await import("../app/statuses/settings.server");

@@ -40,7 +40,7 @@ export const LAYERS = [
     name: "capability",
     members: ["*/", "context.server.ts", "shopify.server.ts"],
   },
-  { name: "edge", members: ["routes/", "entry.server.tsx", "root.tsx", "routes.ts"] },
+  { name: "edge", members: ["routes/", "assembly/", "entry.server.tsx", "root.tsx", "routes.ts"] },
 ] as const;
 
 type Layer = (typeof LAYERS)[number]["name"];

@@ -4,7 +4,7 @@ import { appContext, closeAppContext } from "../app/context.server";
 import { env, InvalidEnvironmentError } from "../app/env.server";
 import { workerShutdownGraceMs } from "../app/warehouse/config.server";
 import { closeWarehouseConnections } from "../app/warehouse/transport.server";
-import { createEngine } from "../app/work/engine.server";
+import { createEngine } from "../app/assembly/engine.server";
 
 // A worker process is a deployment, like `npm start`: production unless NODE_ENV says otherwise, so it
 // refuses to start without SKLAD_ENCRYPTION_KEY instead of failing to read every shop's key with the

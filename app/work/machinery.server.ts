@@ -1,8 +1,8 @@
 // The work engine: finds shops with due work, takes each shop's lease, and runs that shop's kinds of work
 // (orders, and whatever scheduled work the shop has) until nothing is due soon. It knows nothing of any
-// kind: it is given them (app/work/assembly.server.ts lists them), and each opens a step per lease
+// kind: it is given them (app/assembly/assembly.server.ts lists them), and each opens a step per lease
 // (app/work/steps.server.ts). One instance runs inside the web process by default; `npm run worker` runs one alone
-// (both built by createEngine, app/work/engine.server.ts). Any number may run against one PostgreSQL
+// (both built by createEngine, app/assembly/engine.server.ts). Any number may run against one PostgreSQL
 // database: the lease keeps each shop to one worker at a time.
 // The process-wide worker and the wake-ups that reach it are in worker.server.ts; the slots in slots.ts.
 import { hostname } from "node:os";
@@ -29,7 +29,7 @@ import type { Worker } from "./worker.server";
 
 /**
  * What the machinery runs and with what: every kind of work and every periodic task are given whole (the
- * assembly, app/work/assembly.server.ts, lists them), so the machinery itself names none.
+ * assembly, app/assembly/assembly.server.ts, lists them), so the machinery itself names none.
  */
 export interface WorkerMachineryOptions {
   db: Db;

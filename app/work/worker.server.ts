@@ -1,7 +1,7 @@
 // The process's worker: what an engine offers (Worker), the one engine a process runs (kept on globalThis
 // across development reloads), and the wake-ups pages, webhooks and scripts send it when work became due or
 // a shop's standing changed; on PostgreSQL a process without an engine reaches the others' by NOTIFY. The
-// engine itself is app/work/machinery.server.ts, built by app/work/assembly.server.ts.
+// engine itself is app/work/machinery.server.ts, built by app/assembly/assembly.server.ts.
 import type { WakeReason } from "../context.server";
 import type { WakeNotifier } from "./wake-channel.server";
 

@@ -18,9 +18,9 @@ export async function loadApp() {
   const { kyivDay } = await import("../../app/warehouse/dates");
   const { RETURNS_KIND } = await import("../../app/returns/kinds.server");
   const { requestRun } = await import("../../app/work/schedule.server");
-  const { createEngine } = await import("../../app/work/engine.server");
+  const { createEngine } = await import("../../app/assembly/engine.server");
   const { startProcessWorker, stopProcessWorker, wakeWorker } = await import("../../app/work/worker.server");
-  const { offlineShopAdmin } = await import("../../app/work/engine.server");
+  const { offlineShopAdmin } = await import("../../app/assembly/engine.server");
   const { chooseServiceMode } = await import("../../app/service/register.server");
   const { closeWarehouseConnections } = await import("../../app/warehouse/transport.server");
   const context = appContext();

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ALREADY_RUNNING, startCatalogueSync } from "../../app/catalogue/full-sync.server";
 import { appContext } from "../../app/context.server";
 import { readTexts } from "../../app/i18n/texts";
-import { offlineShopAdmin } from "../../app/work/engine.server";
+import { offlineShopAdmin } from "../../app/assembly/engine.server";
 import { wakeWorker } from "../../app/work/worker.server";
 import { startShopifyFake, type ShopifyFake, type ShopStore } from "../shopify-fake";
 import { routeShopifyTo } from "../support/network";

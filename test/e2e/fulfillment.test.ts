@@ -3,7 +3,7 @@
 // Shopify fake: one fulfillment with the waybill and its tracking page, then a delivered event.
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
-import { offlineShopAdmin } from "../../app/work/engine.server";
+import { offlineShopAdmin } from "../../app/assembly/engine.server";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { notifyAddress } from "../../app/statuses/notify-token.server";
 import { eventually, SHOP, startOrderFlow, type OrderFlow } from "./harness";

@@ -5,7 +5,7 @@
 // simulator refused, ignored or choked on that the test did not announce.
 import { appContext } from "../../app/context.server";
 import { saveSettings } from "../../app/settings/settings.server";
-import { createWorker, type WorkerOptions } from "../../app/work/assembly.server";
+import { createWorker, type WorkerOptions } from "../../app/assembly/assembly.server";
 import type { Worker } from "../../app/work/worker.server";
 import { startWarehouseSimulator, type SeedProduct, type WarehouseSimulator } from "../warehouse-sim";
 import { defaultReferenceData, KYIV_CITY_REF } from "../warehouse-sim/reference-data";

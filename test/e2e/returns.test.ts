@@ -8,7 +8,7 @@ import { readTexts } from "../../app/i18n/texts";
 import { requestReturnsSweep } from "../../app/returns/kinds.server";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { saveStockSettings } from "../../app/stock/settings.server";
-import { offlineShopAdmin } from "../../app/work/engine.server";
+import { offlineShopAdmin } from "../../app/assembly/engine.server";
 import { wakeWorker } from "../../app/work/worker.server";
 import { eventually, orderPayload, SHOP, startOrderFlow, type OrderFlow } from "./harness";
 import { useShopifyShop } from "./shopify-shop";

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
-import { offlineShopAdmin } from "../../app/work/engine.server";
+import { offlineShopAdmin } from "../../app/assembly/engine.server";
 import { eventually, SHOP, startOrderFlow, type OrderFlow } from "./harness";
 import { addFlowOrder, useShopifyShop } from "./shopify-shop";
 

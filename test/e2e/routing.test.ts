@@ -9,7 +9,7 @@ import { INCOMPLETE_WAIT_MS } from "../../app/routing/decide";
 import { reconcileRouting } from "../../app/routing/reconcile.server";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
 import { notifyAddress } from "../../app/statuses/notify-token.server";
-import { offlineShopAdmin } from "../../app/work/engine.server";
+import { offlineShopAdmin } from "../../app/assembly/engine.server";
 import type { FulfillmentOrderRecord, LocationRecord, OrderRecord, ShopStore } from "../shopify-fake";
 import { FIXTURE_ORDER } from "../support/orders";
 import { eventually, orderPayload, SHOP, startOrderFlow, type OrderFlow } from "./harness";

@@ -8,7 +8,7 @@ import { appContext } from "../../app/context.server";
 import { i18nFor } from "../../app/i18n/i18n";
 import { DEFAULT_LOCALE, supportedLocale } from "../../app/i18n/locales";
 import { notifyAddress } from "../../app/statuses/notify-token.server";
-import { offlineShopAdmin } from "../../app/work/engine.server";
+import { offlineShopAdmin } from "../../app/assembly/engine.server";
 import {
   configureServiceCallbacks,
   createFulfillmentService,

@@ -9,7 +9,7 @@ import { FIXTURE_ORDER } from "../support/orders";
 import { requestStockSync } from "../../app/stock/kinds.server";
 import { saveStockSettings } from "../../app/stock/settings.server";
 import { saveStatusSettings } from "../../app/statuses/settings.server";
-import { offlineShopAdmin } from "../../app/work/engine.server";
+import { offlineShopAdmin } from "../../app/assembly/engine.server";
 import { wakeWorker } from "../../app/work/worker.server";
 import { eventually, orderPayload, SHOP, startOrderFlow, type OrderFlow } from "./harness";
 import { useShopifyShop } from "./shopify-shop";

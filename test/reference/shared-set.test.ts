@@ -17,7 +17,7 @@ import {
 import { referenceSearchFor, referenceSetStatus } from "../../app/reference/store.server";
 import { saveSettings } from "../../app/settings/settings.server";
 import { OPERATIONS } from "../../app/warehouse/wire";
-import { createWorker } from "../../app/work/assembly.server";
+import { createWorker } from "../../app/assembly/assembly.server";
 import type { Worker } from "../../app/work/worker.server";
 import { startWarehouseSimulator, type WarehouseSimulator } from "../warehouse-sim";
 import { defaultReferenceData, referenceDataOf } from "../warehouse-sim/reference-data";

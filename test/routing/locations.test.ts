@@ -7,7 +7,7 @@ import { ONLINE_LOCATIONS_KIND } from "../../app/routing/kinds.server";
 import { ONLINE_LOCATIONS_EVERY_MS, onlineLocationsWork } from "../../app/routing/locations.server";
 import { isOneLocationShop, ONLINE_LOCATIONS_FRESH_MS } from "../../app/routing/online";
 import { requestRun } from "../../app/work/schedule.server";
-import { offlineShopAdmin } from "../../app/work/engine.server";
+import { offlineShopAdmin } from "../../app/assembly/engine.server";
 import type { ShopWork } from "../../app/work/steps.server";
 import { startShopifyFake, type ShopifyFake } from "../shopify-fake";
 import { routeShopifyTo } from "../support/network";

@@ -22,7 +22,7 @@ import {
   SWEEP_EVERY_MS,
   type Reconcile,
 } from "../../app/routing/work.server";
-import { offlineShopAdmin } from "../../app/work/engine.server";
+import { offlineShopAdmin } from "../../app/assembly/engine.server";
 import type { ShopStep, ShopWork } from "../../app/work/steps.server";
 import { startShopifyFake, type LocationRecord, type ShopifyFake, type ShopStore } from "../shopify-fake";
 import { routeShopifyTo } from "../support/network";

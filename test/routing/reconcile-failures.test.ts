@@ -22,7 +22,7 @@ import {
   RECONCILE_RETRY_MS,
   type Reconcile,
 } from "../../app/routing/work.server";
-import { offlineShopAdmin } from "../../app/work/engine.server";
+import { offlineShopAdmin } from "../../app/assembly/engine.server";
 import type { ShopStep, ShopWork } from "../../app/work/steps.server";
 import {
   orderWebhookPayload,

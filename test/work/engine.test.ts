@@ -9,7 +9,7 @@ import { readTexts } from "../../app/i18n/texts";
 import { createLogger } from "../../app/logger.server";
 import { PAUSE_REASONS, saveSettings } from "../../app/settings/settings.server";
 import { ShopifyUserErrors } from "../../app/shopify/admin-graphql.server";
-import { createEngine, engineSettings, offlineShopAdmin } from "../../app/work/engine.server";
+import { createEngine, engineSettings, offlineShopAdmin } from "../../app/assembly/engine.server";
 import { requestRun, scheduledKind } from "../../app/work/schedule.server";
 import {
   KEY_REFUSED,
@@ -19,7 +19,7 @@ import {
   type StepResult,
   type WorkKind,
 } from "../../app/work/steps.server";
-import { createWorker } from "../../app/work/assembly.server";
+import { createWorker } from "../../app/assembly/assembly.server";
 import type { Worker } from "../../app/work/worker.server";
 import { startShopifyFake, type ShopifyFake } from "../shopify-fake";
 import { routeShopifyTo } from "../support/network";

@@ -5,7 +5,7 @@ import { appContext } from "../../app/context.server";
 import type { Db } from "../../app/db.server";
 import { saveSettings } from "../../app/settings/settings.server";
 import { mayRunEarly, scheduledKind } from "../../app/work/schedule.server";
-import { createWorker } from "../../app/work/assembly.server";
+import { createWorker } from "../../app/assembly/assembly.server";
 import type { Worker } from "../../app/work/worker.server";
 
 const SHOP = "pass-shop.myshopify.com";

@@ -7,8 +7,8 @@ import type { Env } from "../env.server";
 import { createShopAdmin, type AdminWait, type ShopAdmin } from "../shopify/admin-graphql.server";
 import { warehouseEndpoints } from "../warehouse/config.server";
 import { createWorker, ENGINE_KINDS, ENGINE_PERIODIC_TASKS, type WorkerOptions } from "./assembly.server";
-import { createWakeListener, type WakeListener, type WakeMessage } from "./wake-channel.server";
-import type { Worker } from "./worker.server";
+import { createWakeListener, type WakeListener, type WakeMessage } from "../work/wake-channel.server";
+import type { Worker } from "../work/worker.server";
 
 /** The engine's settings that come from the environment. */
 export function engineSettings(

@@ -1,7 +1,8 @@
 // The one place that lists the engine's kinds of work and periodic tasks and wires them to its machinery
-// (machinery.server.ts, which names none of them): a worker runs orders and the kinds below, in this order,
-// in each shop's pass; a process's engine (engine.server.ts) adds the kinds and tasks a test's worker leaves
-// out. A new kind of work is added here and nowhere else in app/work/.
+// (app/work/machinery.server.ts, which names none of them): a worker runs orders and the kinds below, in this
+// order, in each shop's pass; a process's engine (engine.server.ts) adds the kinds and tasks a test's worker
+// leaves out. A new kind of work is added here and nowhere else. It sits above the capabilities it lists
+// (app/assembly/, beside the routes), so app/work/ imports none of them and no capability imports it.
 import { finishIncompleteComplianceRequests } from "../compliance/compliance.server";
 import { personalDataOfIdleShops, personalDataWork } from "../compliance/retention.server";
 import { catalogueSyncWork } from "../catalogue/full-sync.server";
@@ -16,10 +17,14 @@ import { fulfillmentOrdersWork } from "../routing/work.server";
 import { fulfillmentRequestsWork } from "../service/requests.server";
 import { statusesWork } from "../statuses/work.server";
 import { stockWork } from "../stock/work.server";
-import type { BACKOFF } from "./backoff";
-import type { PeriodicTask, WorkKind } from "./steps.server";
-import { createWorkerMachinery, DEFAULT_LEASE_TTL_MS, type WorkerMachineryOptions } from "./machinery.server";
-import type { Worker } from "./worker.server";
+import type { BACKOFF } from "../work/backoff";
+import type { PeriodicTask, WorkKind } from "../work/steps.server";
+import {
+  createWorkerMachinery,
+  DEFAULT_LEASE_TTL_MS,
+  type WorkerMachineryOptions,
+} from "../work/machinery.server";
+import type { Worker } from "../work/worker.server";
 
 export interface WorkerOptions extends Omit<WorkerMachineryOptions, "kinds" | "periodic"> {
   /** The kinds of work besides those listed here (scheduled work); these always run. */
