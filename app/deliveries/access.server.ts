@@ -4,7 +4,7 @@
 import type { InboundDelivery } from "@prisma/client";
 import type { AppContext } from "../context.server";
 import { message, type Message } from "../i18n/message";
-import { savedKeyClient } from "../settings/saved-key-client.server";
+import { savedKeyClient } from "../work/saved-key-client.server";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
 import { WarehouseError } from "../warehouse/errors";
 import { warehouseErrorText } from "../warehouse/texts";

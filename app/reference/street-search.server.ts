@@ -5,7 +5,7 @@
 // missing, a warehouse that is rate limited or failing, answers an empty list that says so, and the
 // merchant types the street by hand as before.
 import type { AppContext } from "../context.server";
-import { savedKeyClient } from "../settings/saved-key-client.server";
+import { savedKeyClient } from "../work/saved-key-client.server";
 import { WarehouseRateLimited } from "../warehouse/errors";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
 import type { StreetRecord } from "../warehouse/schemas";

@@ -22,7 +22,7 @@ import { fullSyncEstimate, syncProgress } from "../catalogue/progress";
 import { catalogueProblems } from "../catalogue/record.server";
 import { countShopVariants } from "../catalogue/variants.server";
 import { cardPaceMs } from "../catalogue/work.server";
-import { CatalogueProblems } from "../components/catalogue-problems";
+import { CatalogueProblems } from "../stock/catalogue-problems";
 import { MessageText } from "../components/message-text";
 import { useTexts } from "../components/use-texts";
 import { appContext } from "../context.server";

@@ -24,7 +24,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useDownload } from "../components/download";
 import { z } from "zod";
-import { CatalogueProblems } from "../components/catalogue-problems";
+import { CatalogueProblems } from "../stock/catalogue-problems";
 import { MessageText } from "../components/message-text";
 import { useTexts } from "../components/use-texts";
 import { appContext } from "../context.server";

@@ -6,7 +6,7 @@ import type { AppContext } from "../context.server";
 import { variantAdminUrl } from "../catalogue/card";
 import type { Db } from "../db.server";
 import { message, type Message } from "../i18n/message";
-import { savedKeyClient } from "../settings/saved-key-client.server";
+import { savedKeyClient } from "../work/saved-key-client.server";
 import type { WarehouseEndpoints } from "../warehouse/client.server";
 import { WarehouseError } from "../warehouse/errors";
 import { warehouseErrorText } from "../warehouse/texts";

@@ -1,6 +1,6 @@
 // The one factory of a shop's keyed warehouse client: the engine's, for a lease
 // (app/work/machinery.server.ts), and those for a request the merchant is waiting on (a connection test, a
-// page's look-up with the saved key, app/settings/saved-key-client.server.ts). Each counts the key's rate
+// page's look-up with the saved key, app/work/saved-key-client.server.ts). Each counts the key's rate
 // limits in the store every process of the app shares, so none of them can spend the others' requests. That
 // store is in the database, which app/warehouse/ knows nothing of: so the factory sits here, beside the store.
 import type { Clock } from "../context.server";

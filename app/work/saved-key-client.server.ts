@@ -2,11 +2,11 @@
 // action: a SKU's movements, a street look-up, an inbound delivery request), sharing the key's rate limits
 // with the engine. One place for what each of them needs: the key read (a key that cannot be decrypted is
 // logged and taken as none), no client while the shop is paused, and a bounded wait for the limits. The
-// client itself is made by the one factory, app/work/shop-client.server.ts.
+// client itself is made by the one factory beside it, shop-client.server.ts.
 import type { AppContext } from "../context.server";
 import type { WarehouseClient, WarehouseEndpoints } from "../warehouse/client.server";
-import { shopWarehouseClient } from "../work/shop-client.server";
-import { warehouseAccess, type WarehouseAccess } from "./settings.server";
+import { shopWarehouseClient } from "./shop-client.server";
+import { warehouseAccess, type WarehouseAccess } from "../settings/settings.server";
 
 export interface SavedKeyDeps extends Pick<AppContext, "db" | "log" | "clock" | "encryptionKey"> {
   /** Overrides of the configured endpoints (tests). */

@@ -4,9 +4,9 @@
 import { Link, List, Text } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
 import type { Message } from "../i18n/message";
-import { SkuLink } from "../stock/sku-link";
-import { useTexts } from "./use-texts";
-import { TitledCard } from "./titled-card";
+import { SkuLink } from "./sku-link";
+import { useTexts } from "../components/use-texts";
+import { TitledCard } from "../components/titled-card";
 
 /** A problem as catalogueProblems (app/catalogue/record.server.ts) gives it. */
 export interface CatalogueProblemEntry {
