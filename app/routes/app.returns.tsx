@@ -20,6 +20,7 @@ import {
 import { useTranslation } from "react-i18next";
 import { useDownload } from "../components/download";
 import { ListSearch, usePagination, useQueryChange } from "../components/list-query";
+import { MessageText } from "../components/message-text";
 import { useTexts } from "../components/use-texts";
 import { appContext } from "../context.server";
 import { useFormat } from "../i18n/react";
@@ -288,7 +289,9 @@ function SweepState({ overview }: { overview: Data["overview"] }) {
     <BlockStack gap="200">
       {overview.sweepProblem && (
         <Banner tone="warning" title={t("sweep.problemTitle")}>
-          <p>{t("sweep.problem", { problem: overview.sweepProblem })}</p>
+          <p>
+            <MessageText text={overview.sweepProblem} /> {t("sweep.problem")}
+          </p>
         </Banner>
       )}
       {overview.skippedPages.length > 0 && (

@@ -6,6 +6,8 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { message } from "../../app/i18n/message";
+import { writeTexts } from "../../app/i18n/texts";
 import { readReturnRecord } from "../../app/returns/read";
 import { recordReturns } from "../../app/returns/work.server";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
@@ -312,6 +314,24 @@ describe("the Returns page", () => {
     expect(await page.locator('[data-event-kind="returned"]').count()).toBe(1);
     expect(await textOf(page.locator('[data-event-kind="returned"]'))).toContain(
       "The warehouse booked a return of this order with waybill 20450000001201: 3 units came back, 1 of them defective.",
+    );
+  });
+
+  it("says a sweep the warehouse failed in the admin's language", async () => {
+    await db().shopSchedule.create({
+      data: {
+        shop: SHOP,
+        kind: "returns",
+        nextRunAt: new Date("2026-11-18T09:30:00Z"),
+        lastError: writeTexts([message("warehouse:error.serverError", { status: 503 })]),
+      },
+    });
+    const admin = await pages.adminIn("uk");
+    await admin.open("/app/returns");
+    const body = () => textOf(admin.page.locator("body"));
+    await expect.poll(body, { timeout: 30_000 }).toContain("Останнє читання реєстру повернень не вдалося");
+    expect(await body()).toContain(
+      "Збій на сервері складу (HTTP 503). Спробуйте ще раз за кілька хвилин. Його буде повторено автоматично.",
     );
   });
 });

@@ -188,6 +188,8 @@ describe("the returns sweep", { timeout: 120_000 }, () => {
       return row?.lastError ? row : null;
     }, "the failure to be kept");
     expect(failed.lastError).toMatch(/503/);
+    // Kept in the merchant's words, for the Returns page to say in the admin's language.
+    expect(readTexts(failed.lastError)).toEqual([message("warehouse:error.serverError", { status: 503 })]);
     expect(readCursor(failed.cursor).pass).toMatchObject({ page: 1 });
     // Tried again by itself, minutes later.
     expect(failed.nextRunAt.getTime()).toBeGreaterThan(started.getTime() + 4 * 60_000);
