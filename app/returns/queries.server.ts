@@ -144,7 +144,7 @@ export async function returnsOverview(db: Db, shop: string) {
       tries: entry.tries,
       nextTryAt: entry.nextTryAt,
       givenUp: entry.nextTryAt === null,
-      error: entry.error,
+      error: readTexts(entry.error),
     })),
     restockReturns: parseStockSettings(settings?.stockSettings).settings.restockReturns,
     hasLocation: Boolean(settings?.locationId),

@@ -104,7 +104,7 @@ async function sweepReturns(work: ShopWork, schedule: Schedule): Promise<Schedul
         problem: writeTexts([warehouseErrorText(error)])!,
       };
     }
-    const skipped = withRefusal(cursor.skipped, pass, error.message, at);
+    const skipped = withRefusal(cursor.skipped, pass, warehouseErrorText(error), at);
     // Two pages refused in a row: the warehouse refuses the register, not a page of it. The sweep stops
     // here, without moving what it covered, and starts again at the next sweep.
     if (pass.afterSkip) {
@@ -186,7 +186,7 @@ async function retrySkipped(
     if (!(error instanceof WarehouseError)) throw error;
     const outcome = await keyOrLimitOutcome(error, work.clock);
     if (outcome) return outcome;
-    const skipped = withRefusal(cursor.skipped, entry, error.message, work.clock());
+    const skipped = withRefusal(cursor.skipped, entry, warehouseErrorText(error), work.clock());
     const givenUp = skipped.find((other) => samePage(other, entry))?.nextTryAt === null;
     work.log.error(
       { event: givenUp ? "returns.page_given_up" : "returns.page_refused_again", ...entry, err: error },

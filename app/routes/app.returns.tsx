@@ -304,13 +304,13 @@ function SweepState({ overview }: { overview: Data["overview"] }) {
                 from: format.date(entry.from),
                 to: format.date(entry.to),
                 tries: format.number(entry.tries),
-                error: entry.error,
               };
               return (
                 <p key={`${entry.from}-${entry.to}-${entry.page}`} data-skipped-page={entry.page}>
                   {entry.givenUp || !entry.nextTryAt
                     ? t("sweep.skippedGivenUp", values)
-                    : t("sweep.skippedPage", { ...values, next: format.dateTime(entry.nextTryAt) })}
+                    : t("sweep.skippedPage", { ...values, next: format.dateTime(entry.nextTryAt) })}{" "}
+                  <MessageText text={entry.error} />
                 </p>
               );
             })}

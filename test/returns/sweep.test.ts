@@ -227,6 +227,8 @@ describe("the returns sweep", { timeout: 120_000 }, () => {
     expect(cursor.skipped).toEqual([
       expect.objectContaining({ from: addDays(today, -FIRST_SWEEP_DAYS), to: today, page: 2, tries: 1 }),
     ]);
+    // The refusal kept in the merchant's words (a Message), for the Returns page.
+    expect(readTexts(cursor.skipped[0]!.error)[0]?.key).toMatch(/^warehouse:error\./);
     const nextTry = Date.parse(cursor.skipped[0]!.nextTryAt!);
     expect(nextTry).toBeGreaterThan(started.getTime() + SKIPPED_PAGE_FIRST_RETRY_MS - 60_000);
     // The schedule wakes for the try, before the next sweep.
