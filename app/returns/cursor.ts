@@ -3,6 +3,8 @@
 // past, each tried again on its own, less often each time, until read or given up. Pure: the sweep's step
 // (work.server.ts) and the Returns page's overview read and write it.
 import { z } from "zod";
+import type { Message } from "../i18n/message";
+import { writeTexts } from "../i18n/texts";
 import { toCompactDate } from "../warehouse/dates";
 import { DATE_FORMAT } from "../warehouse/wire";
 
@@ -37,8 +39,11 @@ const skippedPageSchema = z.object({
   tries: z.number().int().min(1).max(1_000),
   /** The next try; null once given up. */
   nextTryAt: z.iso.datetime().nullable(),
-  /** The warehouse's words on the last refusal (as the client put them). */
-  error: z.string().max(1_000),
+  /**
+   * The last refusal in the merchant's words: a Message list (writeTexts, read back with readTexts); an
+   * older cursor's English (as the client put it) reads as those words.
+   */
+  error: z.string().max(2_000),
 });
 export type SkippedPage = z.infer<typeof skippedPageSchema>;
 
@@ -98,7 +103,7 @@ export function skippedPageWait(tries: number): number {
 export function withRefusal(
   skipped: readonly SkippedPage[],
   page: { from: string; to: string; page: number },
-  error: string,
+  error: Message,
   now: Date,
 ): SkippedPage[] {
   const before = skipped.find((entry) => samePage(entry, page));
@@ -111,7 +116,8 @@ export function withRefusal(
     since: before?.since ?? now.toISOString(),
     tries,
     nextTryAt: givenUp ? null : new Date(now.getTime() + skippedPageWait(tries)).toISOString(),
-    error: error.slice(0, 1_000),
+    // The warehouse's own words bounded, so the stored list stays within the cursor's bound.
+    error: writeTexts([error.said === undefined ? error : { ...error, said: error.said.slice(0, 1_000) }])!,
   };
   const list = [...skipped.filter((other) => !samePage(other, page)), entry];
   while (list.length > SKIPPED_PAGES_KEPT) {

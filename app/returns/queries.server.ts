@@ -133,7 +133,8 @@ export async function returnsOverview(db: Db, shop: string) {
     empty: !any,
     lastSweptAt: schedule?.lastRunAt ?? null,
     nextSweepAt: schedule?.nextRunAt ?? null,
-    sweepProblem: schedule?.lastError ?? null,
+    // In the merchant's words (a Message; an older row's English reads as it is).
+    sweepProblem: readTexts(schedule?.lastError)[0] ?? null,
     // The pages the warehouse refused and the sweep moved past: tried again until read, or given up.
     skippedPages: readCursor(schedule?.cursor ?? null).skipped.map((entry) => ({
       from: entry.from,
@@ -143,7 +144,7 @@ export async function returnsOverview(db: Db, shop: string) {
       tries: entry.tries,
       nextTryAt: entry.nextTryAt,
       givenUp: entry.nextTryAt === null,
-      error: entry.error,
+      error: readTexts(entry.error),
     })),
     restockReturns: parseStockSettings(settings?.stockSettings).settings.restockReturns,
     hasLocation: Boolean(settings?.locationId),

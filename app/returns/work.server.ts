@@ -16,6 +16,7 @@ import { STATUSES_KIND } from "../statuses/kinds.server";
 import { requestStockSync } from "../stock/kinds.server";
 import { parseStockSettings } from "../stock/settings";
 import { WarehouseError } from "../warehouse/errors";
+import { warehouseErrorText } from "../warehouse/texts";
 import { LIST_PAGE_SIZE, OPERATIONS } from "../warehouse/wire";
 import { scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
 import { keyOrLimitOutcome, type ShopWork, type StepResult } from "../work/steps.server";
@@ -100,10 +101,10 @@ async function sweepReturns(work: ShopWork, schedule: Schedule): Promise<Schedul
       return {
         nextRunAt: new Date(at.getTime() + RETRY_MS),
         cursor: JSON.stringify({ ...cursor, pass: { ...pass, failures } }),
-        problem: error.message,
+        problem: writeTexts([warehouseErrorText(error)])!,
       };
     }
-    const skipped = withRefusal(cursor.skipped, pass, error.message, at);
+    const skipped = withRefusal(cursor.skipped, pass, warehouseErrorText(error), at);
     // Two pages refused in a row: the warehouse refuses the register, not a page of it. The sweep stops
     // here, without moving what it covered, and starts again at the next sweep.
     if (pass.afterSkip) {
@@ -114,7 +115,7 @@ async function sweepReturns(work: ShopWork, schedule: Schedule): Promise<Schedul
       return {
         nextRunAt: new Date(at.getTime() + SWEEP_EVERY_MS),
         cursor: JSON.stringify({ ...cursor, pass: null, skipped }),
-        problem: error.message,
+        problem: writeTexts([warehouseErrorText(error)])!,
       };
     }
     work.log.error(
@@ -185,7 +186,7 @@ async function retrySkipped(
     if (!(error instanceof WarehouseError)) throw error;
     const outcome = await keyOrLimitOutcome(error, work.clock);
     if (outcome) return outcome;
-    const skipped = withRefusal(cursor.skipped, entry, error.message, work.clock());
+    const skipped = withRefusal(cursor.skipped, entry, warehouseErrorText(error), work.clock());
     const givenUp = skipped.find((other) => samePage(other, entry))?.nextTryAt === null;
     work.log.error(
       { event: givenUp ? "returns.page_given_up" : "returns.page_refused_again", ...entry, err: error },

@@ -20,6 +20,7 @@ import {
 import { useTranslation } from "react-i18next";
 import { useDownload } from "../components/download";
 import { ListSearch, usePagination, useQueryChange } from "../components/list-query";
+import { MessageText } from "../components/message-text";
 import { useTexts } from "../components/use-texts";
 import { appContext } from "../context.server";
 import { useFormat } from "../i18n/react";
@@ -288,7 +289,9 @@ function SweepState({ overview }: { overview: Data["overview"] }) {
     <BlockStack gap="200">
       {overview.sweepProblem && (
         <Banner tone="warning" title={t("sweep.problemTitle")}>
-          <p>{t("sweep.problem", { problem: overview.sweepProblem })}</p>
+          <p>
+            <MessageText text={overview.sweepProblem} /> {t("sweep.problem")}
+          </p>
         </Banner>
       )}
       {overview.skippedPages.length > 0 && (
@@ -301,13 +304,13 @@ function SweepState({ overview }: { overview: Data["overview"] }) {
                 from: format.date(entry.from),
                 to: format.date(entry.to),
                 tries: format.number(entry.tries),
-                error: entry.error,
               };
               return (
                 <p key={`${entry.from}-${entry.to}-${entry.page}`} data-skipped-page={entry.page}>
                   {entry.givenUp || !entry.nextTryAt
                     ? t("sweep.skippedGivenUp", values)
-                    : t("sweep.skippedPage", { ...values, next: format.dateTime(entry.nextTryAt) })}
+                    : t("sweep.skippedPage", { ...values, next: format.dateTime(entry.nextTryAt) })}{" "}
+                  <MessageText text={entry.error} />
                 </p>
               );
             })}

@@ -2,6 +2,7 @@
 // read, their last problem, and a refresh on request.
 import { Banner, BlockStack, Button, Card, InlineStack, Layout, Text } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
+import { MessageText } from "../components/message-text";
 import { useFormat } from "../i18n/react";
 import type { ReferenceCard } from "../reference/store.server";
 
@@ -45,7 +46,9 @@ export function CarrierReference({
           )}
           {reference.lastError && (
             <Banner tone="warning" title={t("reference.problem")}>
-              <p>{reference.lastError}</p>
+              <p>
+                <MessageText text={reference.lastError} />
+              </p>
             </Banner>
           )}
           {reference.hasKey && (

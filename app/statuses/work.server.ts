@@ -10,7 +10,9 @@ import { transition, isRefusal } from "../orders/state-machine";
 import { ORDER_STATE, STAGE } from "../orders/states";
 import { ordersGoFirst } from "../orders/submit.server";
 import type { OrderEventInput } from "../orders/timeline.server";
+import { writeTexts } from "../i18n/texts";
 import { WarehouseError } from "../warehouse/errors";
+import { warehouseErrorText } from "../warehouse/texts";
 import type { OrderStatus } from "../warehouse/schemas";
 import { OPERATIONS } from "../warehouse/wire";
 import { scheduledKind, type ScheduledRun } from "../work/schedule.server";
@@ -101,7 +103,8 @@ async function checkStatuses(work: ShopWork): Promise<ScheduledRun | StepResult>
     const { windowMs } = await work.warehouse.headroom(OPERATIONS.reportStatusOrder);
     return {
       nextRunAt: new Date(sentAt.getTime() + (error.retryable ? windowMs : pollMs)),
-      problem: error.message,
+      // In the merchant's words (the settings page reads it back with readTexts); the log keeps the English.
+      problem: writeTexts([warehouseErrorText(error)])!,
     };
   }
   const settled = await settleReport(work, settings, due, records);

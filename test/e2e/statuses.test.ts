@@ -4,6 +4,8 @@
 // at: nothing moves until the report says so.
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { message } from "../../app/i18n/message";
+import { readTexts } from "../../app/i18n/texts";
 import { requestStatusCheck } from "../../app/statuses/kinds.server";
 import { notifyAddress } from "../../app/statuses/notify-token.server";
 import { takeWarehouseNotification } from "../../app/statuses/notify.server";
@@ -139,7 +141,8 @@ describe("an order's status", () => {
       const { lastCheck } = await loadStatusSettings(db(), SHOP);
       return lastCheck?.problem ? lastCheck : null;
     }, "the failed look-up to be recorded");
-    expect(failed.problem).toMatch(/ReportStatusOrder/);
+    // Kept in the merchant's words (a Message), not the client's English.
+    expect(readTexts(failed.problem)).toEqual([message("warehouse:error.serverError", { status: 503 })]);
     expect(await db().warehouseOrder.findUniqueOrThrow({ where: { id: order!.id } })).toMatchObject({
       stage: null,
       ttn: null,

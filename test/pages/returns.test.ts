@@ -6,6 +6,8 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { message } from "../../app/i18n/message";
+import { writeTexts } from "../../app/i18n/texts";
 import { readReturnRecord } from "../../app/returns/read";
 import { recordReturns } from "../../app/returns/work.server";
 import { SHOP, textOf, useAdminPages } from "./support/admin-pages";
@@ -270,7 +272,7 @@ describe("the Returns page", () => {
       .poll(body, { timeout: 30_000 })
       .toContain("The warehouse refused some pages of its returns register");
     expect(await textOf(page.locator("[data-skipped-page='2']"))).toBe(
-      "Page 2 of the returns booked 21 Sept 2026 to 20 Nov 2026: refusals so far: 2; next try 20 Nov 2026, 12:00. The warehouse's answer: HTTP 400: Неверный период",
+      "Page 2 of the returns booked 21 Sept 2026 to 20 Nov 2026: refusals so far: 2; next try 20 Nov 2026, 12:00. HTTP 400: Неверный период",
     );
     expect(await textOf(page.locator("[data-skipped-page='1']"))).toContain(
       "Page 1 of the returns booked 10 Nov 2026 to 13 Nov 2026: refused 8 times, no longer tried.",
@@ -312,6 +314,42 @@ describe("the Returns page", () => {
     expect(await page.locator('[data-event-kind="returned"]').count()).toBe(1);
     expect(await textOf(page.locator('[data-event-kind="returned"]'))).toContain(
       "The warehouse booked a return of this order with waybill 20450000001201: 3 units came back, 1 of them defective.",
+    );
+  });
+
+  it("says a sweep the warehouse failed, and a page it refused, in the admin's language", async () => {
+    await db().shopSchedule.create({
+      data: {
+        shop: SHOP,
+        kind: "returns",
+        nextRunAt: new Date("2026-11-18T09:30:00Z"),
+        lastError: writeTexts([message("warehouse:error.serverError", { status: 503 })]),
+        cursor: JSON.stringify({
+          sweptTo: "20261120",
+          pass: null,
+          skipped: [
+            {
+              from: "20261110",
+              to: "20261113",
+              page: 1,
+              since: "2026-11-13T08:00:00.000Z",
+              tries: 8,
+              nextTryAt: null,
+              error: writeTexts([message("warehouse:error.badRequest", undefined, "Неверный период")]),
+            },
+          ],
+        }),
+      },
+    });
+    const admin = await pages.adminIn("uk");
+    await admin.open("/app/returns");
+    const body = () => textOf(admin.page.locator("body"));
+    await expect.poll(body, { timeout: 30_000 }).toContain("Останнє читання реєстру повернень не вдалося");
+    expect(await body()).toContain(
+      "Збій на сервері складу (HTTP 503). Спробуйте ще раз за кілька хвилин. Його буде повторено автоматично.",
+    );
+    expect(await textOf(admin.page.locator("[data-skipped-page='1']"))).toContain(
+      "Склад не зміг прочитати запит. Відповідь складу: Неверный период",
     );
   });
 });

@@ -336,6 +336,38 @@ describe("settings in Ukrainian", () => {
     expect(body).toContain("Доставлено:");
     expect(body).not.toContain("Delivered");
   });
+
+  it("say a failed carrier reference refresh and a failed status look-up in Ukrainian", async () => {
+    const { db } = appContext();
+    await seedSettings({ data: { shop: SHOP, apiKeyHint: "••••8b70", apiKeyDigest: "key-digest" } });
+    const failure = JSON.stringify([{ key: "warehouse:error.serverError", values: { status: 503 } }]);
+    await db.referenceSet.create({
+      data: {
+        source: REFERENCE_SOURCE,
+        refreshedAt: new Date("2026-03-02T06:15:00Z"),
+        cityCount: 792,
+        branchCount: 22302,
+        version: 1,
+        lastError: failure,
+      },
+    });
+    await db.shopSchedule.create({
+      data: {
+        shop: SHOP,
+        kind: "statuses",
+        nextRunAt: new Date("2026-03-14T08:16:00Z"),
+        lastRunAt: new Date("2026-03-14T08:15:00Z"),
+        lastError: failure,
+      },
+    });
+    const said = "Збій на сервері складу (HTTP 503). Спробуйте ще раз за кілька хвилин.";
+    const admin = await pages.adminIn("uk");
+    await admin.open("/app/settings");
+    expect(await textOf(admin.page.locator("body"))).toContain(said);
+    await admin.open("/app/settings/statuses");
+    await expect.poll(() => textOf(admin.page.locator("body"))).toContain(said);
+    expect(await textOf(admin.page.locator("body"))).not.toContain("The warehouse's server failed");
+  });
 });
 
 describe("status and fulfillment settings", () => {

@@ -4,6 +4,8 @@
 // hourly upkeep.
 import { afterEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context.server";
+import { message } from "../../app/i18n/message";
+import { readTexts } from "../../app/i18n/texts";
 import { REFERENCE_KIND, REFERENCE_SOURCE, requestReferenceRefresh } from "../../app/reference/kinds.server";
 import { referenceRefreshKind, referenceUpkeep, REFRESH_EVERY_MS } from "../../app/reference/refresh.server";
 import { referenceSearchFor, referenceSetStatus } from "../../app/reference/store.server";
@@ -171,6 +173,8 @@ describe("the reference refresh", { timeout: 120_000 }, () => {
       "the problem kept",
     );
     expect(failed).toMatch(/500|server/i);
+    // Kept in the merchant's words, for the Settings card to say in the admin's language.
+    expect(readTexts(failed)).toEqual([message("warehouse:error.serverError", { status: 500 })]);
     // The set's problem is written inside the step, the schedule's when the step returns: wait for both.
     const row = await eventually(async () => {
       const scheduled = await schedule();

@@ -188,6 +188,8 @@ describe("the returns sweep", { timeout: 120_000 }, () => {
       return row?.lastError ? row : null;
     }, "the failure to be kept");
     expect(failed.lastError).toMatch(/503/);
+    // Kept in the merchant's words, for the Returns page to say in the admin's language.
+    expect(readTexts(failed.lastError)).toEqual([message("warehouse:error.serverError", { status: 503 })]);
     expect(readCursor(failed.cursor).pass).toMatchObject({ page: 1 });
     // Tried again by itself, minutes later.
     expect(failed.nextRunAt.getTime()).toBeGreaterThan(started.getTime() + 4 * 60_000);
@@ -225,6 +227,8 @@ describe("the returns sweep", { timeout: 120_000 }, () => {
     expect(cursor.skipped).toEqual([
       expect.objectContaining({ from: addDays(today, -FIRST_SWEEP_DAYS), to: today, page: 2, tries: 1 }),
     ]);
+    // The refusal kept in the merchant's words (a Message), for the Returns page.
+    expect(readTexts(cursor.skipped[0]!.error)[0]?.key).toMatch(/^warehouse:error\./);
     const nextTry = Date.parse(cursor.skipped[0]!.nextTryAt!);
     expect(nextTry).toBeGreaterThan(started.getTime() + SKIPPED_PAGE_FIRST_RETRY_MS - 60_000);
     // The schedule wakes for the try, before the next sweep.

@@ -1,6 +1,8 @@
 // What the Settings page says of the shop's carrier reference data: the deployment's one set (whichever
 // shop's refresh keeps it) and this shop's own refresh schedule, read together for the card.
 import type { Db } from "../../db.server";
+import type { Message } from "../../i18n/message";
+import { readTexts } from "../../i18n/texts";
 import { REFERENCE_SOURCE } from "../kinds.server";
 import { referenceSetStatus } from "./sets.server";
 
@@ -13,8 +15,8 @@ export interface ReferenceCard {
   undescribedCities: number;
   /** ISO time of the last full list stored; null: none yet. */
   refreshedAt: string | null;
-  /** What kept the last refresh from finishing, in English (the warehouse's own words included). */
-  lastError: string | null;
+  /** What kept the last refresh from finishing (a warehouse failure in the admin's words; older rows' English as it is). */
+  lastError: Message | null;
   /** ISO time this shop's refresh next looks at the shared set; null: none scheduled. */
   nextRunAt: string | null;
 }
@@ -36,7 +38,7 @@ export async function referenceCard(db: Db, shop: string, kind: string): Promise
     branchCount: status?.branchCount ?? 0,
     undescribedCities: status?.undescribedCities ?? 0,
     refreshedAt: status?.refreshedAt?.toISOString() ?? null,
-    lastError: status?.lastError ?? schedule?.lastError ?? null,
+    lastError: readTexts(status?.lastError ?? schedule?.lastError)[0] ?? null,
     nextRunAt: schedule?.nextRunAt.toISOString() ?? null,
   };
 }

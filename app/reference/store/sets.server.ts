@@ -196,7 +196,10 @@ export async function referenceSetStatus(db: Db, source: string) {
     version: set.version,
   };
 }
-/** Keeps what kept the set's refresh from finishing (English, for the log and Settings); null clears it. */
+/**
+ * Keeps what kept the set's refresh from finishing, for Settings (read back with readTexts: a warehouse's
+ * failure as Messages, writeTexts; other problems and older rows in English); null clears it.
+ */
 export async function recordReferenceProblem(db: Db, source: string, problem: string | null, now: Date) {
   await db.referenceSet.upsert({
     where: { source },
