@@ -197,9 +197,15 @@ export async function storeFulfillmentOrders(
     )
       continue;
     if (same && row.shopifyUpdatedAt.getTime() === updatedAt.getTime()) continue;
-    // Conditional on the stored version being no newer: a newer one written meanwhile stands.
+    // Conditional on what the look above decided from: a newer version stored meanwhile stands, and so does one
+    // of the same second stored meanwhile by a read that began after this one (the later write wins a tie, as
+    // above; decided on the row as first looked at, a stale read would write over the hold's release).
+    const tie =
+      !same && readStartedAt
+        ? { shopifyUpdatedAt: updatedAt, readAt: { lte: readStartedAt } }
+        : { shopifyUpdatedAt: updatedAt };
     const { count } = await db.shopifyFulfillmentOrder.updateMany({
-      where: { shop, id: node.id, shopifyUpdatedAt: { lte: updatedAt } },
+      where: { shop, id: node.id, OR: [{ shopifyUpdatedAt: { lt: updatedAt } }, tie] },
       data: same
         ? { shopifyUpdatedAt: updatedAt, readAt: now }
         : {

@@ -209,6 +209,48 @@ describe("storeFulfillmentOrders", () => {
     expect((await row(31))!.status).toBe("ON_HOLD");
   });
 
+  it("keeps a row of the same second that a later read stores between this read's look and its write", async () => {
+    const deps = appContext();
+    const readStartedAt = new Date(Date.now() - 1_000);
+    await store([node(33, 533, { updatedAt: "2026-11-27T09:59:59Z" })]);
+    const held = node(33, 533, {
+      status: "ON_HOLD",
+      fulfillmentHolds: [
+        { id: "gid://shopify/FulfillmentHold/3", reason: "AWAITING_PAYMENT", heldByRequestingApp: false },
+      ],
+    });
+    // This read saw the hold; after it looked at the stored row, another read stores the release of that same
+    // second, then this read writes.
+    let interleaved = false;
+    const model = deps.db.shopifyFulfillmentOrder;
+    const db = new Proxy(deps.db, {
+      get(target, name, receiver) {
+        if (name !== "shopifyFulfillmentOrder") {
+          const value: unknown = Reflect.get(target, name, receiver);
+          return typeof value === "function" ? value.bind(target) : value;
+        }
+        return {
+          ...model,
+          findMany: model.findMany.bind(model),
+          findUnique: model.findUnique.bind(model),
+          create: model.create.bind(model),
+          createMany: model.createMany.bind(model),
+          updateMany: async (...args: Parameters<typeof model.updateMany>) => {
+            if (!interleaved) {
+              interleaved = true;
+              expect(await store([node(33, 533)])).toEqual([]);
+            }
+            return model.updateMany(...args);
+          },
+        };
+      },
+    });
+    expect(interleaved).toBe(false);
+    expect(await storeFulfillmentOrders({ ...deps, db }, SHOP, [held], readStartedAt)).toEqual([]);
+    expect(interleaved).toBe(true);
+    expect(await row(33)).toMatchObject({ status: "OPEN", holds: "[]" });
+  });
+
   it("stores a batch of new rows even when one was stored meanwhile by another read, keeping the newer", async () => {
     // Another read stored fulfillment order 61 (newer) after this one looked: the batch's one statement fails
     // on it, and each row is stored on its own, compared with what the other read wrote.
