@@ -21,7 +21,6 @@
 // key is refused lets the claim go; one paused, stalled, busy with its own orders or gone stops renewing it,
 // and after CLAIM_MS the next shop whose run comes due takes the refresh over where it stood (the cities
 // described are kept in the set, not in the claimer's schedule).
-import { writeTexts } from "../i18n/texts";
 import { REMAP_KIND } from "../orders/states";
 import { ordersGoFirst } from "../orders/submit.server";
 import {
@@ -31,7 +30,7 @@ import {
   WarehouseError,
   WarehouseRequestInvalid,
 } from "../warehouse/errors";
-import { warehouseErrorText } from "../warehouse/texts";
+import { storedWarehouseError } from "../warehouse/texts";
 import { OPERATIONS, type OperationName } from "../warehouse/wire";
 import { requestRun, scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
 import { keyOrLimitOutcome, type PeriodicTask, type ShopWork, type StepResult } from "../work/steps.server";
@@ -216,7 +215,7 @@ async function failed(
   const outcome = await keyOrLimitOutcome(error, () => now, { keyRefused: () => releaseSet(work) });
   if (outcome) return outcome;
   // In the merchant's words (the Settings card reads it back with readTexts); the log keeps the English.
-  const problem = writeTexts([warehouseErrorText(error)])!;
+  const problem = storedWarehouseError(error);
   await recordReferenceProblem(work.db, REFERENCE_SOURCE, problem, now);
   work.log.warn(
     { event: "reference.refresh_failed", err: error },

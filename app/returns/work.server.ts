@@ -16,7 +16,7 @@ import { STATUSES_KIND } from "../statuses/kinds.server";
 import { requestStockSync } from "../stock/kinds.server";
 import { parseStockSettings } from "../stock/settings";
 import { WarehouseError } from "../warehouse/errors";
-import { warehouseErrorText } from "../warehouse/texts";
+import { storedWarehouseError, warehouseErrorText } from "../warehouse/texts";
 import { LIST_PAGE_SIZE, OPERATIONS } from "../warehouse/wire";
 import { scheduledKind, type Schedule, type ScheduledRun } from "../work/schedule.server";
 import { keyOrLimitOutcome, type ShopWork, type StepResult } from "../work/steps.server";
@@ -101,7 +101,7 @@ async function sweepReturns(work: ShopWork, schedule: Schedule): Promise<Schedul
       return {
         nextRunAt: new Date(at.getTime() + RETRY_MS),
         cursor: JSON.stringify({ ...cursor, pass: { ...pass, failures } }),
-        problem: writeTexts([warehouseErrorText(error)])!,
+        problem: storedWarehouseError(error),
       };
     }
     const skipped = withRefusal(cursor.skipped, pass, warehouseErrorText(error), at);
@@ -115,7 +115,7 @@ async function sweepReturns(work: ShopWork, schedule: Schedule): Promise<Schedul
       return {
         nextRunAt: new Date(at.getTime() + SWEEP_EVERY_MS),
         cursor: JSON.stringify({ ...cursor, pass: null, skipped }),
-        problem: writeTexts([warehouseErrorText(error)])!,
+        problem: storedWarehouseError(error),
       };
     }
     work.log.error(

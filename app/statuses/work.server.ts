@@ -10,9 +10,8 @@ import { transition, isRefusal } from "../orders/state-machine";
 import { ORDER_STATE, STAGE } from "../orders/states";
 import { ordersGoFirst } from "../orders/submit.server";
 import type { OrderEventInput } from "../orders/timeline.server";
-import { writeTexts } from "../i18n/texts";
 import { WarehouseError } from "../warehouse/errors";
-import { warehouseErrorText } from "../warehouse/texts";
+import { storedWarehouseError } from "../warehouse/texts";
 import type { OrderStatus } from "../warehouse/schemas";
 import { OPERATIONS } from "../warehouse/wire";
 import { scheduledKind, type ScheduledRun } from "../work/schedule.server";
@@ -104,7 +103,7 @@ async function checkStatuses(work: ShopWork): Promise<ScheduledRun | StepResult>
     return {
       nextRunAt: new Date(sentAt.getTime() + (error.retryable ? windowMs : pollMs)),
       // In the merchant's words (the settings page reads it back with readTexts); the log keeps the English.
-      problem: writeTexts([warehouseErrorText(error)])!,
+      problem: storedWarehouseError(error),
     };
   }
   const settled = await settleReport(work, settings, due, records);

@@ -3,6 +3,7 @@
 // the warehouse's own words (a refusal's messages) kept apart as `said`. A caller adds what its context
 // needs as a sentence of its own (a report's "the sync stopped"), never by rewording these.
 import { message, type Message } from "../i18n/message";
+import { writeTexts } from "../i18n/texts";
 import {
   WarehouseAnswerInvalid,
   WarehouseBadRequest,
@@ -41,4 +42,9 @@ export function warehouseErrorText(error: WarehouseError): Message {
   if (error instanceof WarehouseAnswerInvalid) return message("warehouse:error.answerInvalid");
   if (error instanceof WarehouseRequestInvalid) return message("warehouse:error.requestInvalid");
   return message("warehouse:error.other", { detail: error.message });
+}
+
+/** The failure as a stored problem (a schedule's or a set's `lastError`), which a page reads back with readTexts. */
+export function storedWarehouseError(error: WarehouseError): string {
+  return writeTexts([warehouseErrorText(error)])!;
 }
